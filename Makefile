@@ -1,0 +1,59 @@
+# solonic: one Makefile for deps, builds, tests, demos and benchmarks.
+# Block-specific rules live in */rules.mk fragments (docs/DEVELOPING.md).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+BUILD      := build
+PY         := /usr/bin/python3
+VERILATOR  := verilator
+VFLAGS     := -Wall --x-assign unique --x-initial unique -O3 --assert -j 2
+RV_PREFIX  := riscv64-unknown-elf-
+RV_CC      := $(RV_PREFIX)gcc
+RV_ARCH    := -march=rv32im -misa-spec=2.2 -mabi=ilp32
+GIT_HASH   := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
+GIT_DESCRIBE := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+# Packages are read before every other RTL file, in dependency order.
+RTL_PKGS   := $(wildcard rtl/net/net_pkg.sv rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv)
+
+# Generated register blocks and header (regs/*.toml -> build/gen).
+REGS_DESC  := $(sort $(wildcard regs/*.toml))
+REGS_SV_DIR := $(BUILD)/gen/rtl
+REGS_HDR   := $(BUILD)/gen/include/solonic_regs.h
+REGS_SV    := $(patsubst regs/%.toml,$(REGS_SV_DIR)/%_regs.sv,$(REGS_DESC))
+
+.PHONY: help deps test run console bench regs regs-doc yosys-check clean distclean
+
+help:
+	@echo "solonic targets:"
+	@echo "  make deps     install everything this project needs (Debian packages, lwIP source)"
+	@echo "  make test     build everything and run every test"
+	@echo "  make run      the demo: boot a NIC and run a scripted console session"
+	@echo "  make console  the interactive console of a simulated NIC"
+	@echo "  make bench    benchmarks (simulation speed, CPI, line rate)"
+	@echo "  make yosys-check  read and elaborate all RTL with Yosys"
+
+deps:
+	bash scripts/deps.sh
+
+regs: $(REGS_HDR) $(REGS_SV)
+$(REGS_HDR) $(REGS_SV) &: $(REGS_DESC) regs/regtool.py
+	$(PY) regs/regtool.py $(REGS_DESC) --sv-dir $(REGS_SV_DIR) --header $(REGS_HDR)
+
+regs-doc:
+	$(PY) regs/regtool.py $(REGS_DESC) --doc docs/registers.md
+
+yosys-check: regs
+	$(PY) tests/synth/yosys_check.py
+
+test:
+	$(PY) tests/run.py
+
+clean:
+	rm -rf $(BUILD)
+
+distclean: clean
+	rm -rf deps
+
+include $(sort $(wildcard sim/rules.mk fw/rules.mk tests/*/rules.mk boards/*/rules.mk))
