@@ -1,0 +1,109 @@
+// eth_wire: a simulated Ethernet cable between two ports, in simulated clock cycles.
+//
+// Each direction is a serializer at a fixed bit rate (100 Gb/s by default), counting
+// every frame's preamble + SFD (8 B), FCS (4 B) and inter-frame gap (12 B) beside
+// its bytes, followed by a fixed one-way delay. Faults are injected by a seeded
+// generator, so a run is exactly repeatable: drop, duplicate, reorder (a frame is
+// held back and delivered after the next one), corrupt (one bit flipped).
+//
+// Frames are byte vectors without FCS, as the MAC's AXI4-Stream carries them.
+// Time is in cycles of the datapath clock; rates are kept as exact fractions
+// (bytes per cycle = rate_bps / 8 / clk_hz), so no rounding drifts over a long run.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace wire {
+
+using Frame = std::vector<uint8_t>;
+
+struct Faults {
+    double drop = 0;       // probability that a frame is lost
+    double duplicate = 0;  // probability that a frame arrives twice
+    double reorder = 0;    // probability that a frame is held back behind the next one
+    double corrupt = 0;    // probability that one bit of a frame is flipped
+    uint32_t skip_bytes = 0;  // corruption spares the first skip_bytes bytes (e.g. 14: keep the MAC header)
+};
+
+struct Config {
+    uint64_t clk_hz = 250000000;     // datapath clock
+    uint64_t rate_bps = 100000000000ull;  // line rate
+    uint64_t delay_cycles = 0;       // one-way propagation delay
+    uint32_t overhead_bytes = 24;    // preamble+SFD 8, FCS 4, IFG 12
+    uint32_t tx_fifo_bytes = 16384;  // MAC TX FIFO: frames wait here for the serializer
+    uint64_t seed = 1;
+    Faults faults;
+};
+
+struct Stats {
+    uint64_t frames_in = 0, frames_out = 0, bytes_in = 0;
+    uint64_t dropped = 0, duplicated = 0, reordered = 0, corrupted = 0;
+};
+
+// One direction of the cable.
+class Link {
+  public:
+    explicit Link(const Config &cfg, uint64_t seed_salt = 0);
+
+    // Time at which the serializer can start another frame (cycles, rounded up).
+    uint64_t free_at() const;
+    // True if the MAC can take another frame at cycle `now` (its TX FIFO has room).
+    bool ready(uint64_t now) const;
+    // Send a frame whose last byte the MAC handed over at cycle `now`. The frame
+    // occupies the wire from max(now, free_at) for its wire time.
+    void send(uint64_t now, Frame f);
+    // Frames whose last bit has arrived by cycle `now`, in arrival order.
+    bool pop_arrived(uint64_t now, Frame &out);
+    // Cycles the wire needs for a frame of `len` bytes (exact fraction, as double).
+    double wire_cycles(size_t len) const;
+    bool idle() const { return in_flight_.empty() && !held_; }
+    const Stats &stats() const { return stats_; }
+
+  private:
+    struct InFlight {
+        uint64_t arrive;
+        Frame frame;
+    };
+    void deliver(uint64_t arrive, Frame f);
+
+    Config cfg_;
+    std::mt19937_64 rng_;
+    // When the serializer frees, as an exact fraction: busy_num_ / rate_bps cycles.
+    unsigned __int128 busy_num_ = 0;
+    std::deque<InFlight> in_flight_;
+    bool held_ = false;
+    InFlight held_frame_;
+    Stats stats_;
+};
+
+// A cable: two links, A->B and B->A, with independent fault streams.
+class Cable {
+  public:
+    explicit Cable(const Config &cfg) : ab(cfg, 0x5a5a), ba(cfg, 0xa5a5) {}
+    Link ab, ba;
+};
+
+// Parse "drop=0.01,dup=0.001,reorder=0.01,corrupt=0.001,delay=500,seed=7,rate=100e9"
+// into a Config (unknown keys are an error: returns false and sets err).
+bool parse_config(const std::string &spec, Config &cfg, std::string &err);
+
+// Append frames to a pcap file (LINKTYPE_ETHERNET), timestamps from cycles.
+class PcapWriter {
+  public:
+    PcapWriter() = default;
+    ~PcapWriter();
+    bool open(const std::string &path, uint64_t clk_hz, std::string &err);
+    void write(uint64_t cycle, const Frame &f);
+    bool is_open() const { return fp_ != nullptr; }
+
+  private:
+    FILE *fp_ = nullptr;
+    uint64_t clk_hz_ = 250000000;
+};
+
+}  // namespace wire

@@ -1,0 +1,177 @@
+// Unit tests of the wire model (sim/wire): timing against the 100 GbE arithmetic,
+// fault injection statistics and determinism, option parsing. Each check prints
+// what it expected and what it got.
+#include "eth_wire.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+
+static int failures = 0;
+#define CHECK(cond, ...)                                   \
+    do {                                                   \
+        if (!(cond)) {                                     \
+            failures++;                                    \
+            std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+            std::printf(__VA_ARGS__);                      \
+            std::printf("\n");                             \
+        }                                                  \
+    } while (0)
+
+using wire::Frame;
+
+static Frame make(size_t len, uint32_t id) {
+    Frame f(len, 0);
+    for (size_t i = 0; i < len; i++) f[i] = (uint8_t)(i * 7 + id);
+    std::memcpy(f.data(), &id, 4);
+    return f;
+}
+static uint32_t id_of(const Frame &f) { uint32_t id; std::memcpy(&id, f.data(), 4); return id; }
+
+// Drain a link cycle by cycle; returns (cycle, frame) pairs.
+static std::vector<std::pair<uint64_t, Frame>> drain(wire::Link &l, uint64_t from, uint64_t limit) {
+    std::vector<std::pair<uint64_t, Frame>> out;
+    Frame f;
+    for (uint64_t t = from; t < limit && !(l.idle()); t++)
+        while (l.pop_arrived(t, f)) out.push_back({t, f});
+    return out;
+}
+
+static void test_line_rate_arrival_times() {
+    // 100 GbE at 250 MHz: a frame of L bytes takes (L+24)/50 cycles.
+    wire::Config c;
+    wire::Link l(c);
+    const size_t L = 1098;
+    for (uint32_t k = 0; k < 1000; k++) l.send(0, make(L, k));
+    auto got = drain(l, 0, 100000);
+    CHECK(got.size() == 1000, "expected 1000 frames, got %zu", got.size());
+    for (size_t k = 0; k < got.size(); k++) {
+        // last bit of frame k at (k+1)*(L+24)/50 cycles, rounded up
+        uint64_t num = (uint64_t)(k + 1) * (L + 24), exp = (num + 49) / 50;
+        if (got[k].first != exp || id_of(got[k].second) != k) {
+            CHECK(false, "frame %zu: expected id %zu at cycle %llu, got id %u at %llu", k, k,
+                  (unsigned long long)exp, id_of(got[k].second), (unsigned long long)got[k].first);
+            break;
+        }
+    }
+}
+
+static void test_delay_and_idle_gap() {
+    wire::Config c;
+    c.delay_cycles = 500;
+    wire::Link l(c);
+    l.send(1000, make(76, 1));  // 100 bytes on the wire = 2 cycles
+    auto got = drain(l, 0, 5000);
+    CHECK(got.size() == 1 && got[0].first == 1000 + 2 + 500, "expected arrival at 1502, got %llu",
+          got.empty() ? 0ull : (unsigned long long)got[0].first);
+    // after an idle period the serializer does not owe time: next frame is timed from its send
+    l.send(3000, make(76, 2));
+    got = drain(l, 0, 10000);
+    CHECK(got.size() == 1 && got[0].first == 3502, "expected 3502, got %llu",
+          got.empty() ? 0ull : (unsigned long long)got[0].first);
+}
+
+static void test_tx_fifo_backpressure() {
+    wire::Config c;  // 16 KiB FIFO = 16408/50 cycles of backlog before ready() drops
+    wire::Link l(c);
+    uint64_t t = 0;
+    int sent = 0;
+    while (l.ready(t) && sent < 100) { l.send(t, make(4096, sent)); sent++; }
+    // the MAC takes frames while the serializer backlog is within the FIFO's wire time
+    double fifo = 16384 * 8.0 * 250e6 / 100e9;  // 327.68 cycles
+    int expect = 0;
+    double backlog = 0;
+    while (std::ceil(backlog) <= (uint64_t)fifo && expect < 100) { backlog += (4096 + 24) / 50.0; expect++; }
+    CHECK(sent == expect, "expected the MAC to take %d frames at once, took %d", expect, sent);
+}
+
+static std::map<std::string, uint64_t> fault_run(uint64_t seed, double p, int n, std::vector<uint32_t> *order) {
+    wire::Config c;
+    c.seed = seed;
+    c.faults.drop = p; c.faults.duplicate = p; c.faults.reorder = p; c.faults.corrupt = p;
+    c.faults.skip_bytes = 14;
+    wire::Link l(c);
+    std::map<uint32_t, Frame> sent;
+    for (int k = 0; k < n; k++) {
+        Frame f = make(200, k);
+        sent[k] = f;
+        l.send((uint64_t)k * 10, f);
+    }
+    auto got = drain(l, 0, (uint64_t)n * 10 + 100000);
+    uint64_t corrupted_seen = 0, bad = 0;
+    for (auto &g : got) {
+        uint32_t id = id_of(g.second);  // corruption spares the first 14 bytes, so the id survives
+        if (order) order->push_back(id);
+        auto &s = sent[id];
+        int bits = 0;
+        for (size_t i = 0; i < s.size(); i++) bits += __builtin_popcount((unsigned)(s[i] ^ g.second[i]));
+        if (bits == 1) corrupted_seen++;
+        else if (bits != 0) bad++;
+    }
+    auto st = l.stats();
+    return {{"got", got.size()}, {"dropped", st.dropped}, {"dup", st.duplicated}, {"reord", st.reordered},
+            {"corr", st.corrupted}, {"corr_seen", corrupted_seen}, {"bad", bad}};
+}
+
+static void test_faults_statistics_and_determinism() {
+    const int n = 100000;
+    const double p = 0.05;
+    std::vector<uint32_t> o1, o2, o3;
+    auto a = fault_run(7, p, n, &o1);
+    auto b = fault_run(7, p, n, &o2);
+    auto c = fault_run(8, p, n, &o3);
+    CHECK(o1 == o2, "the same seed must give the same arrivals");
+    CHECK(o1 != o3, "another seed must give other arrivals");
+    double sigma = std::sqrt(n * p * (1 - p));
+    for (const char *k : {"dropped", "dup", "reord", "corr"}) {
+        // reorder/dup/corrupt apply to frames not dropped: about n*(1-p)*p
+        double exp = std::string(k) == "dropped" ? n * p : n * (1 - p) * p;
+        CHECK(std::fabs((double)a[k] - exp) < 5 * sigma, "%s: expected about %.0f, got %llu", k, exp,
+              (unsigned long long)a[k]);
+    }
+    CHECK(a["got"] == (uint64_t)n - a["dropped"] + a["dup"], "frames out: expected %llu, got %llu",
+          (unsigned long long)(n - a["dropped"] + a["dup"]), (unsigned long long)a["got"]);
+    CHECK(a["bad"] == 0, "a frame arrived with more than one flipped bit (%llu)", (unsigned long long)a["bad"]);
+    CHECK(a["corr_seen"] >= a["corr"], "corrupted frames seen %llu < injected %llu",
+          (unsigned long long)a["corr_seen"], (unsigned long long)a["corr"]);
+    // reordering: some frame arrives after a higher id
+    int inversions = 0;
+    for (size_t i = 1; i < o1.size(); i++) inversions += o1[i] < o1[i - 1];
+    CHECK(inversions > 0, "reorder=%.2f produced no out-of-order arrival", p);
+    (void)b; (void)c;
+}
+
+static void test_parse_config() {
+    wire::Config c;
+    std::string err;
+    CHECK(wire::parse_config("drop=0.01,dup=0.002,reorder=0.01,corrupt=0.001,delay=250,seed=9,rate=100e9", c, err),
+          "valid spec refused: %s", err.c_str());
+    CHECK(c.faults.drop == 0.01 && c.delay_cycles == 250 && c.seed == 9 && c.rate_bps == 100000000000ull,
+          "values not taken");
+    CHECK(!wire::parse_config("drop=2", c, err) && err.find("probability") != std::string::npos, "drop=2: %s", err.c_str());
+    CHECK(!wire::parse_config("jitter=1", c, err) && err.find("unknown wire option") != std::string::npos, "%s", err.c_str());
+    CHECK(!wire::parse_config("delay=abc", c, err) && err.find("not a non-negative number") != std::string::npos, "%s", err.c_str());
+    CHECK(!wire::parse_config("drop", c, err) && err.find("needs a value") != std::string::npos, "%s", err.c_str());
+}
+
+static void test_pcap(const char *path) {
+    wire::PcapWriter w;
+    std::string err;
+    CHECK(w.open(path, 250000000, err), "pcap open: %s", err.c_str());
+    w.write(0, make(60, 1));
+    w.write(250, make(1098, 2));  // 1 us later
+}
+
+int main(int argc, char **argv) {
+    test_line_rate_arrival_times();
+    test_delay_and_idle_gap();
+    test_tx_fifo_backpressure();
+    test_faults_statistics_and_determinism();
+    test_parse_config();
+    if (argc > 1) test_pcap(argv[1]);
+    std::printf("%s (%d failures)\n", failures ? "FAILED" : "ok", failures);
+    return failures ? 1 : 0;
+}
