@@ -84,7 +84,7 @@ module net_rx_demux #(
   typedef enum logic [0:0] {TGT_ROCE = 1'b0, TGT_MGMT = 1'b1} tgt_e;
 
   // ------------------------------------------------------- first-beat checks
-  logic          is_ip, ver_ok, tl_ok, ip_hdr_good, mac_pass, frag, roce_cand;
+  logic          is_ip, ver_ok, tl_ok, ip_hdr_good, mac_pass, frag, roce_cand, is_gsi;
   logic [16:0]   exp_len, req_len_now;
   logic [10:0]   exp_beats;
   logic [7:0]    out_beats_now;
@@ -102,6 +102,10 @@ module net_rx_demux #(
                && p_hdr.ip.total_len >= 16'd28
                && p_hdr.udp.dst_port == net_pkg::UDP_PORT_ROCEV2
                && p_ip_ours && p_mac_ours;
+    // destination QP 1 (the GSI QP: connection-manager MADs) goes to the firmware
+    // untouched; the BTH's DestQP is frame bytes 47..49, in the first beat
+    is_gsi      = p_hdr.ip.total_len >= 16'd40
+               && {p_data[47*8 +: 8], p_data[48*8 +: 8], p_data[49*8 +: 8]} == 24'd1;
     exp_len     = 17'(net_pkg::ETH_HDR_BYTES) + 17'(p_hdr.ip.total_len);
     exp_beats   = 11'((exp_len + 17'(KW - 1)) / 17'(KW));
 
@@ -115,6 +119,7 @@ module net_rx_demux #(
     else if (roce_cand) begin
       if (p_hdr.udp.length != p_hdr.ip.total_len - 16'd20)
                                                     cls_now = net_pkg::RX_BAD_HDR;
+      else if (is_gsi)                              cls_now = net_pkg::RX_MGMT;
       else                                          cls_now = net_pkg::RX_ROCE;
     end else                                        cls_now = net_pkg::RX_MGMT;
 

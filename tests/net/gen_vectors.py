@@ -76,14 +76,15 @@ def rnd_bytes(r, n):
     return bytes(r.getrandbits(8) for _ in range(n))
 
 
-def roce(r, plen=None, dst_mac=OUR_MAC, dst_ip=OUR_IP, sport=None, dport=4791, **ipkw):
+def roce(r, plen=None, dst_mac=OUR_MAC, dst_ip=OUR_IP, sport=None, dport=4791, dqpn=None, opcode=None, **ipkw):
     """A RoCEv2 packet as rxe sends it; plen = bytes after BTH before ICRC."""
     if plen is None:
         plen = r.choice([0, 0, 4, 16, 28, r.randrange(0, 1100), r.randrange(0, 4200)])
     p = (Ether(dst=mac_str(dst_mac), src=PEER_MAC)
          / IP(src=PEER_IP, dst=dst_ip, flags="DF", ttl=64, id=r.getrandbits(16), **ipkw)
          / UDP(sport=sport if sport is not None else 0xC000 | r.getrandbits(14), dport=dport, chksum=0)
-         / BTH(opcode=r.choice([0, 1, 2, 4, 6, 10, 12, 17]), dqpn=r.getrandbits(24),
+         / BTH(opcode=opcode if opcode is not None else r.choice([0, 1, 2, 4, 6, 10, 12, 17]),
+               dqpn=dqpn if dqpn is not None else r.getrandbits(24),
                psn=r.getrandbits(24), pkey=0xFFFF)
          / Raw(rnd_bytes(r, plen)))
     return pad60(raw(p))
@@ -135,7 +136,9 @@ def gen_rx_random(path, seed, n):
     v = Rx(path)
     for i in range(n):
         k = r.random()
-        if k < 0.55:
+        if k < 0.03:
+            b = roce(r, dqpn=1, opcode=0x64)                # GSI QP (CM MAD): to the firmware
+        elif k < 0.55:
             b = roce(r)
         elif k < 0.93:
             b = other(r)
@@ -168,6 +171,11 @@ def gen_rx_bad(path, seed):
     for cut in (1, 13, 14, 20, 42):
         v.frame(arp[:cut], want=M.TRUNC if cut < 14 else M.MGMT)
         good()
+    # destination QP 1 (the GSI QP, connection-manager MADs) goes to management untouched;
+    # QP 0x000001 only: QP 0x010000 and 0x000100 are ordinary RoCE
+    v.frame(roce(r, plen=256, dqpn=1, opcode=0x64), want=M.MGMT); good()
+    v.frame(roce(r, plen=256, dqpn=0x010000), want=M.ROCE); good()
+    v.frame(roce(r, plen=256, dqpn=0x000100), want=M.ROCE); good()
     # IP total length larger than the frame, 1 and many beats
     v.frame(fix_ip(roce(r, plen=100), len=200), want=M.TRUNC); good()
     v.frame(fix_ip(roce(r, plen=1000), len=1100), want=M.TRUNC); good()

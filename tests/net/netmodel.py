@@ -52,7 +52,13 @@ def classify(frame, our_mac, our_ip, keep_bad=False, mac_err=False):
     elif (ip.proto == 17 and ip.len >= 28 and int.from_bytes(f[36:38], "big") == 4791
           and ip.dst == our_ip and mac_ours):
         udp_len = int.from_bytes(f[38:40], "big")
-        cls = BAD_HDR if udp_len != ip.len - 20 else ROCE
+        dqpn = int.from_bytes(f[47:50], "big")       # BTH DestQP
+        if udp_len != ip.len - 20:
+            cls = BAD_HDR
+        elif ip.len >= 40 and dqpn == 1:             # GSI QP: to the firmware
+            cls = MGMT
+        else:
+            cls = ROCE
     else:
         cls = MGMT
 
