@@ -15,7 +15,7 @@ GIT_HASH   := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 GIT_DESCRIBE := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 # Packages are read before every other RTL file, in dependency order.
-RTL_PKGS   := $(wildcard rtl/core/rv_pkg.sv rtl/net/net_pkg.sv rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv rtl/roce/roce_qp_pkg.sv)
+RTL_PKGS   := $(wildcard rtl/core/core_pkg.sv rtl/net/net_pkg.sv rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv rtl/roce/roce_qp_pkg.sv)
 
 # Generated register blocks and header (regs/*.toml -> build/gen).
 REGS_DESC  := $(sort $(wildcard regs/*.toml))

@@ -26,10 +26,24 @@ def load_groups():
     for f in sorted((ROOT / "tests").glob("*/group.py")):
         spec = importlib.util.spec_from_file_location(f"group_{f.parent.name}", f)
         mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        try:
+            spec.loader.exec_module(mod)
+        except Exception as e:  # a broken group is a failure, not a crash of the runner
+            mod = BrokenGroup(f"{f}: {type(e).__name__}: {e}")
         groups.append((getattr(mod, "ORDER", 50), f.parent.name, mod))
     groups.sort(key=lambda g: (g[0], g[1]))
     return [(name, mod) for _, name, mod in groups]
+
+
+class BrokenGroup:
+    """Stands in for a group.py that could not be loaded or listed: one failing case."""
+    ORDER = 0
+
+    def __init__(self, why):
+        self.why = why
+
+    def cases(self):
+        return [{"name": "group.py", "cmd": [PY, "-c", f"import sys; sys.exit({self.why!r})"]}]
 
 
 def tail(text, n=40):
@@ -103,7 +117,12 @@ def main():
     summary = []
     t_all = time.monotonic()
     for gname, mod in load_groups():
-        cases = [c for c in mod.cases() if not a.pattern or a.pattern in f"{gname}/{c['name']}"]
+        try:
+            listed = mod.cases()
+        except Exception as e:
+            mod = BrokenGroup(f"tests/{gname}/group.py: cases() failed: {type(e).__name__}: {e}")
+            listed = mod.cases()
+        cases = [c for c in listed if not a.pattern or a.pattern in f"{gname}/{c['name']}"]
         if not cases:
             continue
         print(f"== {gname}: building", flush=True)

@@ -1,0 +1,603 @@
+`default_nettype none
+// rv_core: RV32IM + Zicsr, machine mode only, five-stage in-order pipeline.
+//
+//   F  the BRAM read: imem_addr is the next D pc, chosen this cycle
+//   D  decode, register read (with write-back bypass), exceptions of the
+//      fetch and the encoding, jal and backward branches redirect here
+//      (static prediction: backward taken, forward not taken)
+//   E  ALU, branch resolution (a misprediction or jalr costs one bubble),
+//      address and alignment check, iterative divide (stalls E)
+//   M  sbus request of loads and stores, multiply (operands registered
+//      in front, product registered behind: a DSP-friendly two-cycle path)
+//   W  commit: load data, CSR access, traps, mret, wfi, fence.i, register
+//      write. The one place architectural state changes, so every trap is
+//      precise; an sbus error arrives here with rvalid.
+//
+// Forwarding: E takes operands from M (ALU, jump link, divide results) and
+// from W (everything, including load data and CSR reads). A load, multiply or
+// CSR read followed by a user costs one bubble. Interrupts are taken at W on
+// an instruction that has not started a bus access and is not a wfi; that
+// instruction does not execute and mepc points at it. After an mret at least
+// one instruction retires before the next interrupt (forward progress).
+module rv_core #(
+  parameter logic [31:0] BOOT_ADDR  = 32'h0000_0000,
+  parameter logic [31:0] IMEM_BASE  = 32'h0000_0000,
+  parameter logic [31:0] IMEM_BYTES = 32'd262144
+) (
+  input  wire logic        clk,
+  input  wire logic        rst,
+
+  // Instruction BRAM read port (data valid the cycle after imem_en).
+  output logic             imem_en,
+  output logic      [31:0] imem_addr,
+  input  wire logic [31:0] imem_rdata,
+
+  // Data port (sbus).
+  output logic             dbus_req,
+  output logic      [31:0] dbus_addr,
+  output logic             dbus_we,
+  output logic      [3:0]  dbus_be,
+  output logic      [31:0] dbus_wdata,
+  input  wire logic        dbus_gnt,
+  input  wire logic        dbus_rvalid,
+  input  wire logic [31:0] dbus_rdata,
+  input  wire logic        dbus_err,
+
+  // Interrupts (level).
+  input  wire logic        irq_timer,
+  input  wire logic        irq_external,
+
+  // One instruction retires this cycle (for benches and counters).
+  output logic             retire
+);
+
+`ifndef SYNTHESIS
+  if ((BOOT_ADDR[1:0] != 2'b00) || (IMEM_BASE[1:0] != 2'b00) || (IMEM_BYTES == 32'd0)) begin : g_param_check
+    $error("rv_core: BOOT_ADDR and IMEM_BASE must be word aligned and IMEM_BYTES non-zero");
+  end
+`endif
+
+  // ---------------------------------------------------------------- signals
+  // Stall and flush (see the pipeline register updates at the end).
+  logic stall_w, stall_m, stall_e, stall_d;
+  logic w_flush;
+  logic [31:0] w_flush_pc;
+  logic e_go;              // E redirects the fetch (jalr, mispredicted branch)
+  logic [31:0] e_redirect_pc;
+
+  // D stage.
+  logic            d_valid_q, d_valid_d;
+  logic [31:0]     d_pc_q, d_pc_d;
+  core_pkg::ctrl_t   d_dec, d_ctrl;
+  core_pkg::exc_t    d_exc;
+  logic            d_fetch_fault, d_csr_bad;
+  logic [31:0]     d_imem_off;
+  logic [31:0]     d_target;
+  logic            d_pred, d_jump;
+  logic [31:0]     d_rs1_val, d_rs2_val;
+  logic [31:0]     rf_rdata1, rf_rdata2;
+  logic            csr_chk_exists;
+  logic            load_use;
+
+  // E stage.
+  logic            e_valid_q, e_valid_d;
+  logic [31:0]     e_pc_q, e_pc_d;
+  core_pkg::ctrl_t   e_ctrl_q, e_ctrl_d;
+  logic [31:0]     e_rs1_q, e_rs1_d;
+  logic [31:0]     e_rs2_q, e_rs2_d;
+  logic [31:0]     e_target_q, e_target_d;
+  logic            e_pred_q, e_pred_d;
+  core_pkg::exc_t    e_exc_q, e_exc_d;
+  logic [31:0]     e_a, e_b, e_opa, e_opb, e_alu, e_result;
+  logic [31:0]     e_jalr_target;
+  logic            e_taken, e_late;
+  core_pkg::exc_t    e_exc_out;
+  core_pkg::ctrl_t   e_ctrl_out;
+  logic            div_ready;
+  logic [31:0]     div_result;
+
+  // M stage.
+  logic            m_valid_q, m_valid_d;
+  logic [31:0]     m_pc_q, m_pc_d;
+  core_pkg::ctrl_t   m_ctrl_q, m_ctrl_d;
+  logic [31:0]     m_result_q, m_result_d;
+  logic [31:0]     m_a_q, m_a_d;
+  logic [31:0]     m_b_q, m_b_d;
+  core_pkg::exc_t    m_exc_q, m_exc_d;
+  logic            m_req;
+  logic [31:0]     m_mul_result;
+
+  // W stage.
+  logic            w_valid_q, w_valid_d;
+  logic [31:0]     w_pc_q, w_pc_d;
+  core_pkg::ctrl_t   w_ctrl_q, w_ctrl_d;
+  logic [31:0]     w_result_q, w_result_d;
+  logic [31:0]     w_a_q, w_a_d;
+  logic            w_issued_q, w_issued_d;
+  core_pkg::exc_t    w_exc_q, w_exc_d;
+  logic            w_wait, w_err, w_irq, w_trap;
+  logic [3:0]      w_trap_cause;
+  logic [31:0]     w_trap_tval;
+  logic [31:0]     w_load_data, w_final;
+  logic [31:0]     w_shifted;
+  logic [31:0]     csr_rdata, csr_src, csr_wdata, csr_trap_target, csr_mepc;
+  logic            csr_we;
+  logic            irq_take, wfi_wake;
+  logic [3:0]      irq_cause;
+  logic            rf_we;
+  logic            irq_hold_q, irq_hold_d;
+
+  // ---------------------------------------------------------------- D stage
+  rv_decode u_decode (
+    .instr (imem_rdata),
+    .ctrl  (d_dec)
+  );
+
+  rv_regfile u_regfile (
+    .clk    (clk),
+    .raddr1 (imem_rdata[19:15]),
+    .rdata1 (rf_rdata1),
+    .raddr2 (imem_rdata[24:20]),
+    .rdata2 (rf_rdata2),
+    .we     (rf_we),
+    .waddr  (w_ctrl_q.rd),
+    .wdata  (w_final)
+  );
+
+  always_comb begin
+    d_imem_off    = d_pc_q - IMEM_BASE;
+    d_fetch_fault = !(d_imem_off < IMEM_BYTES);
+    d_csr_bad     = (d_dec.csr_op != core_pkg::CSR_NONE) &&
+                    (!csr_chk_exists || (d_dec.csr_write && (d_dec.csr_addr[11:10] == 2'b11)));
+    d_target      = d_pc_q + d_dec.imm;
+
+    d_exc = '0;
+    if (d_fetch_fault) begin
+      d_exc.valid = 1'b1;
+      d_exc.cause = core_pkg::EXC_INSN_ACCESS;
+      d_exc.tval  = d_pc_q;
+    end else if (d_dec.illegal || d_csr_bad) begin
+      d_exc.valid = 1'b1;
+      d_exc.cause = core_pkg::EXC_ILLEGAL;
+      d_exc.tval  = imem_rdata;
+    end else if (d_dec.ecall) begin
+      d_exc.valid = 1'b1;
+      d_exc.cause = core_pkg::EXC_ECALL_M;
+      d_exc.tval  = 32'b0;
+    end else if (d_dec.ebreak) begin
+      d_exc.valid = 1'b1;
+      d_exc.cause = core_pkg::EXC_BREAKPOINT;
+      d_exc.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
+    end else if (d_dec.jal && (d_target[1:0] != 2'b00)) begin
+      d_exc.valid = 1'b1;
+      d_exc.cause = core_pkg::EXC_INSN_MISALIGNED;
+      d_exc.tval  = d_target;
+    end
+    // An excepting instruction travels on as a no-op carrying its cause.
+    d_ctrl = d_exc.valid ? '0 : d_dec;
+
+    d_pred = d_ctrl.branch && d_ctrl.imm[31] && (d_target[1:0] == 2'b00);
+    d_jump = d_valid_q && (d_ctrl.jal || d_pred);
+
+    d_rs1_val = rf_rdata1;
+    d_rs2_val = rf_rdata2;
+    if (rf_we && (w_ctrl_q.rd == d_dec.rs1)) begin
+      d_rs1_val = w_final;
+    end
+    if (rf_we && (w_ctrl_q.rd == d_dec.rs2)) begin
+      d_rs2_val = w_final;
+    end
+
+    // A result produced late (load data, CSR read at W, product at M) cannot
+    // be forwarded to the next instruction in time: one bubble.
+    e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE);
+    load_use = d_valid_q && e_valid_q && e_late && e_ctrl_q.rd_we &&
+               ((d_ctrl.rs1_used && (d_ctrl.rs1 == e_ctrl_q.rd)) ||
+                (d_ctrl.rs2_used && (d_ctrl.rs2 == e_ctrl_q.rd)));
+  end
+
+  // ---------------------------------------------------------------- E stage
+  // Operand forwarding: the youngest older writer of rs wins.
+  function automatic logic [31:0] fwd(input logic [4:0] rs, input logic [31:0] val,
+                                      input logic m_hit, input logic [4:0] m_rd,
+                                      input logic [31:0] m_res,
+                                      input logic w_hit, input logic [4:0] w_rd,
+                                      input logic [31:0] w_res);
+    if (m_hit && (m_rd == rs)) begin
+      fwd = m_res;
+    end else if (w_hit && (w_rd == rs)) begin
+      fwd = w_res;
+    end else begin
+      fwd = val;
+    end
+  endfunction
+
+  rv_alu u_alu (
+    .a      (e_opa),
+    .b      (e_opb),
+    .op     (e_ctrl_q.alu_op),
+    .result (e_alu)
+  );
+
+  rv_div u_div (
+    .clk    (clk),
+    .rst    (rst),
+    .start  (e_valid_q && e_ctrl_q.div && !w_flush),
+    .ack    (!stall_m),
+    .kill   (w_flush),
+    .op     (e_ctrl_q.div_op),
+    .a      (e_a),
+    .b      (e_b),
+    .ready  (div_ready),
+    .result (div_result)
+  );
+
+  always_comb begin
+    e_a = fwd(e_ctrl_q.rs1, e_rs1_q, m_valid_q && m_ctrl_q.rd_we, m_ctrl_q.rd, m_result_q,
+              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_final);
+    e_b = fwd(e_ctrl_q.rs2, e_rs2_q, m_valid_q && m_ctrl_q.rd_we, m_ctrl_q.rd, m_result_q,
+              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_final);
+
+    unique case (e_ctrl_q.opa_sel)
+      core_pkg::OPA_PC:   e_opa = e_pc_q;
+      core_pkg::OPA_ZERO: e_opa = 32'b0;
+      default:          e_opa = e_a;
+    endcase
+    e_opb = e_ctrl_q.opb_imm ? e_ctrl_q.imm : e_b;
+
+    unique case (e_ctrl_q.funct3)
+      3'b000:  e_taken = (e_a == e_b);                    // beq
+      3'b001:  e_taken = (e_a != e_b);                    // bne
+      3'b100:  e_taken = ($signed(e_a) < $signed(e_b));   // blt
+      3'b101:  e_taken = ($signed(e_a) >= $signed(e_b));  // bge
+      3'b110:  e_taken = (e_a < e_b);                     // bltu
+      default: e_taken = (e_a >= e_b);                    // bgeu
+    endcase
+    e_taken = e_taken && e_ctrl_q.branch;
+
+    e_jalr_target = (e_a + e_ctrl_q.imm) & 32'hFFFF_FFFE;
+  end
+
+  always_comb begin
+    if (e_ctrl_q.jal || e_ctrl_q.jalr) begin
+      e_result = e_pc_q + 32'd4;
+    end else if (e_ctrl_q.div) begin
+      e_result = div_result;
+    end else begin
+      e_result = e_alu;
+    end
+
+    e_exc_out = e_exc_q;
+    if (!e_exc_q.valid) begin
+      if (e_ctrl_q.jalr && e_jalr_target[1]) begin
+        e_exc_out.valid = 1'b1;
+        e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
+        e_exc_out.tval  = e_jalr_target;
+      end else if (e_taken && (e_target_q[1:0] != 2'b00)) begin
+        e_exc_out.valid = 1'b1;
+        e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
+        e_exc_out.tval  = e_target_q;
+      end else if ((e_ctrl_q.load || e_ctrl_q.store) &&
+                   (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_alu[0]) ||
+                    ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_alu[1:0] != 2'b00)))) begin
+        e_exc_out.valid = 1'b1;
+        e_exc_out.cause = e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED;
+        e_exc_out.tval  = e_alu;
+      end
+    end
+    e_ctrl_out = e_exc_out.valid ? '0 : e_ctrl_q;
+
+    // Redirect: jalr always, a branch whose prediction was wrong.
+    e_redirect_pc = 32'b0;
+    e_go          = 1'b0;
+    if (e_valid_q && !e_exc_out.valid && !stall_e && !w_flush) begin
+      if (e_ctrl_q.jalr) begin
+        e_go          = 1'b1;
+        e_redirect_pc = e_jalr_target;
+      end else if (e_ctrl_q.branch && (e_taken != e_pred_q)) begin
+        e_go          = 1'b1;
+        e_redirect_pc = e_taken ? e_target_q : (e_pc_q + 32'd4);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- M stage
+  rv_mul u_mul (
+    .a      (m_a_q),
+    .b      (m_b_q),
+    .op     (m_ctrl_q.mul_op),
+    .result (m_mul_result)
+  );
+
+  always_comb begin
+    // A request only when the commit stage will not hold or flush this cycle:
+    // one access outstanding at a time, and none for an instruction that a
+    // trap at W is about to cancel.
+    m_req = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store) && !stall_w && !w_flush;
+
+    dbus_req   = m_req;
+    dbus_addr  = m_result_q;
+    dbus_we    = m_ctrl_q.store;
+    unique case (m_ctrl_q.mem_size)
+      core_pkg::SIZE_B: begin
+        dbus_be    = 4'b0001 << m_result_q[1:0];
+        dbus_wdata = {4{m_b_q[7:0]}};
+      end
+      core_pkg::SIZE_H: begin
+        dbus_be    = {m_result_q[1], m_result_q[1], !m_result_q[1], !m_result_q[1]};
+        dbus_wdata = {2{m_b_q[15:0]}};
+      end
+      default: begin
+        dbus_be    = 4'b1111;
+        dbus_wdata = m_b_q;
+      end
+    endcase
+  end
+
+  // ---------------------------------------------------------------- W stage
+  rv_csr u_csr (
+    .clk          (clk),
+    .rst          (rst),
+    .chk_addr     (d_dec.csr_addr),
+    .chk_exists   (csr_chk_exists),
+    .addr         (w_ctrl_q.csr_addr),
+    .rdata        (csr_rdata),
+    .we           (csr_we),
+    .wdata        (csr_wdata),
+    .trap         (w_trap),
+    .trap_irq     (w_irq),
+    .trap_cause   (w_trap_cause),
+    .trap_pc      (w_pc_q[31:2]),
+    .trap_tval    (w_trap_tval),
+    .trap_target  (csr_trap_target),
+    .mret         (retire && w_ctrl_q.mret),
+    .mepc         (csr_mepc),
+    .retire       (retire),
+    .irq_timer    (irq_timer),
+    .irq_external (irq_external),
+    .irq_take     (irq_take),
+    .irq_cause    (irq_cause),
+    .wfi_wake     (wfi_wake)
+  );
+
+  always_comb begin
+    w_wait = w_issued_q && !dbus_rvalid;
+    w_err  = w_issued_q && dbus_rvalid && dbus_err;
+
+    // Load data: select the addressed bytes, then extend.
+    w_shifted = dbus_rdata >> {w_result_q[1:0], 3'b000};
+    unique case (w_ctrl_q.mem_size)
+      core_pkg::SIZE_B: w_load_data = {{24{!w_ctrl_q.mem_unsigned && w_shifted[7]}}, w_shifted[7:0]};
+      core_pkg::SIZE_H: w_load_data = {{16{!w_ctrl_q.mem_unsigned && w_shifted[15]}}, w_shifted[15:0]};
+      default:        w_load_data = w_shifted;
+    endcase
+
+    if (w_ctrl_q.load) begin
+      w_final = w_load_data;
+    end else if (w_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
+      w_final = csr_rdata;
+    end else begin
+      w_final = w_result_q;
+    end
+
+    stall_w = w_valid_q && (w_wait || (w_ctrl_q.wfi && !wfi_wake));
+
+    // Forward progress: after an mret one instruction retires before the next
+    // interrupt, so an interrupt period shorter than a divide cannot livelock.
+    w_irq  = w_valid_q && irq_take && !irq_hold_q && !w_issued_q && !w_ctrl_q.wfi;
+    w_trap = w_irq || (w_valid_q && (w_exc_q.valid || w_err));
+    if (w_irq) begin
+      w_trap_cause = irq_cause;
+      w_trap_tval  = 32'b0;
+    end else if (w_exc_q.valid) begin
+      w_trap_cause = w_exc_q.cause;
+      w_trap_tval  = w_exc_q.tval;
+    end else begin
+      w_trap_cause = w_ctrl_q.load ? core_pkg::EXC_LOAD_ACCESS : core_pkg::EXC_STORE_ACCESS;
+      w_trap_tval  = w_result_q;
+    end
+
+    retire = w_valid_q && !stall_w && !w_trap;
+    rf_we  = retire && w_ctrl_q.rd_we;
+
+    csr_src = w_ctrl_q.csr_imm ? w_ctrl_q.imm : w_a_q;
+    unique case (w_ctrl_q.csr_op)
+      core_pkg::CSR_RS: csr_wdata = csr_rdata | csr_src;
+      core_pkg::CSR_RC: csr_wdata = csr_rdata & ~csr_src;
+      default:        csr_wdata = csr_src;
+    endcase
+    csr_we = retire && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+  end
+
+  always_comb begin
+    w_flush    = w_trap || (retire && (w_ctrl_q.mret || w_ctrl_q.fence_i));
+    irq_hold_d = retire ? w_ctrl_q.mret : irq_hold_q;
+    if (w_trap) begin
+      w_flush_pc = csr_trap_target;
+    end else if (w_ctrl_q.mret) begin
+      w_flush_pc = csr_mepc;
+    end else begin
+      w_flush_pc = w_pc_q + 32'd4;
+    end
+  end
+
+  // ---------------------------------------------------------------- control
+  always_comb begin
+    stall_m = stall_w || (m_req && !dbus_gnt);
+    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !div_ready);
+    stall_d = stall_e || load_use;
+  end
+
+  // ---------------------------------------------------------------- pipeline registers
+  always_comb begin
+    // W <- M
+    w_valid_d  = w_valid_q;
+    w_pc_d     = w_pc_q;
+    w_ctrl_d   = w_ctrl_q;
+    w_result_d = w_result_q;
+    w_a_d      = w_a_q;
+    w_issued_d = w_issued_q;
+    w_exc_d    = w_exc_q;
+    if (!stall_w) begin
+      if (w_flush || stall_m) begin
+        w_valid_d  = 1'b0;
+        w_issued_d = 1'b0;
+        w_exc_d    = '0;
+        w_ctrl_d   = '0;
+      end else begin
+        w_valid_d  = m_valid_q;
+        w_pc_d     = m_pc_q;
+        w_ctrl_d   = m_ctrl_q;
+        w_result_d = m_ctrl_q.mul ? m_mul_result : m_result_q;
+        w_a_d      = m_a_q;
+        w_issued_d = m_req;
+        w_exc_d    = m_exc_q;
+      end
+    end
+
+    // M <- E
+    m_valid_d  = m_valid_q;
+    m_pc_d     = m_pc_q;
+    m_ctrl_d   = m_ctrl_q;
+    m_result_d = m_result_q;
+    m_a_d      = m_a_q;
+    m_b_d      = m_b_q;
+    m_exc_d    = m_exc_q;
+    if (w_flush || (!stall_m && stall_e)) begin
+      m_valid_d = 1'b0;
+      m_ctrl_d  = '0;
+      m_exc_d   = '0;
+    end else if (!stall_m) begin
+      m_valid_d  = e_valid_q;
+      m_pc_d     = e_pc_q;
+      m_ctrl_d   = e_ctrl_out;
+      m_result_d = e_result;
+      m_a_d      = e_a;
+      m_b_d      = e_b;
+      m_exc_d    = e_exc_out;
+    end
+
+    // E <- D
+    e_valid_d  = e_valid_q;
+    e_pc_d     = e_pc_q;
+    e_ctrl_d   = e_ctrl_q;
+    e_rs1_d    = e_rs1_q;
+    e_rs2_d    = e_rs2_q;
+    e_target_d = e_target_q;
+    e_pred_d   = e_pred_q;
+    e_exc_d    = e_exc_q;
+    if (w_flush || (!stall_e && (e_go || stall_d))) begin
+      e_valid_d = 1'b0;
+      e_ctrl_d  = '0;
+      e_exc_d   = '0;
+    end else if (stall_e) begin
+      // Holding: keep the operands up to date, as the instructions they are
+      // forwarded from move on.
+      e_rs1_d = e_a;
+      e_rs2_d = e_b;
+    end else begin
+      e_valid_d  = d_valid_q;
+      e_pc_d     = d_pc_q;
+      e_ctrl_d   = d_ctrl;
+      e_rs1_d    = d_rs1_val;
+      e_rs2_d    = d_rs2_val;
+      e_target_d = d_target;
+      e_pred_d   = d_pred;
+      e_exc_d    = d_exc;
+    end
+    if (!d_valid_q && !w_flush && !stall_e && !e_go) begin
+      e_exc_d  = '0;
+      e_ctrl_d = '0;
+    end
+
+    // D <- fetch
+    if (w_flush) begin
+      d_valid_d = 1'b1;
+      d_pc_d    = w_flush_pc;
+    end else if (e_go) begin
+      d_valid_d = 1'b1;
+      d_pc_d    = e_redirect_pc;
+    end else if (stall_d) begin
+      d_valid_d = d_valid_q;
+      d_pc_d    = d_pc_q;
+    end else if (d_jump) begin
+      d_valid_d = 1'b1;
+      d_pc_d    = d_target;
+    end else begin
+      d_valid_d = 1'b1;
+      d_pc_d    = d_pc_q + 32'd4;
+    end
+
+    imem_en   = !rst;
+    imem_addr = {d_pc_d[31:2], 2'b00};
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      d_valid_q <= 1'b0;
+      d_pc_q    <= BOOT_ADDR - 32'd4;
+      e_valid_q <= 1'b0;
+      e_ctrl_q  <= '0;
+      e_exc_q   <= '0;
+      m_valid_q <= 1'b0;
+      m_ctrl_q  <= '0;
+      m_exc_q   <= '0;
+      w_valid_q  <= 1'b0;
+      w_ctrl_q   <= '0;
+      w_exc_q    <= '0;
+      w_issued_q <= 1'b0;
+      irq_hold_q <= 1'b0;
+    end else begin
+      d_valid_q <= d_valid_d;
+      d_pc_q    <= d_pc_d;
+      e_valid_q <= e_valid_d;
+      e_ctrl_q  <= e_ctrl_d;
+      e_exc_q   <= e_exc_d;
+      m_valid_q <= m_valid_d;
+      m_ctrl_q  <= m_ctrl_d;
+      m_exc_q   <= m_exc_d;
+      w_valid_q  <= w_valid_d;
+      w_ctrl_q   <= w_ctrl_d;
+      w_exc_q    <= w_exc_d;
+      w_issued_q <= w_issued_d;
+      irq_hold_q <= irq_hold_d;
+    end
+    e_pc_q     <= e_pc_d;
+    e_rs1_q    <= e_rs1_d;
+    e_rs2_q    <= e_rs2_d;
+    e_target_q <= e_target_d;
+    e_pred_q   <= e_pred_d;
+    m_pc_q     <= m_pc_d;
+    m_result_q <= m_result_d;
+    m_a_q      <= m_a_d;
+    m_b_q      <= m_b_d;
+    w_pc_q     <= w_pc_d;
+    w_result_q <= w_result_d;
+    w_a_q      <= w_a_d;
+  end
+
+`ifndef SYNTHESIS
+  // sbus rules (docs/DEVELOPING.md): a request not yet granted stays, with
+  // stable address, direction, byte enables and data; one access outstanding.
+  logic        a_wait_q, a_out_q, a_we_q;
+  logic [31:0] a_addr_q, a_wdata_q;
+  logic [3:0]  a_be_q;
+  always_ff @(posedge clk) begin
+    a_wait_q  <= !rst && dbus_req && !dbus_gnt;
+    a_out_q   <= !rst && ((dbus_req && dbus_gnt) || (a_out_q && !dbus_rvalid));
+    a_addr_q  <= dbus_addr;
+    a_we_q    <= dbus_we;
+    a_be_q    <= dbus_be;
+    a_wdata_q <= dbus_wdata;
+    if (!rst && a_wait_q) begin
+      assert (dbus_req && (dbus_addr == a_addr_q) && (dbus_we == a_we_q) && (dbus_be == a_be_q) &&
+              (!dbus_we || (dbus_wdata == a_wdata_q)))
+        else $error("rv_core: sbus request changed or withdrawn before its grant");
+    end
+    if (!rst && a_out_q && !dbus_rvalid) begin
+      assert (!dbus_req) else $error("rv_core: second sbus request while one is outstanding");
+    end
+  end
+`endif
+
+endmodule

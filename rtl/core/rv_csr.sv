@@ -1,0 +1,227 @@
+`default_nettype none
+// rv_csr: machine-mode CSRs, trap entry and mret, interrupt pending logic.
+// All accesses happen at the commit (W) stage of rv_core, so reads see the
+// state left by every older instruction.
+module rv_csr (
+  input  wire logic        clk,
+  input  wire logic        rst,
+
+  // Existence check for the decoder (D stage).
+  input  wire logic [11:0] chk_addr,
+  output logic             chk_exists,
+
+  // Access at commit: read value is combinational; the write happens when we.
+  input  wire logic [11:0] addr,
+  output logic      [31:0] rdata,
+  input  wire logic        we,
+  input  wire logic [31:0] wdata,
+
+  // Trap entry (exception or interrupt) and return.
+  input  wire logic        trap,
+  input  wire logic        trap_irq,
+  input  wire logic [3:0]  trap_cause,
+  input  wire logic [31:2] trap_pc,
+  input  wire logic [31:0] trap_tval,
+  output logic      [31:0] trap_target,
+  input  wire logic        mret,
+  output logic      [31:0] mepc,
+
+  input  wire logic        retire,
+
+  // Interrupts.
+  input  wire logic        irq_timer,
+  input  wire logic        irq_external,
+  output logic             irq_take,   // an enabled interrupt is pending and MIE=1
+  output logic      [3:0]  irq_cause,
+  output logic             wfi_wake    // an interrupt is pending and enabled in mie (any MIE)
+);
+
+  // Architectural state.
+  logic        mie_q, mie_d;            // mstatus.MIE
+  logic        mpie_q, mpie_d;          // mstatus.MPIE
+  logic        mtie_q, mtie_d;          // mie.MTIE
+  logic        meie_q, meie_d;          // mie.MEIE
+  logic [31:0] mtvec_q, mtvec_d;        // BASE[31:2], MODE[0] (direct or vectored)
+  logic [31:0] mscratch_q, mscratch_d;
+  logic [31:2] mepc_q, mepc_d;
+  logic        mcause_irq_q, mcause_irq_d;
+  logic [3:0]  mcause_code_q, mcause_code_d;
+  logic [31:0] mtval_q, mtval_d;
+  logic [63:0] mcycle_q, mcycle_d;
+  logic [63:0] minstret_q, minstret_d;
+
+  logic [31:0] mstatus_v, mie_v, mip_v;
+  logic        hpm_zero;   // mhpmcounter3..31(h), mhpmevent3..31 and user aliases: read zero
+
+  always_comb begin
+    mstatus_v = 32'b0;
+    mstatus_v[3]     = mie_q;
+    mstatus_v[7]     = mpie_q;
+    mstatus_v[12:11] = 2'b11;       // MPP: machine mode is the only mode
+    mie_v = 32'b0;
+    mie_v[7]  = mtie_q;
+    mie_v[11] = meie_q;
+    mip_v = 32'b0;
+    mip_v[7]  = irq_timer;
+    mip_v[11] = irq_external;
+  end
+
+  function automatic logic is_hpm(input logic [11:0] a);
+    // mhpmcounter3-31 (B03-B1F), mhpmcounter3h-31h (B83-B9F), mhpmevent3-31
+    // (323-33F), hpmcounter3-31(h) (C03-C1F, C83-C9F): hardwired to zero.
+    logic [4:0] n;
+    n = a[4:0];
+    is_hpm = (n >= 5'd3) &&
+             ((a[11:5] == 7'b1011000) || (a[11:5] == 7'b1011100) ||
+              (a[11:5] == 7'b0011001) ||
+              (a[11:5] == 7'b1100000) || (a[11:5] == 7'b1100100));
+  endfunction
+
+  function automatic logic exists(input logic [11:0] a);
+    unique case (a)
+      core_pkg::CSR_MSTATUS, core_pkg::CSR_MISA, core_pkg::CSR_MIE, core_pkg::CSR_MTVEC,
+      core_pkg::CSR_MSTATUSH, core_pkg::CSR_MCOUNTINH, core_pkg::CSR_MSCRATCH, core_pkg::CSR_MEPC,
+      core_pkg::CSR_MCAUSE, core_pkg::CSR_MTVAL, core_pkg::CSR_MIP,
+      core_pkg::CSR_MCYCLE, core_pkg::CSR_MINSTRET, core_pkg::CSR_MCYCLEH,
+      core_pkg::CSR_MINSTRETH, core_pkg::CSR_CYCLE, core_pkg::CSR_INSTRET,
+      core_pkg::CSR_CYCLEH, core_pkg::CSR_INSTRETH, core_pkg::CSR_MVENDORID,
+      core_pkg::CSR_MARCHID, core_pkg::CSR_MIMPID, core_pkg::CSR_MHARTID:
+        exists = 1'b1;
+      default:
+        exists = is_hpm(a);
+    endcase
+  endfunction
+
+  always_comb begin
+    chk_exists = exists(chk_addr);
+    hpm_zero   = is_hpm(addr);
+
+    unique case (addr)
+      core_pkg::CSR_MSTATUS:   rdata = mstatus_v;
+      core_pkg::CSR_MISA:      rdata = core_pkg::MISA_VALUE;
+      core_pkg::CSR_MIE:       rdata = mie_v;
+      core_pkg::CSR_MTVEC:     rdata = mtvec_q;
+      core_pkg::CSR_MSCRATCH:  rdata = mscratch_q;
+      core_pkg::CSR_MEPC:      rdata = {mepc_q, 2'b00};
+      core_pkg::CSR_MCAUSE:    rdata = {mcause_irq_q, 27'b0, mcause_code_q};
+      core_pkg::CSR_MTVAL:     rdata = mtval_q;
+      core_pkg::CSR_MIP:       rdata = mip_v;
+      core_pkg::CSR_MCYCLE,
+      core_pkg::CSR_CYCLE:     rdata = mcycle_q[31:0];
+      core_pkg::CSR_MCYCLEH,
+      core_pkg::CSR_CYCLEH:    rdata = mcycle_q[63:32];
+      core_pkg::CSR_MINSTRET,
+      core_pkg::CSR_INSTRET:   rdata = minstret_q[31:0];
+      core_pkg::CSR_MINSTRETH,
+      core_pkg::CSR_INSTRETH:  rdata = minstret_q[63:32];
+      // mstatush, mcountinhibit (counters always run), mvendorid, marchid, mimpid, mhartid and the hpm counters read 0.
+      default:               rdata = 32'b0;
+    endcase
+    if (hpm_zero) begin
+      rdata = 32'b0;
+    end
+  end
+
+  always_comb begin
+    mie_d         = mie_q;
+    mpie_d        = mpie_q;
+    mtie_d        = mtie_q;
+    meie_d        = meie_q;
+    mtvec_d       = mtvec_q;
+    mscratch_d    = mscratch_q;
+    mepc_d        = mepc_q;
+    mcause_irq_d  = mcause_irq_q;
+    mcause_code_d = mcause_code_q;
+    mtval_d       = mtval_q;
+    mcycle_d      = mcycle_q + 64'd1;
+    minstret_d    = minstret_q + {63'b0, retire};
+
+    if (we) begin
+      unique case (addr)
+        core_pkg::CSR_MSTATUS: begin
+          mie_d  = wdata[3];
+          mpie_d = wdata[7];
+        end
+        core_pkg::CSR_MIE: begin
+          mtie_d = wdata[7];
+          meie_d = wdata[11];
+        end
+        // MODE 0 (direct) and 1 (vectored); the reserved modes 2 and 3 are
+        // not legal values, so bit 1 is hardwired to zero.
+        core_pkg::CSR_MTVEC:     mtvec_d       = {wdata[31:2], 1'b0, wdata[0]};
+        core_pkg::CSR_MSCRATCH:  mscratch_d    = wdata;
+        core_pkg::CSR_MEPC:      mepc_d        = wdata[31:2];
+        core_pkg::CSR_MCAUSE: begin
+          mcause_irq_d  = wdata[31];
+          mcause_code_d = wdata[3:0];
+        end
+        core_pkg::CSR_MTVAL:     mtval_d       = wdata;
+        // A write to a counter replaces this cycle's increment.
+        core_pkg::CSR_MCYCLE:    mcycle_d[31:0]    = wdata;
+        core_pkg::CSR_MCYCLEH:   mcycle_d[63:32]   = wdata;
+        core_pkg::CSR_MINSTRET:  minstret_d[31:0]  = wdata;
+        core_pkg::CSR_MINSTRETH: minstret_d[63:32] = wdata;
+        // misa, mip, mstatush, mcountinhibit and the hpm registers: writes are ignored.
+        default: ;
+      endcase
+    end
+
+    if (trap) begin
+      mepc_d        = trap_pc;
+      mcause_irq_d  = trap_irq;
+      mcause_code_d = trap_cause;
+      mtval_d       = trap_tval;
+      mpie_d        = mie_q;
+      mie_d         = 1'b0;
+    end else if (mret) begin
+      mie_d  = mpie_q;
+      mpie_d = 1'b1;
+    end
+
+  end
+
+  always_comb begin
+    if (mtvec_q[0] && trap_irq) begin
+      trap_target = {mtvec_q[31:2], 2'b00} + {26'b0, trap_cause, 2'b00};
+    end else begin
+      trap_target = {mtvec_q[31:2], 2'b00};
+    end
+    mepc = {mepc_q, 2'b00};
+
+    wfi_wake = (irq_timer && mtie_q) || (irq_external && meie_q);
+    irq_take = mie_q && wfi_wake;
+    // Priority: machine external before machine timer.
+    irq_cause = (irq_external && meie_q) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      mie_q         <= 1'b0;
+      mpie_q        <= 1'b0;
+      mtie_q        <= 1'b0;
+      meie_q        <= 1'b0;
+      mtvec_q       <= '0;
+      mscratch_q    <= '0;
+      mepc_q        <= '0;
+      mcause_irq_q  <= 1'b0;
+      mcause_code_q <= '0;
+      mtval_q       <= '0;
+      mcycle_q      <= '0;
+      minstret_q    <= '0;
+    end else begin
+      mie_q         <= mie_d;
+      mpie_q        <= mpie_d;
+      mtie_q        <= mtie_d;
+      meie_q        <= meie_d;
+      mtvec_q       <= mtvec_d;
+      mscratch_q    <= mscratch_d;
+      mepc_q        <= mepc_d;
+      mcause_irq_q  <= mcause_irq_d;
+      mcause_code_q <= mcause_code_d;
+      mtval_q       <= mtval_d;
+      mcycle_q      <= mcycle_d;
+      minstret_q    <= minstret_d;
+    end
+  end
+
+endmodule
