@@ -200,8 +200,10 @@ module soc_sys #(
     m_ext_we = t_we;
     m_ext_be = t_be;
     m_ext_wdata = t_wdata;
-    ext_mgmt_d = (m_ext_req && m_ext_gnt) ? t_req[T_MGMTBUF] : ext_mgmt_q;
   end
+
+  // apart from the request: m_ext_gnt may depend on m_ext_req outside
+  always_comb ext_mgmt_d = (m_ext_req && m_ext_gnt) ? t_req[T_MGMTBUF] : ext_mgmt_q;
 
   always_ff @(posedge clk) begin
     if (rst) ext_mgmt_q <= 1'b0;

@@ -81,7 +81,8 @@ module soc_xbar #(
     end
   end
 
-  // request and bookkeeping
+  // the request, apart from the grant: a target's gnt may depend on its req,
+  // so in a chain of decoders the two must not share a block
   always_comb begin
     can_issue = !pend_q || s_rvalid;
     m_req = (s_req && can_issue) ? hit : '0;
@@ -89,6 +90,10 @@ module soc_xbar #(
     m_we = s_we;
     m_be = s_be;
     m_wdata = s_wdata;
+  end
+
+  // grant and bookkeeping
+  always_comb begin
     s_gnt = s_req && can_issue && (!found || m_gnt[sel]);
     pend_d = pend_q;
     miss_d = miss_q;
