@@ -1,17 +1,40 @@
-/* solonic firmware: a super-loop around the console (lwIP and the CQ join later). */
+/*
+ * solonic firmware: the NO_SYS super-loop. Each pass hands received
+ * management frames to lwIP and runs its timeouts (net_poll), then serves
+ * the console; the CQ poll joins later.
+ */
 #include <stddef.h>
 
 #include "console.h"
 #include "fw.h"
+#include "net.h"
 #include "timer.h"
+#include "uart.h"
 
-#define FW_TICK_MS 1u /* timer interrupt period (a few hundred cycles per tick) */
+#define FW_TICK_MS 1u     /* timer interrupt period (a few hundred cycles per tick) */
+#define FW_CON_BUDGET 64 /* characters handed to the console per pass */
+
+/*
+ * The console's input: characters a network command (ping) read while it
+ * watched for Ctrl-C come first, in the order they were typed, then the UART.
+ */
+static void console_poll(void) {
+    for (int i = 0; i < FW_CON_BUDGET; i++) {
+        int c = net_cmd_typeahead_getc();
+        if (c < 0) c = uart_getc();
+        if (c < 0) break;
+        con_input((uint8_t)c);
+    }
+}
 
 int main(void) {
     tmr_init();
     fw_banner();
     tmr_tick_start(FW_TICK_MS, NULL);
+    (void)net_init(); /* without a management port the console still works */
     con_init();
-    for (;;)
-        con_poll();
+    for (;;) {
+        net_poll();
+        console_poll();
+    }
 }

@@ -1,0 +1,57 @@
+/*
+ * The firmware's network stack: lwIP (NO_SYS, raw API) on the management
+ * buffers. net_init at boot, net_poll from the super-loop; the console's
+ * fw/cmd_net.c reads and changes the configuration through the rest.
+ */
+#ifndef FW_NET_NET_H
+#define FW_NET_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lwip/ip4_addr.h"
+#include "lwip/netif.h"
+
+/* The subnet every NIC instance starts in: 10.0.0.(1 + instance)/24, no gateway. */
+#define NET_DEFAULT_NET0 10
+#define NET_DEFAULT_PREFIX 24
+
+/* Services the stack offers (net_echo.c): TCP and UDP echo. */
+#define NET_ECHO_PORT 7
+
+/*
+ * Start lwIP and, when the management port exists, bring up its interface
+ * with the defaults for this NIC instance. Prints one line saying what it did.
+ * Returns 0 when the port is up, -1 when there is none (the console still works).
+ */
+int net_init(void);
+
+/* Frames received to lwIP, then lwIP's timeouts. Cheap when there is nothing to do. */
+void net_poll(void);
+
+/* The interface, or NULL when there is no management port. */
+struct netif *net_netif(void);
+
+/* Why there is no management port ("" when there is one). */
+const char *net_absent_reason(void);
+
+/* The NIC instance number from the mgmt block (0 without a port). */
+uint32_t net_instance(void);
+
+/* Change address, netmask and gateway (announced with a gratuitous ARP). */
+void net_set_addr(const ip4_addr_t *ip, const ip4_addr_t *mask, const ip4_addr_t *gw);
+
+/* Change the MAC address (the ARP table is flushed, then a gratuitous ARP). */
+void net_set_mac(const uint8_t mac[6]);
+
+/* Start the echo services (net_echo.c); 0 on success. */
+int net_echo_init(void);
+
+/*
+ * Console characters a long-running network command (ping) read while it
+ * watched for Ctrl-C, oldest first, -1 when none is left: the main loop gives
+ * them to the console before it reads the UART again (fw/cmd_net.c).
+ */
+int net_cmd_typeahead_getc(void);
+
+#endif
