@@ -1,0 +1,253 @@
+// roce_resp: the RC responder (docs/transport.md, "Responder").
+//
+//   s_hdr + s_axis_payload (requests from roce_rx_split)
+//     -> roce_resp_check: the chain of checks, one header at a time, using
+//        the QP context and MR read ports (tables outside, shared with the
+//        requester) and the receive queues (roce_rq, inside)
+//     -> DMA write commands (m_dma_wr_cmd) + payload (m_dma_wr_axis): the
+//        payload waits in a PAY_DEPTH-beat FIFO while its header is checked,
+//        then goes to memory or is discarded
+//     -> events -> roce_resp_tx: ACK/NAK (coalesced), READ responses
+//        (m_dma_rd_*), atomics (m_dma_rd_*, m_dma_aw_*), receive CQEs
+//     -> m_tx_hdr + m_axis_tx (to the TX mux / roce_tx_build)
+// Throughput: one payload beat per cycle while packets are at least ~6
+// beats long (MTU 512 and up); shorter packets are limited by the five
+// cycles of the check chain per header.
+//
+// Counters wrap around; the drop, NAK and duplicate counts are per packet.
+`default_nettype none
+
+module roce_resp #(
+  parameter int NQP          = 256,
+  parameter int RQ_DEPTH     = 16,
+  parameter int ACK_COALESCE = 8,
+  parameter int NATOM        = 4,
+  parameter int PAY_DEPTH    = 16,
+  parameter int QW           = $clog2(NQP)
+) (
+  input  wire logic                        clk,
+  input  wire logic                        rst,
+  input  wire logic                        init_done,       // tables swept (roce_qp_table, roce_mr_table)
+  input  wire logic                        qp_reset_valid,
+  input  wire logic [QW-1:0]               qp_reset_qpn,
+  // requests
+  input  wire logic                        s_hdr_valid,
+  output logic                             s_hdr_ready,
+  input  wire roce_pkg::rx_hdr_t           s_hdr,
+  input  wire logic [roce_pkg::DATA_W-1:0] s_axis_payload_tdata,
+  input  wire logic [roce_pkg::KEEP_W-1:0] s_axis_payload_tkeep,
+  input  wire logic                        s_axis_payload_tvalid,
+  output logic                             s_axis_payload_tready,
+  input  wire logic                        s_axis_payload_tlast,
+  // QP context read port (roce_qp_table)
+  output logic                             ctx_rd_en,
+  output logic [QW-1:0]                    ctx_rd_qpn,
+  input  wire roce_qp_pkg::qp_ctx_t        ctx_rd,
+  // MR read port (roce_mr_table)
+  output logic                             mr_rd_en,
+  output logic [31:0]                      mr_rd_key,
+  input  wire roce_qp_pkg::mr_entry_t      mr_rd,
+  // receive WQE post port
+  input  wire logic                        s_post_valid,
+  output logic                             s_post_ready,
+  input  wire logic [QW-1:0]               s_post_qpn,
+  input  wire roce_qp_pkg::rwqe_t          s_post_wqe,
+  // DMA write of payload
+  output logic                             m_dma_wr_cmd_valid,
+  input  wire logic                        m_dma_wr_cmd_ready,
+  output mem_pkg::dma_wr_cmd_t             m_dma_wr_cmd,
+  output logic [mem_pkg::DATA_W-1:0]       m_dma_wr_axis_tdata,
+  output logic [mem_pkg::STRB_W-1:0]       m_dma_wr_axis_tkeep,
+  output logic                             m_dma_wr_axis_tvalid,
+  input  wire logic                        m_dma_wr_axis_tready,
+  output logic                             m_dma_wr_axis_tlast,
+  input  wire logic                        s_dma_wr_cpl_valid,
+  output logic                             s_dma_wr_cpl_ready,
+  input  wire mem_pkg::dma_cpl_t           s_dma_wr_cpl,
+  // DMA write of atomics
+  output logic                             m_dma_aw_cmd_valid,
+  input  wire logic                        m_dma_aw_cmd_ready,
+  output mem_pkg::dma_wr_cmd_t             m_dma_aw_cmd,
+  output logic [mem_pkg::DATA_W-1:0]       m_dma_aw_axis_tdata,
+  output logic [mem_pkg::STRB_W-1:0]       m_dma_aw_axis_tkeep,
+  output logic                             m_dma_aw_axis_tvalid,
+  input  wire logic                        m_dma_aw_axis_tready,
+  output logic                             m_dma_aw_axis_tlast,
+  input  wire logic                        s_dma_aw_cpl_valid,
+  output logic                             s_dma_aw_cpl_ready,
+  input  wire mem_pkg::dma_cpl_t           s_dma_aw_cpl,
+  // DMA read
+  output logic                             m_dma_rd_cmd_valid,
+  input  wire logic                        m_dma_rd_cmd_ready,
+  output mem_pkg::dma_rd_cmd_t             m_dma_rd_cmd,
+  input  wire logic [mem_pkg::DATA_W-1:0]  s_dma_rd_axis_tdata,
+  input  wire logic [mem_pkg::STRB_W-1:0]  s_dma_rd_axis_tkeep,
+  input  wire logic                        s_dma_rd_axis_tvalid,
+  output logic                             s_dma_rd_axis_tready,
+  input  wire logic                        s_dma_rd_axis_tlast,
+  input  wire mem_pkg::dma_cpl_t           s_dma_rd_axis_tuser,
+  // TX
+  output logic                             m_tx_hdr_valid,
+  input  wire logic                        m_tx_hdr_ready,
+  output roce_qp_pkg::qp_tx_hdr_t          m_tx_hdr,
+  output logic [roce_pkg::DATA_W-1:0]      m_axis_tx_tdata,
+  output logic [roce_pkg::KEEP_W-1:0]      m_axis_tx_tkeep,
+  output logic                             m_axis_tx_tvalid,
+  input  wire logic                        m_axis_tx_tready,
+  output logic                             m_axis_tx_tlast,
+  // receive completions
+  output logic                             m_cqe_valid,
+  input  wire logic                        m_cqe_ready,
+  output roce_qp_pkg::cqe_t                m_cqe,
+  // counters
+  output logic [31:0]                      cnt_drop_qpn,     // QPN invalid or >= NQP
+  output logic [31:0]                      cnt_drop_state,   // QP not RTR/RTS/SQD/SQE
+  output logic [31:0]                      cnt_drop_opcode,  // not an RC request
+  output logic [31:0]                      cnt_drop_oos,     // out of sequence after the episode's NAK
+  output logic [31:0]                      cnt_drop_dup,     // duplicate READ failing its checks
+  output logic [31:0]                      cnt_drop_reset,   // QP reset while the packet was checked
+  output logic [31:0]                      cnt_dup,          // duplicate requests
+  output logic [31:0]                      cnt_nak_seq,      // NAK PSN sequence error
+  output logic [31:0]                      cnt_nak_inv,      // NAK invalid request
+  output logic [31:0]                      cnt_nak_acc,      // NAK remote access error
+  output logic [31:0]                      cnt_nak_op,       // NAK remote operational error (bad receive WQE)
+  output logic [31:0]                      cnt_rnr,          // RNR NAK
+  output logic [31:0]                      cnt_req_ok,       // requests executed in order
+  output logic [31:0]                      cnt_ack_tx,       // ACK packets sent
+  output logic [31:0]                      cnt_nak_tx,       // NAK packets sent
+  output logic [31:0]                      cnt_rd_pkt,       // READ response packets sent
+  output logic [31:0]                      cnt_atomic,       // atomics executed
+  output logic [31:0]                      cnt_atomic_miss,  // duplicate atomic no longer cached
+  output logic [31:0]                      cnt_dma_err,      // DMA errors
+  output logic [31:0]                      cnt_post_err      // receive WQE posted to a full ring
+);
+  localparam int PW   = $clog2(RQ_DEPTH) + 1;
+  localparam int NCNT = 20;
+
+  // ---- receive queues
+  logic                rq_lk_en, rq_lk_valid, rq_cons_en, post_err;
+  logic [QW-1:0]       rq_lk_qpn, rq_cons_qpn;
+  logic [PW-1:0]       rq_lk_head, rq_cons_head;
+  roce_qp_pkg::rwqe_t  rq_lk_wqe;
+
+  roce_rq #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH)) u_rq (
+    .clk, .rst, .qp_reset_valid, .qp_reset_qpn,
+    .s_post_valid, .s_post_ready, .s_post_qpn, .s_post_wqe, .post_err,
+    .lk_en(rq_lk_en), .lk_qpn(rq_lk_qpn), .lk_valid(rq_lk_valid), .lk_head(rq_lk_head), .lk_wqe(rq_lk_wqe),
+    .cons_en(rq_cons_en), .cons_qpn(rq_cons_qpn), .cons_head(rq_cons_head));
+
+  // ---- checks
+  logic                  act_valid, act_ready, act_sink;
+  logic                  ev_valid, ev_ready;
+  roce_qp_pkg::resp_ev_t ev;
+  logic [NCNT-1:0]       inc;
+
+  roce_resp_check #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH)) u_check (
+    .clk, .rst, .init_done, .qp_reset_valid, .qp_reset_qpn,
+    .s_hdr_valid, .s_hdr_ready, .s_hdr,
+    .ctx_rd_en, .ctx_rd_qpn, .ctx_rd,
+    .mr_rd_en, .mr_rd_key, .mr_rd,
+    .rq_lk_en, .rq_lk_qpn, .rq_lk_valid, .rq_lk_head, .rq_lk_wqe,
+    .rq_cons_en, .rq_cons_qpn, .rq_cons_head,
+    .m_dma_cmd_valid(m_dma_wr_cmd_valid), .m_dma_cmd_ready(m_dma_wr_cmd_ready), .m_dma_cmd(m_dma_wr_cmd),
+    .m_act_valid(act_valid), .m_act_ready(act_ready), .m_act_sink(act_sink),
+    .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev(ev),
+    .inc_drop_qpn(inc[0]), .inc_drop_state(inc[1]), .inc_drop_opcode(inc[2]), .inc_drop_oos(inc[3]),
+    .inc_drop_dup(inc[4]), .inc_drop_reset(inc[5]), .inc_dup(inc[6]), .inc_nak_seq(inc[7]),
+    .inc_nak_inv(inc[8]), .inc_nak_acc(inc[9]), .inc_nak_op(inc[10]), .inc_rnr(inc[11]), .inc_ok(inc[12]));
+
+  // ---- payload: FIFO, then to DMA or discarded, one packet per action
+  localparam int PAYW = roce_pkg::DATA_W + roce_pkg::KEEP_W + 1;
+  logic            pf_valid, pf_ready;
+  logic [PAYW-1:0] pf_data;
+  logic            pf_last;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [$clog2(PAY_DEPTH):0] pf_count;   // occupancy is not needed
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  roce_fifo #(.WIDTH(PAYW), .DEPTH(PAY_DEPTH)) u_pay (
+    .clk, .rst,
+    .in_valid(s_axis_payload_tvalid), .in_ready(s_axis_payload_tready),
+    .in_data({s_axis_payload_tlast, s_axis_payload_tkeep, s_axis_payload_tdata}),
+    .out_valid(pf_valid), .out_ready(pf_ready), .out_data(pf_data), .count(pf_count));
+
+  assign pf_last              = pf_data[PAYW-1];
+  assign m_dma_wr_axis_tdata  = pf_data[roce_pkg::DATA_W-1:0];
+  assign m_dma_wr_axis_tkeep  = pf_data[roce_pkg::DATA_W +: roce_pkg::KEEP_W];
+  assign m_dma_wr_axis_tlast  = pf_last;
+  assign m_dma_wr_axis_tvalid = pf_valid && act_valid && act_sink;
+  assign pf_ready             = act_valid && (act_sink ? m_dma_wr_axis_tready : 1'b1);
+  assign act_ready            = pf_valid && pf_ready && pf_last;
+
+  // ---- answers
+  roce_resp_tx #(.NQP(NQP), .ACK_COALESCE(ACK_COALESCE), .NATOM(NATOM)) u_tx (
+    .clk, .rst, .qp_reset_valid, .qp_reset_qpn,
+    .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev(ev),
+    .s_cpl_valid(s_dma_wr_cpl_valid), .s_cpl_ready(s_dma_wr_cpl_ready), .s_cpl(s_dma_wr_cpl),
+    .m_rd_cmd_valid(m_dma_rd_cmd_valid), .m_rd_cmd_ready(m_dma_rd_cmd_ready), .m_rd_cmd(m_dma_rd_cmd),
+    .s_rd_axis_tdata(s_dma_rd_axis_tdata), .s_rd_axis_tkeep(s_dma_rd_axis_tkeep),
+    .s_rd_axis_tvalid(s_dma_rd_axis_tvalid), .s_rd_axis_tready(s_dma_rd_axis_tready),
+    .s_rd_axis_tlast(s_dma_rd_axis_tlast), .s_rd_axis_tuser(s_dma_rd_axis_tuser),
+    .m_aw_cmd_valid(m_dma_aw_cmd_valid), .m_aw_cmd_ready(m_dma_aw_cmd_ready), .m_aw_cmd(m_dma_aw_cmd),
+    .m_aw_axis_tdata(m_dma_aw_axis_tdata), .m_aw_axis_tkeep(m_dma_aw_axis_tkeep),
+    .m_aw_axis_tvalid(m_dma_aw_axis_tvalid), .m_aw_axis_tready(m_dma_aw_axis_tready),
+    .m_aw_axis_tlast(m_dma_aw_axis_tlast),
+    .s_aw_cpl_valid(s_dma_aw_cpl_valid), .s_aw_cpl_ready(s_dma_aw_cpl_ready), .s_aw_cpl(s_dma_aw_cpl),
+    .m_tx_hdr_valid, .m_tx_hdr_ready, .m_tx_hdr,
+    .m_axis_tx_tdata, .m_axis_tx_tkeep, .m_axis_tx_tvalid, .m_axis_tx_tready, .m_axis_tx_tlast,
+    .m_cqe_valid, .m_cqe_ready, .m_cqe,
+    .inc_ack(inc[13]), .inc_nak(inc[14]), .inc_rd_pkt(inc[15]), .inc_atomic(inc[16]),
+    .inc_atomic_miss(inc[17]), .inc_dma_err(inc[18]));
+
+  assign inc[19] = post_err;
+
+  // ---- counters
+  logic [31:0] cnt_q [NCNT];
+  logic [31:0] cnt_d [NCNT];
+  always_comb begin
+    for (int i = 0; i < NCNT; i++) cnt_d[i] = cnt_q[i] + 32'(inc[i]);
+  end
+  always_ff @(posedge clk) begin
+    for (int i = 0; i < NCNT; i++) begin
+      if (rst) cnt_q[i] <= '0;
+      else     cnt_q[i] <= cnt_d[i];
+    end
+  end
+  assign cnt_drop_qpn    = cnt_q[0];
+  assign cnt_drop_state  = cnt_q[1];
+  assign cnt_drop_opcode = cnt_q[2];
+  assign cnt_drop_oos    = cnt_q[3];
+  assign cnt_drop_dup    = cnt_q[4];
+  assign cnt_drop_reset  = cnt_q[5];
+  assign cnt_dup         = cnt_q[6];
+  assign cnt_nak_seq     = cnt_q[7];
+  assign cnt_nak_inv     = cnt_q[8];
+  assign cnt_nak_acc     = cnt_q[9];
+  assign cnt_nak_op      = cnt_q[10];
+  assign cnt_rnr         = cnt_q[11];
+  assign cnt_req_ok      = cnt_q[12];
+  assign cnt_ack_tx      = cnt_q[13];
+  assign cnt_nak_tx      = cnt_q[14];
+  assign cnt_rd_pkt      = cnt_q[15];
+  assign cnt_atomic      = cnt_q[16];
+  assign cnt_atomic_miss = cnt_q[17];
+  assign cnt_dma_err     = cnt_q[18];
+  assign cnt_post_err    = cnt_q[19];
+
+`ifndef SYNTHESIS
+  // handshake rules on the outputs: valid holds until ready, data stable
+  logic hv_q, tv_q, cv_q;
+  roce_qp_pkg::qp_tx_hdr_t h_q;
+  always_ff @(posedge clk) begin
+    hv_q <= !rst && m_tx_hdr_valid && !m_tx_hdr_ready;
+    tv_q <= !rst && m_axis_tx_tvalid && !m_axis_tx_tready;
+    cv_q <= !rst && m_cqe_valid && !m_cqe_ready;
+    h_q  <= m_tx_hdr;
+    if (!rst && hv_q && !(m_tx_hdr_valid && m_tx_hdr == h_q))
+      $error("roce_resp: m_tx_hdr dropped or changed while stalled");
+    if (!rst && tv_q && !m_axis_tx_tvalid) $error("roce_resp: m_axis_tx_tvalid dropped while stalled");
+    if (!rst && cv_q && !m_cqe_valid) $error("roce_resp: m_cqe_valid dropped while stalled");
+  end
+`endif
+
+endmodule
