@@ -1,0 +1,285 @@
+// mem_axi_arb: NR read clients and NW write clients onto one AXI4 master.
+//
+// Arbitration is round robin per burst, separately for AR and AW: after a
+// client is granted, the search for the next grant starts at the client after
+// it, so under full load every requesting client gets one burst in every NR
+// (NW) grants and none starves. The master's ID is the client's index
+// (arid = read client, awid = write client); R and B responses are routed
+// back by rid / bid, so the memory may interleave responses of different IDs
+// and must keep each ID in order (AXI4 rule). W beats follow AW grant order
+// (a W route FIFO of WQ_DEPTH bursts): a write client must send a granted
+// burst's beats without long gaps, which mem_dma_wr guarantees by asking for
+// AW only once the burst is buffered. R and B are shared by all clients
+// (s_axi_rdata/rresp/rlast and s_axi_bresp are common wires, the valids are
+// per client); clients should keep rready/bready high, as the DMA engines
+// do, since a stalled client stalls the shared R (or B) channel.
+//
+// Every burst is INCR with 64-byte beats (clients send only address and
+// length). AR, AW and W towards the memory come from registers.
+`default_nettype none
+
+module mem_axi_arb #(
+  parameter int unsigned NR = 2,            // read clients, >= 1
+  parameter int unsigned NW = 2,            // write clients, >= 1
+  parameter int unsigned WQ_DEPTH = 16,     // AW grants whose W beats are not all through
+  // ID width of the master: enough for the larger client count
+  parameter int unsigned ID_W = (NR > NW ? NR : NW) > 1 ? $clog2(NR > NW ? NR : NW) : 1
+) (
+  input  wire logic                           clk,
+  input  wire logic                           rst,
+  // ---- read clients
+  input  wire logic [NR*64-1:0]               s_axi_araddr,
+  input  wire logic [NR*8-1:0]                s_axi_arlen,
+  input  wire logic [NR-1:0]                  s_axi_arvalid,
+  output logic [NR-1:0]                       s_axi_arready,
+  output logic [mem_pkg::DATA_W-1:0]          s_axi_rdata,    // shared
+  output logic [1:0]                          s_axi_rresp,    // shared
+  output logic                                s_axi_rlast,    // shared
+  output logic [NR-1:0]                       s_axi_rvalid,
+  input  wire logic [NR-1:0]                  s_axi_rready,
+  // ---- write clients
+  input  wire logic [NW*64-1:0]               s_axi_awaddr,
+  input  wire logic [NW*8-1:0]                s_axi_awlen,
+  input  wire logic [NW-1:0]                  s_axi_awvalid,
+  output logic [NW-1:0]                       s_axi_awready,
+  input  wire logic [NW*mem_pkg::DATA_W-1:0]  s_axi_wdata,
+  input  wire logic [NW*mem_pkg::STRB_W-1:0]  s_axi_wstrb,
+  input  wire logic [NW-1:0]                  s_axi_wlast,
+  input  wire logic [NW-1:0]                  s_axi_wvalid,
+  output logic [NW-1:0]                       s_axi_wready,
+  output logic [1:0]                          s_axi_bresp,    // shared
+  output logic [NW-1:0]                       s_axi_bvalid,
+  input  wire logic [NW-1:0]                  s_axi_bready,
+  // ---- AXI4 master
+  output logic [ID_W-1:0]                     m_axi_awid,
+  output logic [63:0]                         m_axi_awaddr,
+  output logic [7:0]                          m_axi_awlen,
+  output logic [2:0]                          m_axi_awsize,
+  output logic [1:0]                          m_axi_awburst,
+  output logic                                m_axi_awvalid,
+  input  wire logic                           m_axi_awready,
+  output logic [mem_pkg::DATA_W-1:0]          m_axi_wdata,
+  output logic [mem_pkg::STRB_W-1:0]          m_axi_wstrb,
+  output logic                                m_axi_wlast,
+  output logic                                m_axi_wvalid,
+  input  wire logic                           m_axi_wready,
+  input  wire logic [ID_W-1:0]                m_axi_bid,
+  input  wire logic [1:0]                     m_axi_bresp,
+  input  wire logic                           m_axi_bvalid,
+  output logic                                m_axi_bready,
+  output logic [ID_W-1:0]                     m_axi_arid,
+  output logic [63:0]                         m_axi_araddr,
+  output logic [7:0]                          m_axi_arlen,
+  output logic [2:0]                          m_axi_arsize,
+  output logic [1:0]                          m_axi_arburst,
+  output logic                                m_axi_arvalid,
+  input  wire logic                           m_axi_arready,
+  input  wire logic [ID_W-1:0]                m_axi_rid,
+  input  wire logic [mem_pkg::DATA_W-1:0]     m_axi_rdata,
+  input  wire logic [1:0]                     m_axi_rresp,
+  input  wire logic                           m_axi_rlast,
+  input  wire logic                           m_axi_rvalid,
+  output logic                                m_axi_rready
+);
+  localparam int unsigned DW  = mem_pkg::DATA_W;
+  localparam int unsigned SW  = mem_pkg::STRB_W;
+  localparam int unsigned RIW = NR > 1 ? $clog2(NR) : 1;   // read client index
+  localparam int unsigned WIW = NW > 1 ? $clog2(NW) : 1;   // write client index
+
+  if (NR < 1 || NW < 1) begin : g_bad_n
+    $error("mem_axi_arb: NR and NW must be at least 1");
+  end
+  if ((1 << ID_W) < NR || (1 << ID_W) < NW) begin : g_bad_id
+    $error("mem_axi_arb: ID_W too narrow for the client count");
+  end
+
+  // ------------------------------------------------------------ AR
+  logic [RIW-1:0] ar_ptr_q, ar_ptr_d, ar_gnt, ar_idx;
+  logic           ar_found;
+  logic           ar_v_q, ar_v_d;
+  logic [ID_W-1:0] ar_id_q, ar_id_d;
+  logic [63:0]    ar_addr_q, ar_addr_d;
+  logic [7:0]     ar_len_q, ar_len_d;
+
+  always_comb begin
+    // first requester at or after the pointer
+    ar_found = 1'b0;
+    ar_gnt   = '0;
+    for (int k = 0; k < NR; k++) begin
+      ar_idx = (32'(ar_ptr_q) + 32'(k) >= NR) ? RIW'(32'(ar_ptr_q) + 32'(k) - NR)
+                                              : RIW'(32'(ar_ptr_q) + 32'(k));
+      if (!ar_found && s_axi_arvalid[ar_idx]) begin
+        ar_found = 1'b1;
+        ar_gnt   = ar_idx;
+      end
+    end
+    s_axi_arready = '0;
+    ar_v_d    = ar_v_q && !m_axi_arready;
+    ar_id_d   = ar_id_q;
+    ar_addr_d = ar_addr_q;
+    ar_len_d  = ar_len_q;
+    ar_ptr_d  = ar_ptr_q;
+    if (ar_found && (!ar_v_q || m_axi_arready)) begin
+      s_axi_arready[ar_gnt] = 1'b1;
+      ar_v_d    = 1'b1;
+      ar_id_d   = ID_W'(ar_gnt);
+      ar_addr_d = s_axi_araddr[64*ar_gnt +: 64];
+      ar_len_d  = s_axi_arlen[8*ar_gnt +: 8];
+      ar_ptr_d  = (32'(ar_gnt) + 1 >= NR) ? '0 : RIW'(32'(ar_gnt) + 1);
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      ar_v_q   <= 1'b0;
+      ar_ptr_q <= '0;
+    end else begin
+      ar_v_q   <= ar_v_d;
+      ar_ptr_q <= ar_ptr_d;
+    end
+    ar_id_q   <= ar_id_d;
+    ar_addr_q <= ar_addr_d;
+    ar_len_q  <= ar_len_d;
+  end
+
+  assign m_axi_arid    = ar_id_q;
+  assign m_axi_araddr  = ar_addr_q;
+  assign m_axi_arlen   = ar_len_q;
+  assign m_axi_arsize  = mem_pkg::AXI_SIZE_64B;
+  assign m_axi_arburst = mem_pkg::AXI_BURST_INCR;
+  assign m_axi_arvalid = ar_v_q;
+
+  // ------------------------------------------------------------ R
+  always_comb begin
+    s_axi_rdata  = m_axi_rdata;
+    s_axi_rresp  = m_axi_rresp;
+    s_axi_rlast  = m_axi_rlast;
+    s_axi_rvalid = '0;
+    m_axi_rready = 1'b1;   // a response for no client is dropped (cannot happen)
+    for (int i = 0; i < NR; i++) begin
+      if (32'(m_axi_rid) == i) begin
+        s_axi_rvalid[i] = m_axi_rvalid;
+        m_axi_rready    = s_axi_rready[i];
+      end
+    end
+  end
+
+  // ------------------------------------------------------------ AW
+  logic [WIW-1:0] aw_ptr_q, aw_ptr_d, aw_gnt, aw_idx;
+  logic           aw_found, aw_take;
+  logic           aw_v_q, aw_v_d;
+  logic [ID_W-1:0] aw_id_q, aw_id_d;
+  logic [63:0]    aw_addr_q, aw_addr_d;
+  logic [7:0]     aw_len_q, aw_len_d;
+  logic           wq_in_ready, wq_valid, wq_pop;
+  logic [WIW-1:0] wq_head;
+  logic [$clog2(WQ_DEPTH+1)-1:0] unused_wq_count;
+
+  always_comb begin
+    aw_found = 1'b0;
+    aw_gnt   = '0;
+    for (int k = 0; k < NW; k++) begin
+      aw_idx = (32'(aw_ptr_q) + 32'(k) >= NW) ? WIW'(32'(aw_ptr_q) + 32'(k) - NW)
+                                              : WIW'(32'(aw_ptr_q) + 32'(k));
+      if (!aw_found && s_axi_awvalid[aw_idx]) begin
+        aw_found = 1'b1;
+        aw_gnt   = aw_idx;
+      end
+    end
+    aw_take       = aw_found && (!aw_v_q || m_axi_awready) && wq_in_ready;
+    s_axi_awready = '0;
+    aw_v_d    = aw_v_q && !m_axi_awready;
+    aw_id_d   = aw_id_q;
+    aw_addr_d = aw_addr_q;
+    aw_len_d  = aw_len_q;
+    aw_ptr_d  = aw_ptr_q;
+    if (aw_take) begin
+      s_axi_awready[aw_gnt] = 1'b1;
+      aw_v_d    = 1'b1;
+      aw_id_d   = ID_W'(aw_gnt);
+      aw_addr_d = s_axi_awaddr[64*aw_gnt +: 64];
+      aw_len_d  = s_axi_awlen[8*aw_gnt +: 8];
+      aw_ptr_d  = (32'(aw_gnt) + 1 >= NW) ? '0 : WIW'(32'(aw_gnt) + 1);
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      aw_v_q   <= 1'b0;
+      aw_ptr_q <= '0;
+    end else begin
+      aw_v_q   <= aw_v_d;
+      aw_ptr_q <= aw_ptr_d;
+    end
+    aw_id_q   <= aw_id_d;
+    aw_addr_q <= aw_addr_d;
+    aw_len_q  <= aw_len_d;
+  end
+
+  assign m_axi_awid    = aw_id_q;
+  assign m_axi_awaddr  = aw_addr_q;
+  assign m_axi_awlen   = aw_len_q;
+  assign m_axi_awsize  = mem_pkg::AXI_SIZE_64B;
+  assign m_axi_awburst = mem_pkg::AXI_BURST_INCR;
+  assign m_axi_awvalid = aw_v_q;
+
+  // which client's W beats come next, in AW grant order
+  mem_fifo #(.WIDTH(WIW), .DEPTH(WQ_DEPTH)) u_wq (
+    .clk, .rst,
+    .s_valid(aw_take), .s_ready(wq_in_ready), .s_data(aw_gnt),
+    .m_valid(wq_valid), .m_ready(wq_pop), .m_data(wq_head),
+    .count(unused_wq_count)
+  );
+
+  // ------------------------------------------------------------ W
+  logic          w_v_q, w_v_d, w_take;
+  logic [DW-1:0] w_data_q, w_data_d;
+  logic [SW-1:0] w_strb_q, w_strb_d;
+  logic          w_last_q, w_last_d;
+
+  always_comb begin
+    w_take       = wq_valid && s_axi_wvalid[wq_head] && (!w_v_q || m_axi_wready);
+    s_axi_wready = '0;
+    if (wq_valid) s_axi_wready[wq_head] = !w_v_q || m_axi_wready;
+    wq_pop   = w_take && s_axi_wlast[wq_head];
+    w_v_d    = w_v_q && !m_axi_wready;
+    w_data_d = w_data_q;
+    w_strb_d = w_strb_q;
+    w_last_d = w_last_q;
+    if (w_take) begin
+      w_v_d    = 1'b1;
+      w_data_d = s_axi_wdata[DW*wq_head +: DW];
+      w_strb_d = s_axi_wstrb[SW*wq_head +: SW];
+      w_last_d = s_axi_wlast[wq_head];
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      w_v_q <= 1'b0;
+    end else begin
+      w_v_q <= w_v_d;
+    end
+    w_data_q <= w_data_d;
+    w_strb_q <= w_strb_d;
+    w_last_q <= w_last_d;
+  end
+
+  assign m_axi_wdata  = w_data_q;
+  assign m_axi_wstrb  = w_strb_q;
+  assign m_axi_wlast  = w_last_q;
+  assign m_axi_wvalid = w_v_q;
+
+  // ------------------------------------------------------------ B
+  always_comb begin
+    s_axi_bresp  = m_axi_bresp;
+    s_axi_bvalid = '0;
+    m_axi_bready = 1'b1;
+    for (int i = 0; i < NW; i++) begin
+      if (32'(m_axi_bid) == i) begin
+        s_axi_bvalid[i] = m_axi_bvalid;
+        m_axi_bready    = s_axi_bready[i];
+      end
+    end
+  end
+endmodule

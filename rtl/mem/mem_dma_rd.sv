@@ -1,0 +1,333 @@
+// mem_dma_rd: DMA read engine. Read commands (any byte address, any length up
+// to 2^31) become AXI4 INCR bursts of full 64-byte beats, at most 64 beats and
+// never across a 4 KiB boundary; the data comes out as a byte stream whose
+// first byte (tdata[7:0]) is the command's first byte, tlast on the last beat
+// of each command, tkeep all ones except on that last beat.
+//
+// Pipeline:
+//   s_cmd -> skid -> splitter --AR--> (memory) --R--> data buffer -> realigner -> skid -> m_axis
+//                       \-> command info FIFO -------------------------^
+// The splitter issues a burst only when the data buffer has room for all of
+// its beats (credits), so m_axi_rready never drops: a slow stream consumer
+// never holds the shared R channel. Up to CMD_DEPTH commands and BUF_BEATS
+// beats are in flight, enough to hide BUF_BEATS - 64 cycles of memory latency
+// at one beat per cycle.
+//
+// tuser is a mem_pkg::dma_cpl_t {tag, status}: the command's tag on every
+// beat; the status of the beats read so far, final on the tlast beat (the
+// completion of a read). A zero-length command gives one null beat (tkeep 0,
+// tlast) and no memory access. Responses must return in order (one AXI ID).
+`default_nettype none
+
+module mem_dma_rd #(
+  parameter int unsigned CMD_DEPTH = 16,   // commands in flight (power of two)
+  parameter int unsigned BUF_BEATS = 256   // read data buffer, beats (power of two, >= 64)
+) (
+  input  wire logic                          clk,
+  input  wire logic                          rst,
+  // commands
+  input  wire logic                          s_cmd_valid,
+  output logic                               s_cmd_ready,
+  input  wire mem_pkg::dma_rd_cmd_t          s_cmd,
+  // AXI4 read master (INCR, 64-byte beats; one ID)
+  output logic [mem_pkg::ADDR_W-1:0]         m_axi_araddr,
+  output logic [7:0]                         m_axi_arlen,
+  output logic                               m_axi_arvalid,
+  input  wire logic                          m_axi_arready,
+  input  wire logic [mem_pkg::DATA_W-1:0]    m_axi_rdata,
+  input  wire logic [1:0]                    m_axi_rresp,
+  input  wire logic                          m_axi_rlast,
+  input  wire logic                          m_axi_rvalid,
+  output logic                               m_axi_rready,
+  // data stream
+  output logic [mem_pkg::DATA_W-1:0]         m_axis_tdata,
+  output logic [mem_pkg::STRB_W-1:0]         m_axis_tkeep,
+  output logic                               m_axis_tvalid,
+  input  wire logic                          m_axis_tready,
+  output logic                               m_axis_tlast,
+  output mem_pkg::dma_cpl_t                  m_axis_tuser
+);
+  localparam int unsigned DW = mem_pkg::DATA_W;
+  localparam int unsigned SW = mem_pkg::STRB_W;
+  localparam int unsigned BW = mem_pkg::BCNT_W;
+  localparam int unsigned TW = mem_pkg::TAG_W;
+  localparam int unsigned RW = $clog2(BUF_BEATS + 1) + 1;  // credit arithmetic, with headroom
+
+  if (BUF_BEATS < mem_pkg::MAX_BURST || (1 << $clog2(BUF_BEATS)) != BUF_BEATS) begin : g_bad_buf
+    $error("mem_dma_rd: BUF_BEATS must be a power of two >= 64");
+  end
+
+  // Command information the realigner needs, in command order.
+  typedef struct packed {
+    logic [5:0]    off;     // addr[5:0]: where the first byte sits in the first beat
+    logic [BW-1:0] nin;     // beats read from memory
+    logic [BW-1:0] nout;    // beats sent on the stream
+    logic [5:0]    lastn;   // len[5:0]: bytes in the last stream beat (0 = 64)
+    logic          zero;    // len == 0
+    logic [TW-1:0] tag;
+  } info_t;
+  localparam int unsigned INFO_W = 6 + 2*BW + 6 + 1 + TW;   // $bits(info_t), for Yosys
+
+  // ------------------------------------------------------------ command input
+  mem_pkg::dma_rd_cmd_t cmd;
+  logic                 cmd_valid, cmd_ready;
+
+  mem_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
+    .clk, .rst,
+    .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(s_cmd),
+    .m_valid(cmd_valid),   .m_ready(cmd_ready),   .m_data(cmd)
+  );
+
+  // ------------------------------------------------------------ splitter / AR
+  logic          sp_v_q, sp_v_d;
+  logic [57:0]   sp_baddr_q, sp_baddr_d;   // beat address (byte address / 64)
+  logic [BW-1:0] sp_left_q, sp_left_d;     // beats still to request
+  logic          ar_v_q, ar_v_d;
+  logic [63:0]   ar_addr_q, ar_addr_d;
+  logic [7:0]    ar_len_q, ar_len_d;
+  logic [RW-1:0] resv_q, resv_d;           // buffer beats promised to issued bursts
+
+  logic [6:0]    burst;                    // beats of the next burst, 1..64
+  logic          issue, sp_last, sp_free;
+  info_t         info_in, info_out;
+  logic          info_in_ready, info_out_valid, info_out_ready;
+  logic          d_pop;
+
+  always_comb begin
+    // next burst: to the end of the command or of the 4 KiB page
+    burst = 7'd64 - {1'b0, sp_baddr_q[5:0]};
+    if (sp_left_q < BW'(burst)) burst = sp_left_q[6:0];
+    issue   = sp_v_q && (!ar_v_q || m_axi_arready) &&
+              (resv_q + RW'(burst) <= RW'(BUF_BEATS));
+    sp_last = sp_left_q == BW'(burst);
+    sp_free = !sp_v_q || (issue && sp_last);
+
+    // info for the command at the skid output
+    info_in.off   = cmd.addr[5:0];
+    info_in.zero  = cmd.len == '0;
+    info_in.nin   = info_in.zero ? '0 : BW'(({1'b0, cmd.len} + 33'(cmd.addr[5:0]) + 33'd63) >> 6);
+    info_in.nout  = BW'(({1'b0, cmd.len} + 33'd63) >> 6);
+    info_in.lastn = cmd.len[5:0];
+    info_in.tag   = cmd.tag;
+    cmd_ready     = sp_free && info_in_ready;
+
+    sp_v_d     = sp_v_q;
+    sp_baddr_d = sp_baddr_q;
+    sp_left_d  = sp_left_q;
+    if (issue) begin
+      sp_baddr_d = sp_baddr_q + 58'(burst);
+      sp_left_d  = sp_left_q - BW'(burst);
+      if (sp_last) sp_v_d = 1'b0;
+    end
+    if (cmd_valid && cmd_ready) begin
+      sp_v_d     = !info_in.zero;
+      sp_baddr_d = cmd.addr[63:6];
+      sp_left_d  = info_in.nin;
+    end
+
+    ar_v_d    = ar_v_q && !m_axi_arready;
+    ar_addr_d = ar_addr_q;
+    ar_len_d  = ar_len_q;
+    if (issue) begin
+      ar_v_d    = 1'b1;
+      ar_addr_d = {sp_baddr_q, 6'b0};
+      ar_len_d  = 8'(burst - 7'd1);
+    end
+
+    resv_d = resv_q + (issue ? RW'(burst) : '0) - RW'(d_pop);
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      sp_v_q <= 1'b0;
+      ar_v_q <= 1'b0;
+      resv_q <= '0;
+    end else begin
+      sp_v_q <= sp_v_d;
+      ar_v_q <= ar_v_d;
+      resv_q <= resv_d;
+    end
+    sp_baddr_q <= sp_baddr_d;
+    sp_left_q  <= sp_left_d;
+    ar_addr_q  <= ar_addr_d;
+    ar_len_q   <= ar_len_d;
+  end
+
+  assign m_axi_araddr  = ar_addr_q;
+  assign m_axi_arlen   = ar_len_q;
+  assign m_axi_arvalid = ar_v_q;
+
+  logic [$clog2(CMD_DEPTH+1)-1:0] unused_info_count;
+  logic [RW-2:0]                  unused_data_count;
+
+  mem_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH)) u_info (
+    .clk, .rst,
+    .s_valid(cmd_valid && sp_free), .s_ready(info_in_ready), .s_data(info_in),
+    .m_valid(info_out_valid), .m_ready(info_out_ready), .m_data(info_out),
+    .count(unused_info_count)
+  );
+
+  // ------------------------------------------------------------ data buffer
+  logic [DW+1:0] d_out;
+  logic          d_valid;
+  logic [DW-1:0] din;
+  logic [1:0]    din_resp;
+
+  mem_fifo #(.WIDTH(DW + 2), .DEPTH(BUF_BEATS)) u_data (
+    .clk, .rst,
+    .s_valid(m_axi_rvalid), .s_ready(m_axi_rready), .s_data({m_axi_rresp, m_axi_rdata}),
+    .m_valid(d_valid), .m_ready(d_pop), .m_data(d_out),
+    .count(unused_data_count)
+  );
+  assign {din_resp, din} = d_out;
+
+  // ------------------------------------------------------------ realigner
+  // lane b of the result = lane (b + n) mod 64 of x
+  function automatic logic [DW-1:0] rot_right(logic [DW-1:0] x, logic [5:0] n);
+    for (int b = 0; b < SW; b++) begin
+      rot_right[8*b +: 8] = x[8*((b + 32'(n)) % SW) +: 8];
+    end
+  endfunction
+
+  // prev_q holds the last beat read, rotated right by the command's offset so
+  // that its useful bytes sit in lanes 0..63-off; an output beat takes lanes
+  // below 64-off from prev_q and the rest from the next beat, rotated alike.
+  logic                 cur_v_q, cur_v_d;
+  info_t                cur_q, cur_d;
+  logic [BW-1:0]        inleft_q, inleft_d, outleft_q, outleft_d;
+  logic [1:0]           st_q, st_d;
+  logic [DW-1:0]        prev_q, prev_d;
+  logic                 prev_v_q, prev_v_d;
+
+  logic [5:0]           rot_off;
+  logic [DW-1:0]        rot;
+  logic [SW-1:0]        lo_lanes, last_keep;
+  logic                 o_valid, o_ready, o_last;
+  logic [DW-1:0]        o_data;
+  logic [SW-1:0]        o_keep;
+  mem_pkg::dma_cpl_t    o_user;
+  logic                 st_flush, st_merge, overlap, done;
+
+  always_comb begin
+    // case B: every beat read, the last output comes from prev alone;
+    // case C: more beats to read, an output merges prev and the next beat
+    st_flush = cur_v_q && !cur_q.zero && prev_v_q && inleft_q == '0;
+    st_merge = cur_v_q && !cur_q.zero && prev_v_q && inleft_q != '0;
+    // in case B the next command's first beat can be taken in the same cycle
+    overlap  = st_flush && info_out_valid && !info_out.zero && d_valid;
+
+    rot_off  = overlap ? info_out.off : cur_q.off;
+    rot      = rot_right(din, rot_off);
+    lo_lanes = {SW{1'b1}} >> cur_q.off;
+    last_keep = (cur_q.lastn == '0) ? {SW{1'b1}} : ~({SW{1'b1}} << cur_q.lastn);
+
+    o_valid = 1'b0;
+    o_last  = 1'b0;
+    o_data  = prev_q;
+    o_keep  = {SW{1'b1}};
+    o_user.tag    = cur_q.tag;
+    o_user.status = st_q;
+    if (cur_v_q && cur_q.zero) begin
+      o_valid = 1'b1;
+      o_last  = 1'b1;
+      o_keep  = '0;
+    end else if (st_flush) begin
+      o_valid = 1'b1;
+      o_last  = 1'b1;
+      o_keep  = last_keep;
+    end else if (st_merge) begin
+      o_valid = d_valid;
+      o_last  = outleft_q == BW'(1);
+      o_keep  = o_last ? last_keep : {SW{1'b1}};
+      for (int b = 0; b < SW; b++) begin
+        if (!lo_lanes[b]) o_data[8*b +: 8] = rot[8*b +: 8];
+      end
+      o_user.status = mem_pkg::status_merge(st_q, din_resp);
+    end
+
+    d_pop     = 1'b0;
+    done      = 1'b0;
+    cur_d     = cur_q;
+    cur_v_d   = cur_v_q;
+    inleft_d  = inleft_q;
+    outleft_d = outleft_q;
+    st_d      = st_q;
+    prev_d    = prev_q;
+    prev_v_d  = prev_v_q;
+
+    if (cur_v_q && !cur_q.zero && !prev_v_q) begin
+      // first beat of a command
+      if (d_valid) begin
+        d_pop    = 1'b1;
+        prev_d   = rot;
+        prev_v_d = 1'b1;
+        inleft_d = inleft_q - BW'(1);
+        st_d     = mem_pkg::status_merge(st_q, din_resp);
+      end
+    end else if (o_valid && o_ready) begin
+      if (st_merge) begin
+        d_pop     = 1'b1;
+        prev_d    = rot;
+        inleft_d  = inleft_q - BW'(1);
+        outleft_d = outleft_q - BW'(1);
+        st_d      = o_user.status;
+      end
+      done = o_last;
+    end
+
+    info_out_ready = !cur_v_q || done;
+    if (info_out_ready) begin
+      cur_v_d   = info_out_valid;
+      cur_d     = info_out;
+      inleft_d  = info_out.nin;
+      outleft_d = info_out.nout;
+      st_d      = mem_pkg::DMA_OK;
+      prev_v_d  = 1'b0;
+      if (done && overlap) begin
+        d_pop    = 1'b1;
+        prev_d   = rot;
+        prev_v_d = 1'b1;
+        inleft_d = info_out.nin - BW'(1);
+        st_d     = mem_pkg::status_merge(mem_pkg::DMA_OK, din_resp);
+      end
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      cur_v_q  <= 1'b0;
+      prev_v_q <= 1'b0;
+    end else begin
+      cur_v_q  <= cur_v_d;
+      prev_v_q <= prev_v_d;
+    end
+    cur_q     <= cur_d;
+    inleft_q  <= inleft_d;
+    outleft_q <= outleft_d;
+    st_q      <= st_d;
+    prev_q    <= prev_d;
+  end
+
+  mem_skid #(.WIDTH(DW + SW + 1 + mem_pkg::CPL_W)) u_out_skid (
+    .clk, .rst,
+    .s_valid(o_valid), .s_ready(o_ready), .s_data({o_data, o_keep, o_last, o_user}),
+    .m_valid(m_axis_tvalid), .m_ready(m_axis_tready),
+    .m_data({m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tuser})
+  );
+
+`ifndef SYNTHESIS
+  // rlast is implied by the burst lengths; a realigner invariant: the merge
+  // that produces the last output consumes the last beat read.
+  always_ff @(posedge clk) begin
+    if (!rst && st_merge && o_valid && o_ready && o_last && inleft_q != BW'(1)) begin
+      $error("mem_dma_rd: last output with %0d beats left to read", inleft_q);
+    end
+    if (!rst && m_axi_rvalid && !m_axi_rready) begin
+      $error("mem_dma_rd: read data buffer overflow (credit bug)");
+    end
+  end
+`endif
+  // m_axi_rlast is not needed: beats are counted per command.
+  logic unused_rlast;
+  assign unused_rlast = m_axi_rlast;
+endmodule

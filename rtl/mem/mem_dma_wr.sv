@@ -1,0 +1,438 @@
+// mem_dma_wr: DMA write engine. A write command (any byte address, any length
+// up to 2^31) takes its payload from s_axis (byte 0 = the byte written at
+// addr, ceil(len/64) beats, tlast on the last; tkeep is not used, the length
+// comes from the command), shifts it onto the address' byte lanes and writes
+// it with AXI4 INCR bursts of 64-byte beats (at most 64, never across 4 KiB),
+// WSTRB masking the bytes before the start and after the end. One completion
+// per command, in command order, once all its B responses are back.
+//
+// Pipeline:
+//   s_cmd -> skid -> splitter ----------AW----------> (memory)
+//                       \-> info FIFO -> realigner -> W buffer --W-->
+//   s_axis -> skid -------------------------^             B --> m_cpl
+// A burst's AW goes out only once all its beats sit in the W buffer, so W
+// beats of a granted burst follow without gaps and a slow payload source
+// never holds the shared W channel. A zero-length command consumes one null
+// beat (tkeep 0, tlast) from s_axis, touches no memory and completes OK.
+`default_nettype none
+
+module mem_dma_wr #(
+  parameter int unsigned CMD_DEPTH = 16,   // commands accepted ahead of the realigner (power of two)
+  parameter int unsigned BUF_BEATS = 128,  // W buffer, beats (power of two, >= 64)
+  parameter int unsigned MAX_BURSTS = 32   // bursts awaiting a B response (power of two)
+) (
+  input  wire logic                          clk,
+  input  wire logic                          rst,
+  // commands
+  input  wire logic                          s_cmd_valid,
+  output logic                               s_cmd_ready,
+  input  wire mem_pkg::dma_wr_cmd_t          s_cmd,
+  // payload stream
+  input  wire logic [mem_pkg::DATA_W-1:0]    s_axis_tdata,
+  input  wire logic [mem_pkg::STRB_W-1:0]    s_axis_tkeep,
+  input  wire logic                          s_axis_tvalid,
+  output logic                               s_axis_tready,
+  input  wire logic                          s_axis_tlast,
+  // AXI4 write master (INCR, 64-byte beats; one ID)
+  output logic [mem_pkg::ADDR_W-1:0]         m_axi_awaddr,
+  output logic [7:0]                         m_axi_awlen,
+  output logic                               m_axi_awvalid,
+  input  wire logic                          m_axi_awready,
+  output logic [mem_pkg::DATA_W-1:0]         m_axi_wdata,
+  output logic [mem_pkg::STRB_W-1:0]         m_axi_wstrb,
+  output logic                               m_axi_wlast,
+  output logic                               m_axi_wvalid,
+  input  wire logic                          m_axi_wready,
+  input  wire logic [1:0]                    m_axi_bresp,
+  input  wire logic                          m_axi_bvalid,
+  output logic                               m_axi_bready,
+  // completions
+  output logic                               m_cpl_valid,
+  input  wire logic                          m_cpl_ready,
+  output mem_pkg::dma_cpl_t                  m_cpl
+);
+  localparam int unsigned DW = mem_pkg::DATA_W;
+  localparam int unsigned SW = mem_pkg::STRB_W;
+  localparam int unsigned BW = mem_pkg::BCNT_W;
+  localparam int unsigned TW = mem_pkg::TAG_W;
+  localparam int unsigned RW = $clog2(BUF_BEATS + 1) + 1;
+
+  if (BUF_BEATS < mem_pkg::MAX_BURST || (1 << $clog2(BUF_BEATS)) != BUF_BEATS) begin : g_bad_buf
+    $error("mem_dma_wr: BUF_BEATS must be a power of two >= 64");
+  end
+
+  typedef struct packed {
+    logic [5:0]    off;     // addr[5:0]
+    logic [5:0]    pbeat;   // addr[11:6]: beat index within the 4 KiB page
+    logic [BW-1:0] np;      // payload beats
+    logic [BW-1:0] nw;      // W beats
+    logic [5:0]    endl;    // lane of the last byte: (addr + len - 1) mod 64
+    logic          zero;    // len == 0
+  } info_t;
+  localparam int unsigned INFO_W = 6 + 6 + 2*BW + 6 + 1;    // $bits(info_t), for Yosys
+
+  typedef struct packed {
+    logic [TW-1:0] tag;
+    logic          last;    // last burst of its command
+    logic          nob;     // zero-length command: no B response to wait for
+  } bexp_t;
+  localparam int unsigned BEXP_W = TW + 2;                  // $bits(bexp_t)
+
+  typedef struct packed {
+    logic [57:0]   baddr;   // beat address of the burst
+    logic [6:0]    beats;   // 1..64 (0 for a zero-length command)
+    logic [TW-1:0] tag;
+    logic          last;    // last burst of its command
+    logic          nob;     // zero-length command
+  } burst_t;
+  localparam int unsigned BURST_W = 58 + 7 + TW + 2;        // $bits(burst_t)
+  localparam int unsigned BQ_DEPTH = 4;
+
+  // ------------------------------------------------------------ command input
+  mem_pkg::dma_wr_cmd_t cmd;
+  logic                 cmd_valid, cmd_ready;
+
+  mem_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
+    .clk, .rst,
+    .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(s_cmd),
+    .m_valid(cmd_valid),   .m_ready(cmd_ready),   .m_data(cmd)
+  );
+
+  // ------------------------------------------------------------ splitter
+  // Cuts commands into bursts, one per cycle, into a small queue; a burst
+  // leaves the queue as an AW once its beats are buffered. The queue lets the
+  // splitter (and the realigner behind the info FIFO) run ahead of the data,
+  // so short commands do not wait for each other.
+  logic          sp_v_q, sp_v_d;
+  logic [57:0]   sp_baddr_q, sp_baddr_d;
+  logic [BW-1:0] sp_left_q, sp_left_d;
+  logic [TW-1:0] sp_tag_q, sp_tag_d;
+  logic          sp_zero_q, sp_zero_d;
+
+  logic [6:0]    burst;
+  logic          sp_push, sp_last, sp_free, take_cmd;
+  logic [5:0]    endl;                     // lane of the last byte
+  info_t         info_in, info_out;
+  logic          info_in_ready, info_out_valid, info_out_ready;
+  burst_t        bq_in, bq_out;
+  logic          bq_in_ready, bq_out_valid, bq_pop;
+
+  always_comb begin
+    burst = 7'd64 - {1'b0, sp_baddr_q[5:0]};
+    if (sp_left_q < BW'(burst)) burst = sp_left_q[6:0];
+    sp_last = sp_zero_q || sp_left_q == BW'(burst);
+    sp_push = sp_v_q && bq_in_ready;
+    sp_free = !sp_v_q || (sp_push && sp_last);
+
+    bq_in.baddr = sp_baddr_q;
+    bq_in.beats = sp_zero_q ? 7'd0 : burst;
+    bq_in.tag   = sp_tag_q;
+    bq_in.last  = sp_last;
+    bq_in.nob   = sp_zero_q;
+
+    endl          = cmd.len[5:0] + cmd.addr[5:0] - 6'd1;
+    info_in.off   = cmd.addr[5:0];
+    info_in.pbeat = cmd.addr[11:6];
+    info_in.zero  = cmd.len == '0;
+    info_in.nw    = info_in.zero ? '0 : BW'(({1'b0, cmd.len} + 33'(cmd.addr[5:0]) + 33'd63) >> 6);
+    info_in.np    = BW'(({1'b0, cmd.len} + 33'd63) >> 6);
+    info_in.endl  = endl;
+    cmd_ready = info_in_ready && sp_free;
+    take_cmd  = cmd_valid && cmd_ready;
+
+    sp_v_d     = sp_v_q;
+    sp_baddr_d = sp_baddr_q;
+    sp_left_d  = sp_left_q;
+    sp_tag_d   = sp_tag_q;
+    sp_zero_d  = sp_zero_q;
+    if (sp_push) begin
+      sp_baddr_d = sp_baddr_q + 58'(burst);
+      sp_left_d  = sp_left_q - BW'(burst);
+      if (sp_last) sp_v_d = 1'b0;
+    end
+    if (take_cmd) begin
+      sp_v_d     = 1'b1;
+      sp_baddr_d = cmd.addr[63:6];
+      sp_left_d  = info_in.nw;
+      sp_tag_d   = cmd.tag;
+      sp_zero_d  = info_in.zero;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      sp_v_q <= 1'b0;
+    end else begin
+      sp_v_q <= sp_v_d;
+    end
+    sp_baddr_q <= sp_baddr_d;
+    sp_left_q  <= sp_left_d;
+    sp_tag_q   <= sp_tag_d;
+    sp_zero_q  <= sp_zero_d;
+  end
+
+  logic [$clog2(BQ_DEPTH+1)-1:0] unused_bq_count;
+
+  mem_fifo #(.WIDTH(BURST_W), .DEPTH(BQ_DEPTH)) u_bq (
+    .clk, .rst,
+    .s_valid(sp_push), .s_ready(bq_in_ready), .s_data(bq_in),
+    .m_valid(bq_out_valid), .m_ready(bq_pop), .m_data(bq_out),
+    .count(unused_bq_count)
+  );
+
+  // ------------------------------------------------------------ AW
+  logic          aw_v_q, aw_v_d;
+  logic [63:0]   aw_addr_q, aw_addr_d;
+  logic [7:0]    aw_len_q, aw_len_d;
+  logic [RW-1:0] avail_q, avail_d;         // buffered beats not yet claimed by an AW
+  logic [RW-1:0] wcred_q, wcred_d;         // buffered beats whose AW is out
+  logic          issue;
+  bexp_t         bexp_in, bexp_out;
+  logic          bexp_push, bexp_in_ready, bexp_out_valid, bexp_pop;
+  logic          w_push, w_pop;
+
+  always_comb begin
+    // a burst goes out when all its beats are buffered; a zero-length
+    // command only needs its place in the completion order
+    issue     = bq_out_valid && !bq_out.nob && (!aw_v_q || m_axi_awready) && bexp_in_ready &&
+                avail_q >= RW'(bq_out.beats);
+    bexp_push = issue || (bq_out_valid && bq_out.nob && bexp_in_ready);
+    bq_pop    = bexp_push;
+    bexp_in.tag  = bq_out.tag;
+    bexp_in.last = bq_out.last;
+    bexp_in.nob  = bq_out.nob;
+
+    aw_v_d    = aw_v_q && !m_axi_awready;
+    aw_addr_d = aw_addr_q;
+    aw_len_d  = aw_len_q;
+    if (issue) begin
+      aw_v_d    = 1'b1;
+      aw_addr_d = {bq_out.baddr, 6'b0};
+      aw_len_d  = 8'(bq_out.beats - 7'd1);
+    end
+
+    avail_d = avail_q + RW'(w_push) - (issue ? RW'(bq_out.beats) : '0);
+    wcred_d = wcred_q + (issue ? RW'(bq_out.beats) : '0) - RW'(w_pop);
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      aw_v_q  <= 1'b0;
+      avail_q <= '0;
+      wcred_q <= '0;
+    end else begin
+      aw_v_q  <= aw_v_d;
+      avail_q <= avail_d;
+      wcred_q <= wcred_d;
+    end
+    aw_addr_q <= aw_addr_d;
+    aw_len_q  <= aw_len_d;
+  end
+
+  assign m_axi_awaddr  = aw_addr_q;
+  assign m_axi_awlen   = aw_len_q;
+  assign m_axi_awvalid = aw_v_q;
+
+  logic [$clog2(CMD_DEPTH+1)-1:0]  unused_info_count;
+  logic [$clog2(MAX_BURSTS+1)-1:0] unused_bexp_count;
+
+  mem_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH)) u_info (
+    .clk, .rst,
+    .s_valid(take_cmd), .s_ready(info_in_ready), .s_data(info_in),
+    .m_valid(info_out_valid), .m_ready(info_out_ready), .m_data(info_out),
+    .count(unused_info_count)
+  );
+
+  mem_fifo #(.WIDTH(BEXP_W), .DEPTH(MAX_BURSTS)) u_bexp (
+    .clk, .rst,
+    .s_valid(bexp_push), .s_ready(bexp_in_ready), .s_data(bexp_in),
+    .m_valid(bexp_out_valid), .m_ready(bexp_pop), .m_data(bexp_out),
+    .count(unused_bexp_count)
+  );
+
+  // ------------------------------------------------------------ payload input
+  logic [DW-1:0] pin;
+  logic          pin_valid, pin_ready, pin_last;
+  logic [SW-1:0] unused_pin_keep;
+
+  mem_skid #(.WIDTH(DW + SW + 1)) u_in_skid (
+    .clk, .rst,
+    .s_valid(s_axis_tvalid), .s_ready(s_axis_tready),
+    .s_data({s_axis_tdata, s_axis_tkeep, s_axis_tlast}),
+    .m_valid(pin_valid), .m_ready(pin_ready), .m_data({pin, unused_pin_keep, pin_last})
+  );
+
+  // ------------------------------------------------------------ realigner
+  // lane b of the result = lane (b - n) mod 64 of x
+  function automatic logic [DW-1:0] rot_left(logic [DW-1:0] x, logic [5:0] n);
+    for (int b = 0; b < SW; b++) begin
+      rot_left[8*b +: 8] = x[8*((b + SW - 32'(n)) % SW) +: 8];
+    end
+  endfunction
+
+  // Each payload beat is rotated left by the offset: its bytes land on lanes
+  // off..63 of the W beat it starts, and lanes 0..off-1 of the next W beat
+  // (kept in prev_q). W beat j = lanes >= off of rot(payload j), lanes < off
+  // of rot(payload j-1).
+  logic          cur_v_q, cur_v_d;
+  info_t         cur_q, cur_d;
+  logic [BW-1:0] pleft_q, pleft_d, wleft_q, wleft_d;
+  logic          first_q, first_d;
+  logic [5:0]    pb_q, pb_d;               // beat index within the 4 KiB page
+  logic [DW-1:0] prev_q, prev_d;
+
+  logic [DW-1:0]   rot;
+  logic [SW-1:0]   hi_lanes, end_lanes;
+  logic            w_in_ready, done;
+  logic [DW-1:0]   o_data;
+  logic [SW-1:0]   o_strb;
+  logic            o_last;
+
+  always_comb begin
+    rot       = rot_left(pin, cur_q.off);
+    hi_lanes  = {SW{1'b1}} << cur_q.off;
+    end_lanes = {SW{1'b1}} >> (6'd63 - cur_q.endl);
+
+    o_data = prev_q;
+    for (int b = 0; b < SW; b++) begin
+      if (hi_lanes[b]) o_data[8*b +: 8] = rot[8*b +: 8];
+    end
+    o_strb = (first_q ? hi_lanes : {SW{1'b1}}) & (wleft_q == BW'(1) ? end_lanes : {SW{1'b1}});
+    o_last = (pb_q == 6'd63) || (wleft_q == BW'(1));
+
+    pin_ready = 1'b0;
+    w_push    = 1'b0;
+    done      = 1'b0;
+    cur_d     = cur_q;
+    cur_v_d   = cur_v_q;
+    pleft_d   = pleft_q;
+    wleft_d   = wleft_q;
+    first_d   = first_q;
+    pb_d      = pb_q;
+    prev_d    = prev_q;
+
+    if (cur_v_q && cur_q.zero) begin
+      // the null beat of a zero-length command
+      pin_ready = 1'b1;
+      done      = pin_valid;
+    end else if (cur_v_q && pleft_q != '0) begin
+      // a payload beat makes a W beat
+      pin_ready = w_in_ready;
+      w_push    = pin_valid && w_in_ready;
+    end else if (cur_v_q) begin
+      // the W beat after the last payload beat: its low lanes only
+      o_data = prev_q;
+      w_push = w_in_ready;
+    end
+
+    if (w_push) begin
+      if (pleft_q != '0) begin
+        prev_d  = rot;
+        pleft_d = pleft_q - BW'(1);
+      end
+      wleft_d = wleft_q - BW'(1);
+      first_d = 1'b0;
+      pb_d    = pb_q + 6'd1;
+      done    = wleft_q == BW'(1);
+    end
+
+    info_out_ready = !cur_v_q || done;
+    if (info_out_ready) begin
+      cur_v_d = info_out_valid;
+      cur_d   = info_out;
+      pleft_d = info_out.np;
+      wleft_d = info_out.nw;
+      first_d = 1'b1;
+      pb_d    = info_out.pbeat;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      cur_v_q <= 1'b0;
+    end else begin
+      cur_v_q <= cur_v_d;
+    end
+    cur_q   <= cur_d;
+    pleft_q <= pleft_d;
+    wleft_q <= wleft_d;
+    first_q <= first_d;
+    pb_q    <= pb_d;
+    prev_q  <= prev_d;
+  end
+
+  // ------------------------------------------------------------ W buffer
+  logic                      w_out_valid;
+  logic [RW-2:0]             unused_w_count;
+
+  mem_fifo #(.WIDTH(DW + SW + 1), .DEPTH(BUF_BEATS)) u_wbuf (
+    .clk, .rst,
+    .s_valid(w_push), .s_ready(w_in_ready), .s_data({o_data, o_strb, o_last}),
+    .m_valid(w_out_valid), .m_ready(w_pop),
+    .m_data({m_axi_wdata, m_axi_wstrb, m_axi_wlast}),
+    .count(unused_w_count)
+  );
+  // W beats go out only behind their AW
+  assign m_axi_wvalid = w_out_valid && wcred_q != '0;
+  assign w_pop        = m_axi_wvalid && m_axi_wready;
+
+  // ------------------------------------------------------------ B / completions
+  logic                 cpl_v_q, cpl_v_d;
+  mem_pkg::dma_cpl_t    cpl_q, cpl_d;
+  logic [1:0]           bst_q, bst_d;
+  logic                 cpl_free;
+
+  always_comb begin
+    cpl_free     = !cpl_v_q || m_cpl_ready;
+    m_axi_bready = bexp_out_valid && !bexp_out.nob && (!bexp_out.last || cpl_free);
+    bexp_pop     = 1'b0;
+    cpl_v_d      = cpl_v_q && !m_cpl_ready;
+    cpl_d        = cpl_q;
+    bst_d        = bst_q;
+    if (bexp_out_valid && bexp_out.nob) begin
+      if (cpl_free) begin
+        bexp_pop     = 1'b1;
+        cpl_v_d      = 1'b1;
+        cpl_d.tag    = bexp_out.tag;
+        cpl_d.status = mem_pkg::DMA_OK;
+      end
+    end else if (m_axi_bvalid && m_axi_bready) begin
+      bexp_pop = 1'b1;
+      bst_d    = mem_pkg::status_merge(bst_q, m_axi_bresp);
+      if (bexp_out.last) begin
+        cpl_v_d      = 1'b1;
+        cpl_d.tag    = bexp_out.tag;
+        cpl_d.status = bst_d;
+        bst_d        = mem_pkg::DMA_OK;
+      end
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      cpl_v_q <= 1'b0;
+      bst_q   <= mem_pkg::DMA_OK;
+    end else begin
+      cpl_v_q <= cpl_v_d;
+      bst_q   <= bst_d;
+    end
+    cpl_q <= cpl_d;
+  end
+
+  assign m_cpl_valid = cpl_v_q;
+  assign m_cpl       = cpl_q;
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst && pin_valid && pin_ready && cur_v_q) begin
+      if (cur_q.zero ? !pin_last : (pin_last != (pleft_q == BW'(1)))) begin
+        $error("mem_dma_wr: payload tlast=%0d where the command length says %0d", pin_last,
+               cur_q.zero || pleft_q == BW'(1));
+      end
+    end
+    if (!rst && m_axi_bvalid && !bexp_out_valid) begin
+      $error("mem_dma_wr: B response without an outstanding burst");
+    end
+  end
+`endif
+endmodule

@@ -1,0 +1,77 @@
+// mem_fifo: first-word-fall-through FIFO with a registered output, in the
+// block-RAM template form (write port, registered read port).
+//
+// s_ready is high while fewer than DEPTH words are held (memory plus the
+// output register); a word written at one clock edge is on m_data after the
+// next edge. One word per cycle in and out, no bubbles. `count` is the
+// number of words held (registered).
+`default_nettype none
+
+module mem_fifo #(
+  parameter int unsigned WIDTH = 8,
+  parameter int unsigned DEPTH = 16   // power of two, >= 2
+) (
+  input  wire logic                     clk,
+  input  wire logic                     rst,
+  input  wire logic                     s_valid,
+  output logic                          s_ready,
+  input  wire logic [WIDTH-1:0]         s_data,
+  output logic                          m_valid,
+  input  wire logic                     m_ready,
+  output logic [WIDTH-1:0]              m_data,
+  output logic [$clog2(DEPTH+1)-1:0]    count
+);
+  localparam int unsigned AW = $clog2(DEPTH);
+  localparam int unsigned CW = $clog2(DEPTH + 1);
+
+  if (DEPTH < 2 || (1 << AW) != DEPTH) begin : g_bad_depth
+    $error("mem_fifo: DEPTH must be a power of two >= 2");
+  end
+
+  logic [WIDTH-1:0] ram_q [DEPTH];
+  logic [AW:0]      wp_q, wp_d, rp_q, rp_d;
+  logic             ov_q, ov_d;
+  logic [WIDTH-1:0] out_q;
+  logic [CW-1:0]    count_q, count_d;
+  logic             push, pop, load;
+
+  // s_ready depends on registers only (kept out of the block below, so that
+  // no combinational path from s_valid to s_ready is even suggested)
+  assign s_ready = count_q < CW'(DEPTH);
+
+  always_comb begin
+    push    = s_valid && s_ready;
+    pop     = ov_q && m_ready;
+    // refill the output register from the memory whenever it empties
+    load    = (rp_q != wp_q) && (!ov_q || m_ready);
+    wp_d    = wp_q + (AW+1)'(push);
+    rp_d    = rp_q + (AW+1)'(load);
+    ov_d    = load || (ov_q && !m_ready);
+    count_d = count_q + CW'(push) - CW'(pop);
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      wp_q    <= '0;
+      rp_q    <= '0;
+      ov_q    <= 1'b0;
+      count_q <= '0;
+    end else begin
+      wp_q    <= wp_d;
+      rp_q    <= rp_d;
+      ov_q    <= ov_d;
+      count_q <= count_d;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (push) ram_q[wp_q[AW-1:0]] <= s_data;
+  end
+  always_ff @(posedge clk) begin
+    if (load) out_q <= ram_q[rp_q[AW-1:0]];
+  end
+
+  assign m_valid = ov_q;
+  assign m_data  = out_q;
+  assign count   = count_q;
+endmodule
