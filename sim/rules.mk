@@ -1,23 +1,38 @@
 # sim/: the Verilator harness build/sim/solonic_sim (docs/DEVELOPING.md,
-# "The simulator"): soc_top with rv_core, built once with FST support; the
-# firmware image is loaded at run time (--fw).
+# "The simulator"): sim/sim_nic.sv (one NIC, rtl/top/nic_top.sv) built once
+# with FST support; the harness creates one model instance per simulated NIC.
+# The firmware image is loaded at run time (--fw).
 SIM_DIR   := $(BUILD)/sim
-SIM_REGS  := $(addprefix $(BUILD)/gen/rtl/,sysinfo_regs.sv uart_regs.sv timer_regs.sv simctrl_regs.sv)
-# the core's packages first (a core package listed in RTL_PKGS, then the rest in name order)
-SIM_CORE_PKGS := $(filter rtl/core/%,$(RTL_PKGS))
-SIM_RTL   := $(SIM_CORE_PKGS) $(filter-out $(SIM_CORE_PKGS),$(sort $(wildcard rtl/core/*.sv))) \
-             $(sort $(wildcard rtl/soc/*.sv)) $(SIM_REGS)
-SIM_SRCS  := $(sort $(wildcard sim/*.cpp))
-SIM_HDRS  := $(sort $(wildcard sim/*.h))
+
+# NIC_RTL: every RTL file of the NIC, in read order (packages first). It
+# belongs in the top Makefile (the lead defines it there); until then it is
+# defined here, and only if the top Makefile has not defined it already.
+ifndef NIC_RTL
+NIC_REGS  := $(addprefix $(REGS_SV_DIR)/,sysinfo_regs.sv uart_regs.sv timer_regs.sv simctrl_regs.sv \
+             net_regs.sv mgmt_regs.sv)
+# the packages the NIC reads today (an unread package's items would trip -Wall)
+NIC_PKGS  := $(filter rtl/core/% rtl/net/%,$(RTL_PKGS))
+NIC_RTL   := $(NIC_PKGS) \
+             $(filter-out $(NIC_PKGS),$(sort $(wildcard rtl/core/*.sv rtl/soc/*.sv rtl/net/*.sv rtl/top/*.sv))) \
+             $(NIC_REGS)
+endif
+
+SIM_RTL   := $(NIC_RTL) sim/sim_nic.sv
+SIM_SRCS  := $(sort $(wildcard sim/*.cpp)) sim/wire/eth_wire.cpp
+SIM_HDRS  := $(sort $(wildcard sim/*.h)) sim/wire/eth_wire.h
 SIM_HASH  := $(or $(GIT_HASH),00000000)
-SIM_VFLAGS := --cc --exe --build --trace-fst --timescale 1ns/1ps --top-module soc_top \
-              -GGIT_HASH=32\'h$(SIM_HASH) -CFLAGS -std=c++17 -MAKEFLAGS OPT_FAST=-O2
+SIM_VFLAGS := --cc --exe --build --trace-fst --timescale 1ns/1ps --top-module sim_nic \
+              -GGIT_HASH=32\'h$(SIM_HASH) -CFLAGS "-std=c++17 -I$(abspath sim/wire)" \
+              -MAKEFLAGS OPT_FAST=-O2
 
 .PHONY: sim
 sim: $(SIM_DIR)/solonic_sim
 
 $(SIM_DIR)/solonic_sim: $(SIM_RTL) $(SIM_SRCS) $(SIM_HDRS) sim/rules.mk
 	@mkdir -p $(SIM_DIR)
+	@# the harness's own objects are rebuilt every time (seconds): their .d files
+	@# may name headers that no longer exist, which would stop the make
+	rm -f $(foreach s,$(SIM_SRCS),$(SIM_DIR)/obj_solonic_sim/$(basename $(notdir $(s))).[od])
 	$(VERILATOR) $(VFLAGS) $(SIM_VFLAGS) -Mdir $(SIM_DIR)/obj_solonic_sim -o solonic_sim \
 	  $(SIM_RTL) $(abspath $(SIM_SRCS)) >$(SIM_DIR)/build.log 2>&1 || { cat $(SIM_DIR)/build.log; false; }
 	cp $(SIM_DIR)/obj_solonic_sim/solonic_sim $@
