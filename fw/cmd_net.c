@@ -15,6 +15,7 @@
 #include "lwip/stats.h"
 #include "mgmtif.h"
 #include "net.h"
+#include "roce/roce.h"
 #include "timer.h"
 #include "uart.h"
 
@@ -441,6 +442,7 @@ static int cmd_stats(int argc, char **argv) {
            (unsigned long)REG32(MGMT_RX_COUNT));
     printf("mgmt    tx_frames %lu tx_err %lu\n", (unsigned long)REG32(MGMT_TX_FRAMES),
            (unsigned long)REG32(MGMT_TX_ERR));
+    roce_stats_print(); /* fw/roce: the transport's counters */
     return CON_OK;
 }
 CON_COMMAND(stats, "", "lwIP's link/ARP/IP/ICMP/UDP/TCP counters and the mgmt buffer counters",

@@ -1,13 +1,16 @@
 /*
  * solonic firmware: the NO_SYS super-loop. Each pass hands received
  * management frames to lwIP and runs its timeouts (net_poll), then serves
- * the console; the CQ poll joins later.
+ * the console; the RoCE CQ service (roce_poll) and the QP exchange session
+ * (qpx_poll) run there too.
  */
 #include <stddef.h>
 
 #include "console.h"
 #include "fw.h"
 #include "net.h"
+#include "roce/qpx.h"
+#include "roce/roce.h"
 #include "timer.h"
 #include "uart.h"
 
@@ -21,6 +24,7 @@
 static void console_poll(void) {
     for (int i = 0; i < FW_CON_BUDGET; i++) {
         int c = net_cmd_typeahead_getc();
+        if (c < 0) c = roce_con_typeahead_getc();
         if (c < 0) c = uart_getc();
         if (c < 0) break;
         con_input((uint8_t)c);
@@ -32,9 +36,12 @@ int main(void) {
     fw_banner();
     tmr_tick_start(FW_TICK_MS, NULL);
     (void)net_init(); /* without a management port the console still works */
+    roce_init(); /* quiet: the RoCE commands say when there is no transport */
     con_init();
     for (;;) {
         net_poll();
+        roce_poll();
+        qpx_poll();
         console_poll();
     }
 }

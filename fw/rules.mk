@@ -34,7 +34,7 @@ LWIP_OBJS   := $(patsubst $(LWIP_DIR)/src/%.c,$(FW_DIR)/lwip/%.o,$(LWIP_SRCS))
 FW_NET_HDRS := fw/net/lwipopts.h fw/net/arch/cc.h
 
 FW_SRCS     := bsp/start.S $(sort $(wildcard bsp/*.c)) $(filter-out fw/version.c,$(sort $(wildcard fw/*.c))) \
-               $(sort $(wildcard fw/net/*.c))
+               $(sort $(wildcard fw/net/*.c)) $(sort $(wildcard fw/roce/*.c))
 FW_OBJS     := $(patsubst %,$(FW_DIR)/%.o,$(basename $(FW_SRCS))) $(LWIP_OBJS)
 FW_VER_OBJ  := $(FW_DIR)/fw/version.o
 

@@ -10,6 +10,8 @@
 #include "mgmtif.h"
 #include "netif/ethernet.h"
 #include "timer.h"
+#include "trap.h"
+#include <solonic_regs.h>
 
 #define NET_MAC_OUI0 0x02 /* locally administered, unicast */
 
@@ -20,6 +22,17 @@ static struct {
     uint8_t mac[ETH_HWADDR_LEN];
     struct netif netif;
 } net;
+
+/* The packet layer filters received frames by our MAC and routes RoCE by our IP:
+   keep its registers equal to the interface's addresses (when the block exists). */
+static void net_sync_datapath(void) {
+    uint32_t id, cause;
+    if (trap_probe_read32(NET_ID, &id, &cause) != 0 || id != NET_ID_VALUE) return;
+    const uint8_t *m = net.netif.hwaddr;
+    REG32(NET_MAC_HI) = (uint32_t)m[0] << 8 | m[1];
+    REG32(NET_MAC_LO) = (uint32_t)m[2] << 24 | (uint32_t)m[3] << 16 | (uint32_t)m[4] << 8 | m[5];
+    REG32(NET_IP) = lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(&net.netif)));
+}
 
 struct netif *net_netif(void) {
     return net.up ? &net.netif : NULL;
@@ -63,6 +76,7 @@ int net_init(void) {
         printf("net: %s; networking is off\n", net.why);
         return -1;
     }
+    net_sync_datapath();
     netif_set_default(&net.netif);
     netif_set_link_up(&net.netif);
     netif_set_up(&net.netif);
@@ -81,6 +95,7 @@ void net_poll(void) {
 void net_set_addr(const ip4_addr_t *ip, const ip4_addr_t *mask, const ip4_addr_t *gw) {
     if (!net.up) return;
     netif_set_addr(&net.netif, ip, mask, gw);
+    net_sync_datapath();
     etharp_gratuitous(&net.netif);
 }
 
@@ -89,5 +104,6 @@ void net_set_mac(const uint8_t mac[6]) {
     etharp_cleanup_netif(&net.netif);
     memcpy(net.netif.hwaddr, mac, ETH_HWADDR_LEN);
     memcpy(net.mac, mac, ETH_HWADDR_LEN);
+    net_sync_datapath();
     etharp_gratuitous(&net.netif);
 }

@@ -27,6 +27,8 @@ module mem_axi_ram #(
 ) (
   input  wire logic                        clk,
   input  wire logic                        rst,
+  // added to INST: several NICs built from one Verilated model each get their own store
+  input  wire logic [7:0]                  inst_id,
   input  wire logic [ID_W-1:0]             s_axi_awid,
   input  wire logic [63:0]                 s_axi_awaddr,
   input  wire logic [7:0]                  s_axi_awlen,
@@ -81,9 +83,8 @@ module mem_axi_ram #(
     $error("mem_axi_ram: the model is written for 512-bit data");
   end
 
-  initial begin
-    mem_model_axi_params(INST, RD_LATENCY, WR_LATENCY, STALL_PERMILLE, SEED);
-  end
+  // the parameters are passed at the first clock edge, when inst_id is known
+  bit configured = 1'b0;
 
   bit         arready_n, rvalid_n, rlast_n, awready_n, wready_n, bvalid_n;
   bit [511:0] rdata_n;
@@ -101,7 +102,11 @@ module mem_axi_ram #(
   // (which only this process touches) and registered with nonblocking
   // assignments, so every other process samples the previous cycle's values.
   always_ff @(posedge clk) begin
-    mem_model_axi_tick(INST, rst,
+    if (!configured) begin
+      mem_model_axi_params(int'(INST) + int'(inst_id), RD_LATENCY, WR_LATENCY, STALL_PERMILLE, SEED);
+      configured <= 1'b1;
+    end
+    mem_model_axi_tick(int'(INST) + int'(inst_id), rst,
       s_axi_arvalid, s_axi_araddr, 32'(s_axi_arlen), 32'(s_axi_arsize), 32'(s_axi_arburst),
       32'(s_axi_arid), s_axi_rready,
       s_axi_awvalid, s_axi_awaddr, 32'(s_axi_awlen), 32'(s_axi_awsize), 32'(s_axi_awburst),

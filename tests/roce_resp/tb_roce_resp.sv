@@ -197,7 +197,7 @@ module tb_roce_resp #(
     .m_axi_rready(m_rready));
 
   mem_axi_ram #(.INST(0), .ID_W(ID_W)) u_ram (
-    .clk, .rst,
+    .clk, .rst, .inst_id(8'd0),
     .s_axi_awid(m_awid), .s_axi_awaddr(m_awaddr), .s_axi_awlen(m_awlen),
     .s_axi_awsize(m_awsize), .s_axi_awburst(m_awburst), .s_axi_awvalid(m_awvalid),
     .s_axi_awready(m_awready), .s_axi_wdata(m_wdata), .s_axi_wstrb(m_wstrb),

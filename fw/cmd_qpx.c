@@ -1,0 +1,224 @@
+/*
+ * QP exchange commands: listen, connect, qpx (fw/roce/qpx.c does the work).
+ * listen and connect return when the exchange is over (pingpong) or the QP
+ * is ready for the test (perftest), when it failed, or on Ctrl-C; every step
+ * is bounded by a simulated-time timeout.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "console.h"
+#include "net.h"
+#include "roce/qpx.h"
+#include "roce/roce.h"
+
+#define STEP_MS_MAX 10000u
+#define WAIT_MS_MAX 600000u
+
+/* Strict dotted quad: four decimal numbers 0..255 -> 0x0a000001 style. */
+static int parse_ip(const char *s, uint32_t *out) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        uint32_t part = 0;
+        int digits = 0;
+        while (*s >= '0' && *s <= '9') {
+            part = part * 10u + (uint32_t)(*s++ - '0');
+            if (++digits > 3) return -1;
+        }
+        if (digits == 0 || part > 255) return -1;
+        v = v << 8 | part;
+        if (i < 3 && *s++ != '.') return -1;
+    }
+    if (*s != '\0') return -1;
+    *out = v;
+    return 0;
+}
+
+/* [--tool pingpong|perftest] [--test NAME] [--timeout MS] [--wait MS] [--dry] from argv[first]. */
+static int parse_opts(const char *cmd, int argc, char **argv, int first, struct qpx_opts *o) {
+    bool tool_given = false, test_given = false;
+    o->tool = QPX_TOOL_PINGPONG;
+    o->test = QPX_WRITE_BW;
+    o->step_ms = QPX_STEP_MS;
+    o->wait_ms = QPX_WAIT_MS;
+    o->dry = false;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = strcmp(a, "--tool") == 0 || strcmp(a, "--test") == 0 ||
+                         strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0;
+        if (has_value && i + 1 >= argc) {
+            printf("%s: %s needs a value\n", cmd, a);
+            return -1;
+        }
+        if (strcmp(a, "--tool") == 0) {
+            const char *v = argv[++i];
+            if (strcmp(v, "pingpong") == 0)
+                o->tool = QPX_TOOL_PINGPONG;
+            else if (strcmp(v, "perftest") == 0)
+                o->tool = QPX_TOOL_PERFTEST;
+            else {
+                printf("%s: --tool: expected pingpong or perftest, got '%s'\n", cmd, v);
+                return -1;
+            }
+            tool_given = true;
+        } else if (strcmp(a, "--test") == 0) {
+            const char *v = argv[++i];
+            int t = qpx_test_parse(v);
+            if (t < 0) {
+                printf("%s: --test: expected write_bw, read_bw, send_bw, write_lat, read_lat or "
+                       "send_lat, got '%s'\n",
+                       cmd, v);
+                return -1;
+            }
+            o->test = (uint8_t)t;
+            test_given = true;
+        } else if (strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0) {
+            bool step = strcmp(a, "--timeout") == 0;
+            uint32_t v, max = step ? STEP_MS_MAX : WAIT_MS_MAX;
+            if (con_parse_u32(cmd, a, argv[++i], &v) != 0) return -1;
+            if (v < 1 || v > max) {
+                printf("%s: %s: expected 1..%lu ms, got %s\n", cmd, a, (unsigned long)max, argv[i]);
+                return -1;
+            }
+            if (step)
+                o->step_ms = v;
+            else
+                o->wait_ms = v;
+        } else if (strcmp(a, "--dry") == 0) {
+            o->dry = true;
+        } else {
+            printf("%s: unknown option '%s' (see 'help %s')\n", cmd, a, cmd);
+            return -1;
+        }
+    }
+    if (test_given && !tool_given) o->tool = QPX_TOOL_PERFTEST;
+    if (test_given && o->tool == QPX_TOOL_PINGPONG) {
+        printf("%s: --test is a perftest option (ibv_rc_pingpong has no tests to choose)\n", cmd);
+        return -1;
+    }
+    return 0;
+}
+
+/* Run the session until it needs no more waiting here; Ctrl-C stops it. */
+static int wait_session(void) {
+    while (qpx_phase() == QPX_RUNNING || qpx_phase() == QPX_ENDING) {
+        net_poll();
+        roce_poll();
+        qpx_poll();
+        if (roce_con_interrupted()) {
+            printf("^C\n");
+            qpx_abort("interrupted (Ctrl-C)");
+            return CON_ERR;
+        }
+    }
+    return qpx_result() == 0 ? CON_OK : CON_ERR;
+}
+
+static int start(const char *cmd, struct qpx_opts *o) {
+    if (!o->dry && roce_need(cmd) != 0) return CON_ERR;
+    if (!net_netif()) {
+        printf("%s: no management port (%s)\n", cmd, net_absent_reason());
+        return CON_ERR;
+    }
+    const char *err;
+    if (qpx_start(o, &err) != 0) {
+        printf("%s: %s\n", cmd, err);
+        return CON_ERR;
+    }
+    return wait_session();
+}
+
+static int cmd_listen(int argc, char **argv) {
+    struct qpx_opts o;
+    memset(&o, 0, sizeof o);
+    if (parse_opts("listen", argc, argv, 1, &o) != 0) return CON_ERR;
+    o.server = true;
+    return start("listen", &o);
+}
+
+static void opts_help(void) {
+    printf("  --tool pingpong|perftest  the exchange format (default pingpong: ibv_rc_pingpong)\n");
+    printf("  --test write_bw|read_bw|send_bw|write_lat|read_lat|send_lat  perftest's test\n");
+    printf("                            (implies --tool perftest)\n");
+    printf("  --timeout MS              per-step timeout, simulated ms (default %u)\n",
+           QPX_STEP_MS);
+    printf("  --dry                     exchange only: no QP is created or programmed\n");
+    printf("  TCP port 18515; the QP gets PMTU 1024 (perftest: the smaller offered MTU) and\n");
+    printf("  an MR over the test buffer 0x%x + 0x%x, whose rkey and address are sent.\n",
+           QPX_BUF_BASE, QPX_BUF_BYTES);
+}
+
+static void listen_help_more(void) {
+    printf("  --wait MS                 how long to wait for a client (default %u)\n",
+           QPX_WAIT_MS);
+    opts_help();
+}
+CON_COMMAND_MORE(listen, "[OPTIONS]",
+                 "serve one QP exchange on TCP port 18515 (ibv_rc_pingpong or perftest)",
+                 cmd_listen, listen_help_more);
+
+static int cmd_connect(int argc, char **argv) {
+    struct qpx_opts o;
+    memset(&o, 0, sizeof o);
+    if (argc < 2) {
+        printf("connect: expected IP [options] (see 'help connect')\n");
+        return CON_ERR;
+    }
+    if (parse_ip(argv[1], &o.peer_ip) != 0) {
+        printf("connect: IP: expected a dotted IPv4 address like 10.0.0.2, got '%s'\n", argv[1]);
+        return CON_ERR;
+    }
+    if (parse_opts("connect", argc, argv, 2, &o) != 0) return CON_ERR;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--wait") == 0) {
+            printf("connect: --wait is a listen option\n");
+            return CON_ERR;
+        }
+    }
+    o.server = false;
+    return start("connect", &o);
+}
+
+static void connect_help_more(void) {
+    opts_help();
+}
+CON_COMMAND_MORE(connect, "IP [OPTIONS]",
+                 "run one QP exchange with the server at IP (ibv_rc_pingpong or perftest)",
+                 cmd_connect, connect_help_more);
+
+static int cmd_qpx(int argc, char **argv) {
+    const char *sub = argc >= 2 ? argv[1] : "status";
+    if (argc > 2) {
+        printf("qpx: too many arguments (status, finish or abort)\n");
+        return CON_ERR;
+    }
+    if (strcmp(sub, "status") == 0) {
+        qpx_status_print();
+        return CON_OK;
+    }
+    if (strcmp(sub, "abort") == 0) {
+        if (qpx_phase() == QPX_IDLE) {
+            printf("qpx: no session\n");
+            return CON_ERR;
+        }
+        qpx_abort("aborted from the console");
+        return CON_OK;
+    }
+    if (strcmp(sub, "finish") == 0) {
+        const char *err;
+        if (qpx_finish(&err) != 0) {
+            printf("qpx: %s\n", err);
+            return CON_ERR;
+        }
+        return wait_session();
+    }
+    printf("qpx: unknown subcommand '%s' (status, finish, abort)\n", sub);
+    return CON_ERR;
+}
+
+static void qpx_help_more(void) {
+    printf("  status (default): the exchange session; finish: a perftest client's end of the\n");
+    printf("  test (barrier, bw report, barrier, done); abort: close it, its QP to RESET.\n");
+}
+CON_COMMAND_MORE(qpx, "[status|finish|abort]", "the QP exchange session of listen/connect",
+                 cmd_qpx, qpx_help_more);

@@ -1,0 +1,483 @@
+/*
+ * RoCE commands: qp, mr, write, read, send, recv, atomic (the transport is
+ * fw/roce). Each checks all of its arguments first, then that the transport
+ * exists ("no RoCE transport" otherwise), then acts. A work request waits a
+ * bounded simulated time for its completion and prints its ibv_wc_status.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "console.h"
+#include "net.h"
+#include "roce/roce.h"
+#include "timer.h"
+#include "uart.h"
+
+#define CH_CTRL_C 0x03
+#define QPN_MAX 0xffffffu
+#define LEN_MAX 0x80000000u /* messages up to 2^31 bytes (docs/transport.md) */
+
+/* ---- Ctrl-C while a command waits; other typed characters go back to the console */
+
+#define TYPEAHEAD_MAX 128
+static struct {
+    uint8_t buf[TYPEAHEAD_MAX];
+    uint32_t head, n;
+} typeahead;
+
+int roce_con_interrupted(void) {
+    int c;
+    /* with the buffer full the rest stays in the UART: nothing typed is lost */
+    while (typeahead.n < TYPEAHEAD_MAX && (c = uart_getc()) >= 0) {
+        if (c == CH_CTRL_C) return 1;
+        typeahead.buf[(typeahead.head + typeahead.n++) % TYPEAHEAD_MAX] = (uint8_t)c;
+    }
+    return 0;
+}
+
+int roce_con_typeahead_getc(void) {
+    if (typeahead.n == 0) return -1;
+    uint8_t c = typeahead.buf[typeahead.head];
+    typeahead.head = (typeahead.head + 1u) % TYPEAHEAD_MAX;
+    typeahead.n--;
+    return c;
+}
+
+/* ---- argument helpers */
+
+/* A 64-bit number: decimal or 0x hex, digits only. */
+int roce_parse_u64(const char *cmd, const char *what, const char *s, uint64_t *out) {
+    uint64_t v = 0;
+    const char *p = s;
+    int base = 10, digits = 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    }
+    for (; *p; p++, digits++) {
+        int d;
+        if (*p >= '0' && *p <= '9')
+            d = *p - '0';
+        else if (base == 16 && *p >= 'a' && *p <= 'f')
+            d = *p - 'a' + 10;
+        else if (base == 16 && *p >= 'A' && *p <= 'F')
+            d = *p - 'A' + 10;
+        else
+            goto bad;
+        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base) {
+            printf("%s: %s: %s does not fit in 64 bits\n", cmd, what, s);
+            return -1;
+        }
+        v = v * (uint64_t)base + (uint64_t)d;
+    }
+    if (digits == 0) goto bad;
+    *out = v;
+    return 0;
+bad:
+    printf("%s: %s: expected a number (decimal or 0x hex), got '%s'\n", cmd, what, s);
+    return -1;
+}
+
+static int parse_qpn(const char *cmd, const char *s, uint32_t *qpn) {
+    if (con_parse_u32(cmd, "QPN", s, qpn) != 0) return -1;
+    if (*qpn < 2 || *qpn > QPN_MAX) {
+        printf("%s: QPN: expected 2..0xffffff (0 and 1 are not RC QPs), got %s\n", cmd, s);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_len(const char *cmd, const char *s, uint32_t *len) {
+    if (con_parse_u32(cmd, "LEN", s, len) != 0) return -1;
+    if (*len > LEN_MAX) {
+        printf("%s: LEN: at most 0x80000000 (2^31) bytes, got %s\n", cmd, s);
+        return -1;
+    }
+    return 0;
+}
+
+static struct roce_qp *our_qp(const char *cmd, uint32_t qpn) {
+    struct roce_qp *qp = roce_qp_find(qpn);
+    if (!qp) printf("%s: QP 0x%lx was not created here (see 'qp list')\n", cmd, (unsigned long)qpn);
+    return qp;
+}
+
+/* ---- qp */
+
+static void qp_line(const struct roce_qp *q) {
+    const struct roce_qp_ctx *c = &q->ctx;
+    printf("0x%06lx %-5s 0x%06lx %3lu.%lu.%lu.%lu %5u %4lu 0x%06lx 0x%06lx %s\n",
+           (unsigned long)q->qpn, roce_qp_state_name(c->state), (unsigned long)c->remote_qpn,
+           (unsigned long)(c->remote_ip >> 24), (unsigned long)(c->remote_ip >> 16 & 0xffu),
+           (unsigned long)(c->remote_ip >> 8 & 0xffu), (unsigned long)(c->remote_ip & 0xffu),
+           c->udp_sport, (unsigned long)(128u << c->pmtu), (unsigned long)c->sq_psn,
+           (unsigned long)c->rq_psn, q->owner == ROCE_OWNER_QPX ? "exchange" : "console");
+}
+
+static void qp_show(const struct roce_qp *q) {
+    const struct roce_qp_ctx *c = &q->ctx;
+    printf("qp 0x%06lx: %s, created by the %s\n", (unsigned long)q->qpn,
+           roce_qp_state_name(c->state), q->owner == ROCE_OWNER_QPX ? "exchange" : "console");
+    printf("  remote QPN 0x%06lx ip %lu.%lu.%lu.%lu mac %02x:%02x:%02x:%02x:%02x:%02x "
+           "udp sport %u pmtu %lu\n",
+           (unsigned long)c->remote_qpn, (unsigned long)(c->remote_ip >> 24),
+           (unsigned long)(c->remote_ip >> 16 & 0xffu), (unsigned long)(c->remote_ip >> 8 & 0xffu),
+           (unsigned long)(c->remote_ip & 0xffu), c->remote_mac[0], c->remote_mac[1],
+           c->remote_mac[2], c->remote_mac[3], c->remote_mac[4], c->remote_mac[5], c->udp_sport,
+           (unsigned long)(128u << c->pmtu));
+    printf("  sq_psn 0x%06lx rq_psn 0x%06lx retry_cnt %u rnr_retry %u timeout %u "
+           "min_rnr_timer %u max_rd_atomic %u max_dest_rd_atomic %u access 0x%x\n",
+           (unsigned long)c->sq_psn, (unsigned long)c->rq_psn, c->retry_cnt, c->rnr_retry,
+           c->timeout, c->min_rnr_timer, c->max_rd_atomic, c->max_dest_rd_atomic, c->access);
+    printf("  send completions %lu (%llu bytes), errors %lu; receives posted %lu, "
+           "completed %lu, errors %lu\n",
+           (unsigned long)q->send_done, (unsigned long long)q->send_bytes,
+           (unsigned long)q->send_errors, (unsigned long)q->recv_posted,
+           (unsigned long)q->recv_done, (unsigned long)q->recv_errors);
+    if (q->recv_done || q->recv_errors)
+        printf("  last receive: %s, %lu bytes%s\n", roce_wc_status_name(q->last_recv.status),
+               (unsigned long)q->last_recv.byte_len, q->last_recv.has_imm ? " with immediate" : "");
+}
+
+static int cmd_qp(int argc, char **argv) {
+    uint32_t qpn = 0;
+    const char *sub = argc >= 2 ? argv[1] : "";
+    bool one = strcmp(sub, "show") == 0 || strcmp(sub, "reset") == 0 ||
+               strcmp(sub, "destroy") == 0;
+
+    if (argc < 2) {
+        printf("qp: expected create, list, show N, reset N or destroy N\n");
+        return CON_ERR;
+    }
+    if (strcmp(sub, "create") == 0 || strcmp(sub, "list") == 0) {
+        if (argc != 2) {
+            printf("qp %s: takes no arguments\n", sub);
+            return CON_ERR;
+        }
+    } else if (one) {
+        if (argc != 3) {
+            printf("qp %s: expected a QPN\n", sub);
+            return CON_ERR;
+        }
+        if (parse_qpn("qp", argv[2], &qpn) != 0) return CON_ERR;
+    } else {
+        printf("qp: unknown subcommand '%s' (create, list, show, reset, destroy)\n", sub);
+        return CON_ERR;
+    }
+    if (roce_need("qp") != 0) return CON_ERR;
+
+    if (strcmp(sub, "create") == 0) {
+        const char *err;
+        struct roce_qp *q = roce_qp_create(ROCE_OWNER_CONSOLE, &err);
+        if (!q) {
+            printf("qp: %s\n", err);
+            return CON_ERR;
+        }
+        printf("qp 0x%06lx created (INIT)\n", (unsigned long)q->qpn);
+        return CON_OK;
+    }
+    if (strcmp(sub, "list") == 0) {
+        int shown = 0;
+        for (uint32_t i = 0; roce_qp_slot(i); i++) {
+            const struct roce_qp *q = roce_qp_slot(i);
+            if (!q->used) continue;
+            if (shown++ == 0)
+                printf("qpn      state remote   remote_ip       sport pmtu sq_psn   rq_psn   by\n");
+            qp_line(q);
+        }
+        if (!shown) printf("qp: no QPs (qp create, listen or connect make one)\n");
+        return CON_OK;
+    }
+    struct roce_qp *q = our_qp("qp", qpn);
+    if (!q) return CON_ERR;
+    if (strcmp(sub, "show") == 0) {
+        roce_poll();
+        qp_show(q);
+    } else if (strcmp(sub, "reset") == 0) {
+        roce_qp_reset(q);
+        printf("qp 0x%06lx back to RESET\n", (unsigned long)qpn);
+    } else {
+        roce_qp_destroy(q);
+        printf("qp 0x%06lx reset and freed\n", (unsigned long)qpn);
+    }
+    return CON_OK;
+}
+
+static void qp_help_more(void) {
+    printf("  create: a new QP in INIT (QPNs from 0x11 up, as rxe); list: the QPs made here;\n");
+    printf("  show N: context and completion counts; reset N: back to RESET (the transport\n");
+    printf("  clears its state, the QP stays ours); destroy N: reset and free it.\n");
+    printf("  listen and connect create and program QPs through the exchange.\n");
+}
+CON_COMMAND_MORE(qp, "create|list|show N|reset N|destroy N", "RC queue pairs of the transport",
+                 cmd_qp, qp_help_more);
+
+/* ---- mr */
+
+static int cmd_mr(int argc, char **argv) {
+    const char *sub = argc >= 2 ? argv[1] : "";
+    uint64_t addr = 0, len = 0;
+    uint32_t access = ROCE_MR_ACCESS_ALL, key = 0;
+
+    if (argc < 2) {
+        printf("mr: expected reg ADDR LEN [ACCESS], list or dereg KEY\n");
+        return CON_ERR;
+    }
+    if (strcmp(sub, "reg") == 0) {
+        if (argc < 4 || argc > 5) {
+            printf("mr reg: expected ADDR LEN [ACCESS]\n");
+            return CON_ERR;
+        }
+        if (roce_parse_u64("mr", "ADDR", argv[2], &addr) != 0) return CON_ERR;
+        if (roce_parse_u64("mr", "LEN", argv[3], &len) != 0) return CON_ERR;
+        if (len == 0) {
+            printf("mr: LEN: a region has at least one byte\n");
+            return CON_ERR;
+        }
+        if (addr + len < addr) {
+            printf("mr: ADDR + LEN wraps around 2^64\n");
+            return CON_ERR;
+        }
+        if (argc == 5) {
+            if (con_parse_u32("mr", "ACCESS", argv[4], &access) != 0) return CON_ERR;
+            if (access > ROCE_MR_ACCESS_ALL) {
+                printf("mr: ACCESS: expected 0..0xf (bit 0 local write, 1 remote write, "
+                       "2 remote read, 3 remote atomic), got %s\n",
+                       argv[4]);
+                return CON_ERR;
+            }
+        }
+    } else if (strcmp(sub, "list") == 0) {
+        if (argc != 2) {
+            printf("mr list: takes no arguments\n");
+            return CON_ERR;
+        }
+    } else if (strcmp(sub, "dereg") == 0) {
+        if (argc != 3) {
+            printf("mr dereg: expected KEY\n");
+            return CON_ERR;
+        }
+        if (con_parse_u32("mr", "KEY", argv[2], &key) != 0) return CON_ERR;
+    } else {
+        printf("mr: unknown subcommand '%s' (reg, list, dereg)\n", sub);
+        return CON_ERR;
+    }
+    if (roce_need("mr") != 0) return CON_ERR;
+
+    if (strcmp(sub, "reg") == 0) {
+        const char *err;
+        struct roce_mr *m = roce_mr_reg(addr, len, access, &err);
+        if (!m) {
+            printf("mr: %s\n", err);
+            return CON_ERR;
+        }
+        printf("mr key 0x%08lx: 0x%llx + 0x%llx access 0x%lx\n", (unsigned long)m->key,
+               (unsigned long long)m->base, (unsigned long long)m->len, (unsigned long)m->access);
+    } else if (strcmp(sub, "list") == 0) {
+        int shown = 0;
+        for (uint32_t i = 0; roce_mr_slot(i); i++) {
+            const struct roce_mr *m = roce_mr_slot(i);
+            if (!m->used) continue;
+            if (shown++ == 0) printf("key        base               length             access\n");
+            printf("0x%08lx 0x%016llx 0x%016llx 0x%lx\n", (unsigned long)m->key,
+                   (unsigned long long)m->base, (unsigned long long)m->len,
+                   (unsigned long)m->access);
+        }
+        if (!shown) printf("mr: no memory regions\n");
+    } else {
+        struct roce_mr *m = roce_mr_find(key);
+        if (!m) {
+            printf("mr: no region with key 0x%08lx (see 'mr list')\n", (unsigned long)key);
+            return CON_ERR;
+        }
+        roce_mr_dereg(m);
+        printf("mr key 0x%08lx deregistered\n", (unsigned long)key);
+    }
+    return CON_OK;
+}
+
+static void mr_help_more(void) {
+    printf("  ADDR, LEN: on-board memory bytes (64-bit); ACCESS bits (default 0xf): 0 local\n");
+    printf("  write, 1 remote write, 2 remote read, 3 remote atomic. lkey = rkey = KEY.\n");
+}
+CON_COMMAND_MORE(mr, "reg ADDR LEN [ACCESS]|list|dereg KEY", "memory regions of the transport",
+                 cmd_mr, mr_help_more);
+
+/* ---- work requests */
+
+/* Post, wait, print "CMD: STATUS, N bytes, T us"; CON_OK only on IBV_WC_SUCCESS. */
+static int run_wr(const char *cmd, struct roce_wr *wr) {
+    struct roce_qp *qp = our_qp(cmd, wr->qpn);
+    if (!qp) return CON_ERR;
+    if (qp->ctx.state != ROCE_QPS_RTS) {
+        printf("%s: QP 0x%lx is in %s, not RTS (listen or connect programs it)\n", cmd,
+               (unsigned long)wr->qpn, roce_qp_state_name(qp->ctx.state));
+        return CON_ERR;
+    }
+    struct roce_wc wc;
+    const char *err;
+    uint64_t t0 = tmr_cycles();
+    if (roce_post_wait(wr, ROCE_WAIT_MS, roce_con_interrupted, &wc, &err) != 0) {
+        printf("%s: %s (waited at most %u ms)\n", cmd, err, ROCE_WAIT_MS);
+        return CON_ERR;
+    }
+    uint32_t us = (uint32_t)((tmr_cycles() - t0) * 1000000u / tmr_clk_hz());
+    printf("%s: %s, %lu bytes, %lu us\n", cmd, roce_wc_status_name(wc.status),
+           (unsigned long)wc.byte_len, (unsigned long)us);
+    return wc.status == 0 ? CON_OK : CON_ERR;
+}
+
+/* The lkey of our MR covering [addr, addr+len) with access; 0 for an empty message. */
+static int find_lkey(const char *cmd, uint64_t addr, uint32_t len, uint32_t access,
+                     uint32_t *lkey) {
+    struct roce_mr *m = roce_mr_covering(addr, len ? len : 1u, access);
+    if (m) {
+        *lkey = m->key;
+        return 0;
+    }
+    if (len == 0) {
+        *lkey = 0;
+        return 0;
+    }
+    printf("%s: no memory region covers 0x%llx + 0x%lx%s (see 'mr list')\n", cmd,
+           (unsigned long long)addr, (unsigned long)len, access ? " with local write" : "");
+    return -1;
+}
+
+/* write|read QPN LADDR RADDR RKEY LEN */
+static int cmd_rdma(int argc, char **argv, uint8_t opcode) {
+    const char *cmd = argv[0];
+    struct roce_wr wr;
+    memset(&wr, 0, sizeof wr);
+    if (argc != 6) {
+        printf("%s: expected QPN LADDR RADDR RKEY LEN\n", cmd);
+        return CON_ERR;
+    }
+    if (parse_qpn(cmd, argv[1], &wr.qpn) != 0 ||
+        roce_parse_u64(cmd, "LADDR", argv[2], &wr.laddr) != 0 ||
+        roce_parse_u64(cmd, "RADDR", argv[3], &wr.raddr) != 0 ||
+        con_parse_u32(cmd, "RKEY", argv[4], &wr.rkey) != 0 || parse_len(cmd, argv[5], &wr.len) != 0)
+        return CON_ERR;
+    if (wr.laddr + wr.len < wr.laddr || wr.raddr + wr.len < wr.raddr) {
+        printf("%s: the buffer wraps around 2^64\n", cmd);
+        return CON_ERR;
+    }
+    if (roce_need(cmd) != 0) return CON_ERR;
+    wr.opcode = opcode;
+    uint32_t acc = opcode == ROCE_WR_READ ? ROCE_ACC_LOCAL_WRITE : 0;
+    if (find_lkey(cmd, wr.laddr, wr.len, acc, &wr.lkey) != 0) return CON_ERR;
+    return run_wr(cmd, &wr);
+}
+
+static int cmd_write(int argc, char **argv) {
+    return cmd_rdma(argc, argv, ROCE_WR_WRITE);
+}
+CON_COMMAND(write, "QPN LADDR RADDR RKEY LEN", "RDMA WRITE: local LADDR to the peer's RADDR",
+            cmd_write);
+
+static int cmd_read(int argc, char **argv) {
+    return cmd_rdma(argc, argv, ROCE_WR_READ);
+}
+CON_COMMAND(read, "QPN LADDR RADDR RKEY LEN", "RDMA READ: the peer's RADDR into local LADDR",
+            cmd_read);
+
+/* send|recv QPN LADDR LEN */
+static int cmd_send(int argc, char **argv) {
+    struct roce_wr wr;
+    memset(&wr, 0, sizeof wr);
+    if (argc != 4) {
+        printf("send: expected QPN LADDR LEN\n");
+        return CON_ERR;
+    }
+    if (parse_qpn("send", argv[1], &wr.qpn) != 0 ||
+        roce_parse_u64("send", "LADDR", argv[2], &wr.laddr) != 0 ||
+        parse_len("send", argv[3], &wr.len) != 0)
+        return CON_ERR;
+    if (wr.laddr + wr.len < wr.laddr) {
+        printf("send: the buffer wraps around 2^64\n");
+        return CON_ERR;
+    }
+    if (roce_need("send") != 0) return CON_ERR;
+    wr.opcode = ROCE_WR_SEND;
+    if (find_lkey("send", wr.laddr, wr.len, 0, &wr.lkey) != 0) return CON_ERR;
+    return run_wr("send", &wr);
+}
+CON_COMMAND(send, "QPN LADDR LEN", "SEND LADDR to the peer's next receive WQE", cmd_send);
+
+static int cmd_recv(int argc, char **argv) {
+    uint32_t qpn, len;
+    uint64_t addr;
+    if (argc != 4) {
+        printf("recv: expected QPN LADDR LEN\n");
+        return CON_ERR;
+    }
+    if (parse_qpn("recv", argv[1], &qpn) != 0 ||
+        roce_parse_u64("recv", "LADDR", argv[2], &addr) != 0 || parse_len("recv", argv[3], &len) != 0)
+        return CON_ERR;
+    if (addr + len < addr) {
+        printf("recv: the buffer wraps around 2^64\n");
+        return CON_ERR;
+    }
+    if (roce_need("recv") != 0) return CON_ERR;
+    struct roce_qp *qp = our_qp("recv", qpn);
+    if (!qp) return CON_ERR;
+    uint32_t lkey;
+    if (find_lkey("recv", addr, len, ROCE_ACC_LOCAL_WRITE, &lkey) != 0) return CON_ERR;
+    const char *err;
+    if (roce_post_recv(qp, addr, len, lkey, &err) != 0) {
+        printf("recv: %s\n", err);
+        return CON_ERR;
+    }
+    printf("recv: posted on QP 0x%lx (%lu posted so far; 'qp show' counts completions)\n",
+           (unsigned long)qpn, (unsigned long)qp->recv_posted);
+    return CON_OK;
+}
+CON_COMMAND(recv, "QPN LADDR LEN", "post a receive WQE (a SEND from the peer lands there)",
+            cmd_recv);
+
+/* atomic cas QPN LADDR RADDR RKEY COMPARE SWAP | atomic fadd QPN LADDR RADDR RKEY ADD */
+static int cmd_atomic(int argc, char **argv) {
+    struct roce_wr wr;
+    memset(&wr, 0, sizeof wr);
+    const char *sub = argc >= 2 ? argv[1] : "";
+    bool cas = strcmp(sub, "cas") == 0;
+    if (!cas && strcmp(sub, "fadd") != 0) {
+        printf("atomic: expected cas QPN LADDR RADDR RKEY COMPARE SWAP or fadd QPN LADDR RADDR "
+               "RKEY ADD\n");
+        return CON_ERR;
+    }
+    if (argc != (cas ? 8 : 7)) {
+        printf("atomic %s: expected QPN LADDR RADDR RKEY %s\n", sub, cas ? "COMPARE SWAP" : "ADD");
+        return CON_ERR;
+    }
+    if (parse_qpn("atomic", argv[2], &wr.qpn) != 0 ||
+        roce_parse_u64("atomic", "LADDR", argv[3], &wr.laddr) != 0 ||
+        roce_parse_u64("atomic", "RADDR", argv[4], &wr.raddr) != 0 ||
+        con_parse_u32("atomic", "RKEY", argv[5], &wr.rkey) != 0)
+        return CON_ERR;
+    if (cas) {
+        if (roce_parse_u64("atomic", "COMPARE", argv[6], &wr.compare) != 0 ||
+            roce_parse_u64("atomic", "SWAP", argv[7], &wr.swap_add) != 0)
+            return CON_ERR;
+    } else if (roce_parse_u64("atomic", "ADD", argv[6], &wr.swap_add) != 0) {
+        return CON_ERR;
+    }
+    if ((wr.raddr & 7u) || (wr.laddr & 7u)) {
+        printf("atomic: LADDR and RADDR must be 8-byte aligned\n");
+        return CON_ERR;
+    }
+    if (wr.laddr + 8u < wr.laddr || wr.raddr + 8u < wr.raddr) {
+        printf("atomic: the 8 bytes wrap around 2^64\n");
+        return CON_ERR;
+    }
+    if (roce_need("atomic") != 0) return CON_ERR;
+    wr.opcode = cas ? ROCE_WR_CMP_SWAP : ROCE_WR_FETCH_ADD;
+    wr.len = 8;
+    if (find_lkey("atomic", wr.laddr, 8, ROCE_ACC_LOCAL_WRITE, &wr.lkey) != 0) return CON_ERR;
+    int r = run_wr("atomic", &wr);
+    if (r == CON_OK) printf("atomic: the original 8 bytes are at LADDR 0x%llx\n",
+                            (unsigned long long)wr.laddr);
+    return r;
+}
+CON_COMMAND(atomic, "cas|fadd QPN LADDR RADDR RKEY ARGS",
+            "8-byte COMPARE SWAP (ARGS: COMPARE SWAP) or FETCH ADD (ARGS: ADD) at RADDR", cmd_atomic);

@@ -1,0 +1,740 @@
+/*
+ * The QP exchange session (see qpx.h): a list of steps built from the tool,
+ * the test and the role, run one at a time from qpx_poll. Each step sends one
+ * item, receives one item (strictly decoded by qpx_msg.c), programs the QP,
+ * pauses for the test or closes. A receive step waits at most step_ms of
+ * simulated time. Nothing waits on an lwIP timer: Nagle is off and every
+ * write and every receive is followed by tcp_output.
+ */
+#include "qpx.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lwip/etharp.h"
+#include "lwip/tcp.h"
+#include "net.h"
+#include "qpx_msg.h"
+#include "roce.h"
+#include "timer.h"
+
+enum step_kind { SK_SEND, SK_RECV, SK_PROGRAM, SK_PAUSE, SK_CLOSE };
+enum item { IT_PP_DEST, IT_PT_VERSION, IT_PT_CYCLE, IT_PT_CACHE, IT_PT_MTU, IT_PT_DEST, IT_PT_REPORT,
+            IT_DONE, IT_NONE };
+
+static const uint8_t item_len[] = {QPX_PP_DEST_LEN, QPX_PT_VERSION_LEN, QPX_PT_U32_LEN,
+                                   QPX_PT_U32_LEN,  QPX_PT_MTU_LEN,     QPX_PT_DEST_LEN,
+                                   QPX_PT_REPORT_LEN, QPX_DONE_LEN};
+static const char *const item_name[] = {
+    "pingpong destination", "perftest version",     "perftest cycle buffer size",
+    "perftest cache line size", "perftest MTU",     "perftest destination",
+    "perftest report item", "\"done\""};
+
+struct step {
+    uint8_t kind, item;
+};
+
+#define MAX_STEPS 48
+#define RX_MAX 256 /* more than any item; a peer that sends more without waiting is wrong */
+
+static const char *const test_names[QPX_NTESTS] = {"write_bw",  "read_bw",  "send_bw",
+                                                   "write_lat", "read_lat", "send_lat"};
+
+static struct {
+    enum qpx_phase phase;
+    int result;
+    struct qpx_opts o;
+    struct step steps[MAX_STEPS];
+    uint32_t nsteps, cur;
+    bool step_started, finish_requested;
+    uint64_t deadline;
+    struct tcp_pcb *lpcb, *pcb;
+    bool connected, peer_closed, reset;
+    err_t reset_err;
+    uint8_t rx[RX_MAX];
+    uint32_t rxlen;
+    bool rx_overflow;
+    struct roce_qp *qp, *last_qp;
+    struct roce_mr *mr, *last_mr;
+    uint32_t last_qpn, last_key;
+    struct qpx_dest me, peer;
+    bool have_peer, arp_asked;
+    uint32_t peer_ip, mtu_enum;
+    uint8_t mac[6];
+    uint32_t reports_out, reports_in;
+    uint8_t peer_report[QPX_PT_REPORT_ITEMS][QPX_PT_REPORT_LEN];
+} s;
+
+const char *qpx_test_name(uint32_t t) {
+    return t < QPX_NTESTS ? test_names[t] : "?";
+}
+
+int qpx_test_parse(const char *str) {
+    for (int i = 0; i < QPX_NTESTS; i++)
+        if (strcmp(str, test_names[i]) == 0) return i;
+    return -1;
+}
+
+enum qpx_phase qpx_phase(void) {
+    return s.phase;
+}
+
+int qpx_result(void) {
+    return s.result;
+}
+
+static bool is_bw(void) {
+    return s.o.test <= QPX_SEND_BW;
+}
+
+static bool is_read(void) {
+    return s.o.test == QPX_READ_BW || s.o.test == QPX_READ_LAT;
+}
+
+static void ip_str(uint32_t ip, char out[16]) {
+    snprintf(out, 16, "%u.%u.%u.%u", (unsigned)(ip >> 24), (unsigned)(ip >> 16 & 0xffu),
+             (unsigned)(ip >> 8 & 0xffu), (unsigned)(ip & 0xffu));
+}
+
+/* ---- the step list */
+
+static void add(uint8_t kind, uint8_t item) {
+    if (s.nsteps < MAX_STEPS) s.steps[s.nsteps++] = (struct step){kind, item};
+}
+
+/* One lockstep exchange of an item: the client sends first, the server answers. */
+static void xchg(uint8_t item) {
+    if (s.o.server) {
+        add(SK_RECV, item);
+        add(SK_SEND, item);
+    } else {
+        add(SK_SEND, item);
+        add(SK_RECV, item);
+    }
+}
+
+static void build_steps(void) {
+    s.nsteps = 0;
+    if (s.o.tool == QPX_TOOL_PINGPONG) {
+        /* rdma-core's ibv_rc_pingpong: client dest, server dest, client "done" */
+        if (s.o.server) {
+            add(SK_RECV, IT_PP_DEST);
+            add(SK_PROGRAM, IT_NONE);
+            add(SK_SEND, IT_PP_DEST);
+            add(SK_RECV, IT_DONE);
+        } else {
+            add(SK_SEND, IT_PP_DEST);
+            add(SK_RECV, IT_PP_DEST);
+            add(SK_PROGRAM, IT_NONE);
+            add(SK_SEND, IT_DONE);
+        }
+        add(SK_CLOSE, IT_NONE);
+        return;
+    }
+    /* perftest 4.5-0.17 with one QP, as the reference captures show it */
+    xchg(IT_PT_VERSION);
+    xchg(IT_PT_CYCLE);
+    xchg(IT_PT_CACHE);
+    xchg(IT_PT_MTU);
+    xchg(IT_PT_DEST); /* the destinations */
+    add(SK_PROGRAM, IT_NONE);
+    xchg(IT_PT_DEST); /* two barriers before the test */
+    xchg(IT_PT_DEST);
+    add(SK_PAUSE, IT_NONE);
+    xchg(IT_PT_DEST); /* barrier after the test */
+    if (is_bw())
+        for (int i = 0; i < QPX_PT_REPORT_ITEMS; i++)
+            xchg(IT_PT_REPORT);
+    if (is_bw()) xchg(IT_PT_DEST); /* ctx_close_connection's barrier */
+    /* "done" both ways, neither side waits before sending it */
+    add(SK_SEND, IT_DONE);
+    add(SK_RECV, IT_DONE);
+    add(SK_CLOSE, IT_NONE);
+}
+
+/* ---- teardown */
+
+static void tcp_forget(struct tcp_pcb *p) {
+    tcp_arg(p, NULL);
+    tcp_recv(p, NULL);
+    tcp_err(p, NULL);
+    tcp_accept(p, NULL);
+}
+
+static void close_tcp(bool graceful) {
+    if (s.lpcb) {
+        tcp_accept(s.lpcb, NULL);
+        tcp_close(s.lpcb);
+        s.lpcb = NULL;
+    }
+    if (s.pcb) {
+        tcp_forget(s.pcb);
+        if (!graceful || tcp_close(s.pcb) != ERR_OK) tcp_abort(s.pcb);
+        s.pcb = NULL;
+    }
+}
+
+static const char *step_what(void) {
+    if (s.cur >= s.nsteps) return "the end";
+    const struct step *st = &s.steps[s.cur];
+    switch (st->kind) {
+    case SK_SEND:
+    case SK_RECV: return item_name[st->item];
+    case SK_PROGRAM: return "programming the QP";
+    default: return "the test";
+    }
+}
+
+/* The one-line failure message, then everything back: QP to RESET, MR gone, TCP closed. */
+static void fail(const char *fmt, ...) {
+    va_list ap;
+    printf("qpx: ");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    close_tcp(false);
+    if (s.qp) {
+        printf("; QP 0x%lx back to RESET", (unsigned long)s.qp->qpn);
+        roce_qp_destroy(s.qp);
+        s.qp = NULL;
+    }
+    if (s.mr) {
+        roce_mr_dereg(s.mr);
+        s.mr = NULL;
+    }
+    printf("\n");
+    s.phase = QPX_IDLE;
+    s.result = -1;
+}
+
+void qpx_abort(const char *why) {
+    if (s.phase == QPX_IDLE) return;
+    fail("session stopped: %s (during %s)", why, step_what());
+}
+
+/* ---- lwIP callbacks */
+
+static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err) {
+    (void)arg;
+    (void)err;
+    if (p == NULL) {
+        s.peer_closed = true;
+        return ERR_OK;
+    }
+    uint16_t n = p->tot_len;
+    if (s.rxlen + n > RX_MAX) {
+        s.rx_overflow = true;
+        n = (uint16_t)(RX_MAX - s.rxlen);
+    }
+    s.rxlen += pbuf_copy_partial(p, s.rx + s.rxlen, n, 0);
+    tcp_recved(pcb, p->tot_len);
+    pbuf_free(p);
+    tcp_output(pcb);
+    return ERR_OK;
+}
+
+static void on_err(void *arg, err_t err) {
+    (void)arg;
+    s.pcb = NULL; /* lwIP has freed it */
+    s.reset = true;
+    s.reset_err = err;
+}
+
+static void take_pcb(struct tcp_pcb *pcb) {
+    s.pcb = pcb;
+    tcp_arg(pcb, NULL);
+    tcp_nagle_disable(pcb);
+    tcp_recv(pcb, on_recv);
+    tcp_err(pcb, on_err);
+}
+
+static err_t on_accept(void *arg, struct tcp_pcb *pcb, err_t err) {
+    (void)arg;
+    if (err != ERR_OK || pcb == NULL) return ERR_VAL;
+    if (s.pcb || s.phase != QPX_RUNNING) { /* one session at a time */
+        tcp_abort(pcb);
+        return ERR_ABRT;
+    }
+    take_pcb(pcb);
+    s.connected = true;
+    tcp_accept(s.lpcb, NULL); /* no second client; qpx_poll closes the listener */
+    return ERR_OK;
+}
+
+static err_t on_connected(void *arg, struct tcp_pcb *pcb, err_t err) {
+    (void)arg;
+    (void)pcb;
+    if (err == ERR_OK) s.connected = true;
+    return ERR_OK;
+}
+
+/* ---- the steps */
+
+static void print_dest(const char *who, const struct qpx_dest *d) {
+    uint32_t ip = 0;
+    const char *e;
+    char b[16];
+    if (qpx_gid_to_ipv4(d->gid, &ip, &e) == 0)
+        ip_str(ip, b);
+    else
+        strcpy(b, "?");
+    if (s.o.tool == QPX_TOOL_PINGPONG)
+        printf("  %s address: LID 0x%04x, QPN 0x%06lx, PSN 0x%06lx, GID ::ffff:%s\n", who, d->lid,
+               (unsigned long)d->qpn, (unsigned long)d->psn, b);
+    else
+        printf("  %s address: LID %04x QPN 0x%04lx PSN 0x%06lx OUT 0x%02x RKey 0x%06lx VAddr "
+               "0x%014llx GID ::ffff:%s\n",
+               who, d->lid, (unsigned long)d->qpn, (unsigned long)d->psn, d->out_reads,
+               (unsigned long)d->rkey, (unsigned long long)d->vaddr, b);
+}
+
+static bool same_dest(const struct qpx_dest *a, const struct qpx_dest *b) {
+    return a->lid == b->lid && a->out_reads == b->out_reads && a->qpn == b->qpn &&
+           a->psn == b->psn && a->rkey == b->rkey && a->vaddr == b->vaddr && a->srqn == b->srqn &&
+           memcmp(a->gid, b->gid, 16) == 0;
+}
+
+static uint32_t encode(uint8_t item, uint8_t *out) {
+    switch (item) {
+    case IT_PP_DEST: qpx_pp_dest_encode(&s.me, out); break;
+    case IT_PT_VERSION: qpx_pt_version_encode(out); break;
+    case IT_PT_CYCLE: qpx_pt_u32_encode(QPX_PT_CYCLE_BUFFER, out); break;
+    case IT_PT_CACHE: qpx_pt_u32_encode(QPX_PT_CACHE_LINE, out); break;
+    case IT_PT_MTU: qpx_pt_mtu_encode(ROCE_DEFAULT_PMTU, out); break;
+    case IT_PT_DEST: qpx_pt_dest_encode(&s.me, out); break;
+    case IT_PT_REPORT: {
+        const struct roce_qp *qp = s.qp;
+        uint64_t iters = qp ? qp->send_done : 0, bytes = qp ? qp->send_bytes : 0;
+        double secs = 0;
+        if (qp && qp->t_last_done > qp->t_first_post)
+            secs = (double)(qp->t_last_done - qp->t_first_post) / (double)tmr_clk_hz();
+        double bw = secs > 0 ? (double)bytes / secs / 1048576.0 : 0;
+        double rate = secs > 0 ? (double)iters / secs / 1e6 : 0;
+        switch (s.reports_out++) {
+        case 0: qpx_pt_report_u64_encode(iters ? bytes / iters : 0, out); break;
+        case 1: qpx_pt_report_u64_encode(iters, out); break;
+        case 2: qpx_pt_report_double_encode(bw, out); break; /* peak: no finer measurement */
+        case 3: qpx_pt_report_double_encode(bw, out); break;
+        default: qpx_pt_report_double_encode(rate, out); break;
+        }
+        break;
+    }
+    default: qpx_done_encode(out); break;
+    }
+    return item_len[item];
+}
+
+/* Decode a received item; -1 after fail(). */
+static int take(uint8_t item, const uint8_t *b, uint32_t n) {
+    const char *e = NULL;
+    struct qpx_dest d;
+    uint32_t v;
+    switch (item) {
+    case IT_PP_DEST:
+    case IT_PT_DEST: {
+        int r = item == IT_PP_DEST ? qpx_pp_dest_decode(b, n, &d, &e) : qpx_pt_dest_decode(b, n, &d, &e);
+        if (r != 0) break;
+        if (s.have_peer) {
+            if (!same_dest(&d, &s.peer)) e = "perftest barrier: the peer's destination changed";
+            break;
+        }
+        if (d.lid != 0) {
+            e = "the peer sent a non-zero LID (an InfiniBand port; this NIC speaks RoCE v2)";
+            break;
+        }
+        if (qpx_gid_to_ipv4(d.gid, &s.peer_ip, &e) != 0) break;
+        s.peer = d;
+        s.have_peer = true;
+        print_dest("remote", &d);
+        break;
+    }
+    case IT_PT_VERSION: (void)qpx_pt_version_decode(b, n, &e); break;
+    case IT_PT_CYCLE: (void)qpx_pt_u32_decode(b, n, 64, 1u << 30, &v, &e); break;
+    case IT_PT_CACHE: (void)qpx_pt_u32_decode(b, n, 16, 4096, &v, &e); break;
+    case IT_PT_MTU:
+        if (qpx_pt_mtu_decode(b, n, &v, &e) == 0 && v < s.mtu_enum) s.mtu_enum = v;
+        break;
+    case IT_PT_REPORT:
+        if (s.reports_in < QPX_PT_REPORT_ITEMS) memcpy(s.peer_report[s.reports_in], b, n);
+        if (++s.reports_in == QPX_PT_REPORT_ITEMS && s.o.server) {
+            printf("qpx: the peer's report: %llu-byte messages x %llu, BW average %.2f MB/s, "
+                   "%.6f Mpps\n",
+                   (unsigned long long)qpx_pt_report_u64_decode(s.peer_report[0]),
+                   (unsigned long long)qpx_pt_report_u64_decode(s.peer_report[1]),
+                   qpx_pt_report_double_decode(s.peer_report[3]),
+                   qpx_pt_report_double_decode(s.peer_report[4]));
+        }
+        break;
+    default: (void)qpx_done_decode(b, n, &e); break;
+    }
+    if (e) {
+        fail("bad %s from the peer: %s", item_name[item], e);
+        return -1;
+    }
+    return 0;
+}
+
+/* The next hop's MAC from lwIP's ARP cache: 1 known, 0 asked and waiting, -1 after fail(). */
+static int resolve_mac(void) {
+    struct netif *n = net_netif();
+    ip4_addr_t pip, nh;
+    char b[16];
+    ip4_addr_set_u32(&pip, lwip_htonl(s.peer_ip));
+    ip_str(s.peer_ip, b);
+    if (ip4_addr_netcmp(&pip, netif_ip4_addr(n), netif_ip4_netmask(n))) {
+        nh = pip;
+    } else if (!ip4_addr_isany_val(*netif_ip4_gw(n))) {
+        nh = *netif_ip4_gw(n);
+    } else {
+        fail("no route to the peer's GID address %s (outside the subnet, no gateway)", b);
+        return -1;
+    }
+    struct eth_addr *eth;
+    const ip4_addr_t *ipr;
+    if (etharp_find_addr(n, &nh, &eth, &ipr) >= 0) {
+        memcpy(s.mac, eth->addr, 6);
+        return 1;
+    }
+    if (!s.arp_asked) {
+        (void)etharp_query(n, &nh, NULL);
+        s.arp_asked = true;
+    }
+    if (tmr_cycles() >= s.deadline) {
+        fail("no ARP answer from %s (the next hop to %s) within %lu ms", ip4addr_ntoa(&nh), b,
+             (unsigned long)s.o.step_ms);
+        return -1;
+    }
+    return 0;
+}
+
+/* Program the QP with the peer's data; 1 done, 0 waiting for ARP, -1 after fail(). */
+static int program(void) {
+    int r = resolve_mac();
+    if (r <= 0) return r;
+    uint32_t pmtu = s.o.tool == QPX_TOOL_PERFTEST ? s.mtu_enum : ROCE_DEFAULT_PMTU;
+    uint16_t sport = qpx_udp_sport(s.me.qpn, s.peer.qpn);
+    char b[16];
+    ip_str(s.peer_ip, b);
+    if (s.o.dry) {
+        printf("qpx: dry run: QP not programmed (would be: peer %s %02x:%02x:%02x:%02x:%02x:%02x, "
+               "QPN 0x%lx, PMTU %lu, UDP source port %u)\n",
+               b, s.mac[0], s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5],
+               (unsigned long)s.peer.qpn, (unsigned long)qpx_mtu_bytes(pmtu), sport);
+        return 1;
+    }
+    struct roce_qp_ctx c = s.qp->ctx;
+    c.pmtu = (uint8_t)pmtu;
+    c.remote_qpn = s.peer.qpn;
+    c.remote_ip = s.peer_ip;
+    memcpy(c.remote_mac, s.mac, 6);
+    c.udp_sport = sport;
+    c.rq_psn = s.peer.psn;
+    c.sq_psn = s.me.psn;
+    if (s.o.tool == QPX_TOOL_PERFTEST) {
+        /* perftest: max_dest_rd_atomic = our OUT_READS, max_rd_atomic = the peer's */
+        uint32_t cap = roce_hw_caps()->max_rd_atomic, out = s.peer.out_reads;
+        c.max_rd_atomic = (uint8_t)(out < 1 ? 1 : out > cap ? cap : out);
+        c.max_dest_rd_atomic = (uint8_t)(s.me.out_reads > cap ? cap : s.me.out_reads);
+    }
+    if (s.o.tool == QPX_TOOL_PINGPONG || s.o.test == QPX_SEND_BW || s.o.test == QPX_SEND_LAT) {
+        if (roce_qp_auto_recv(s.qp, s.mr->base, (uint32_t)s.mr->len, s.mr->key,
+                              roce_hw_caps()->rq_depth) != 0) {
+            fail("the transport refused the receive WQEs for QP 0x%lx", (unsigned long)s.qp->qpn);
+            return -1;
+        }
+    }
+    c.state = ROCE_QPS_RTR;
+    roce_qp_modify(s.qp, &c);
+    c.state = ROCE_QPS_RTS;
+    roce_qp_modify(s.qp, &c);
+    printf("qpx: QP 0x%lx RTS: peer %s %02x:%02x:%02x:%02x:%02x:%02x QPN 0x%lx, PMTU %lu, UDP "
+           "source port %u\n",
+           (unsigned long)s.qp->qpn, b, s.mac[0], s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5],
+           (unsigned long)s.peer.qpn, (unsigned long)qpx_mtu_bytes(pmtu), sport);
+    return 1;
+}
+
+static void finished(void) {
+    close_tcp(true);
+    if (s.qp) { /* the QP stays ready for the console; the next session frees it */
+        s.last_qp = s.qp;
+        s.last_qpn = s.qp->qpn;
+        s.qp = NULL;
+    }
+    if (s.mr) {
+        s.last_mr = s.mr;
+        s.last_key = s.mr->key;
+        s.mr = NULL;
+    }
+    s.phase = QPX_IDLE;
+    s.result = 0;
+}
+
+/* Run the current step: 1 advanced, 0 waiting, -1 failed (printed). */
+static int run_step(void) {
+    const struct step *st = &s.steps[s.cur];
+    uint8_t buf[QPX_PT_DEST_LEN];
+    char b[16];
+
+    if (!s.step_started) {
+        s.step_started = true;
+        s.deadline = tmr_cycles() + tmr_ms_to_cycles(s.o.step_ms);
+    }
+    if (s.reset && st->kind != SK_CLOSE) {
+        fail("the peer reset the connection (lwIP error %d) during %s", s.reset_err, step_what());
+        return -1;
+    }
+    switch (st->kind) {
+    case SK_SEND: {
+        uint32_t n = encode(st->item, buf);
+        err_t e = tcp_write(s.pcb, buf, (u16_t)n, TCP_WRITE_FLAG_COPY);
+        if (e == ERR_MEM) { /* no room yet: lwIP frees it as ACKs come */
+            if (st->item == IT_PT_REPORT) s.reports_out--;
+            if (tmr_cycles() < s.deadline) return 0;
+            fail("could not send the %s within %lu ms", item_name[st->item],
+                 (unsigned long)s.o.step_ms);
+            return -1;
+        }
+        if (e != ERR_OK) {
+            fail("sending the %s failed (lwIP error %d)", item_name[st->item], e);
+            return -1;
+        }
+        tcp_output(s.pcb);
+        break;
+    }
+    case SK_RECV: {
+        uint32_t need = item_len[st->item];
+        if (s.rxlen < need) {
+            if (s.rx_overflow) {
+                fail("the peer sent more than %u bytes without waiting for an answer", RX_MAX);
+                return -1;
+            }
+            if (s.peer_closed) {
+                fail("the peer closed the connection after %lu of %lu bytes of the %s",
+                     (unsigned long)s.rxlen, (unsigned long)need, item_name[st->item]);
+                return -1;
+            }
+            if (tmr_cycles() >= s.deadline) {
+                fail("timeout: no %s from the peer within %lu ms (got %lu of %lu bytes)",
+                     item_name[st->item], (unsigned long)s.o.step_ms, (unsigned long)s.rxlen,
+                     (unsigned long)need);
+                return -1;
+            }
+            return 0;
+        }
+        if (take(st->item, s.rx, need) != 0) return -1;
+        s.rxlen -= need;
+        memmove(s.rx, s.rx + need, s.rxlen);
+        break;
+    }
+    case SK_PROGRAM: {
+        int r = program();
+        if (r <= 0) return r;
+        break;
+    }
+    case SK_PAUSE:
+        if (s.phase == QPX_RUNNING) {
+            ip_str(s.peer_ip, b);
+            printf("qpx: %s %s with %s ready: run the test, then %s\n", test_names[s.o.test],
+                   s.o.server ? "server" : "client", b,
+                   s.o.server ? "the client ends it (answered here on its own)"
+                              : "'qpx finish' ends it");
+            s.phase = QPX_TEST;
+            s.result = 0;
+        }
+        /* no deadline while the test runs: 'qpx abort' ends a session whose peer vanished */
+        if (s.reset) {
+            fail("the peer reset the connection during the test");
+            return -1;
+        }
+        if (s.o.server ? (s.rxlen == 0 && !s.peer_closed) : !s.finish_requested) return 0;
+        if (s.o.server && s.rxlen == 0 && s.peer_closed) {
+            fail("the peer closed the connection without the end-of-test exchange");
+            return -1;
+        }
+        s.phase = QPX_ENDING;
+        break;
+    case SK_CLOSE:
+        ip_str(s.peer_ip, b);
+        if (s.o.tool == QPX_TOOL_PINGPONG)
+            printf("qpx: pingpong exchange with %s done\n", b);
+        else
+            printf("qpx: %s end-of-test exchange with %s done\n", test_names[s.o.test], b);
+        finished();
+        return 1;
+    }
+    s.cur++;
+    s.step_started = false;
+    return 1;
+}
+
+void qpx_poll(void) {
+    if (s.phase == QPX_IDLE) return;
+    if (s.connected && s.lpcb) {
+        tcp_close(s.lpcb);
+        s.lpcb = NULL;
+    }
+    if (!s.connected) {
+        char b[16];
+        ip_str(s.o.peer_ip, b);
+        if (s.reset) {
+            if (s.o.server)
+                fail("the client's connection failed (lwIP error %d)", s.reset_err);
+            else
+                fail("cannot connect to %s port %u: %s", b, QPX_TCP_PORT,
+                     s.reset_err == ERR_RST ? "refused (nothing listens there)" : "failed");
+            return;
+        }
+        if (tmr_cycles() >= s.deadline) {
+            if (s.o.server)
+                fail("no client connected to port %u within %lu ms", QPX_TCP_PORT,
+                     (unsigned long)s.o.wait_ms);
+            else
+                fail("no answer from %s port %u within %lu ms", b, QPX_TCP_PORT,
+                     (unsigned long)s.o.step_ms);
+        }
+        return;
+    }
+    for (int i = 0; i < MAX_STEPS && s.phase != QPX_IDLE; i++)
+        if (run_step() != 1) break;
+}
+
+/* ---- start, finish, status */
+
+static void release_last(void) {
+    if (s.last_qp && s.last_qp->used && s.last_qp->owner == ROCE_OWNER_QPX &&
+        s.last_qp->qpn == s.last_qpn)
+        roce_qp_destroy(s.last_qp);
+    if (s.last_mr && s.last_mr->used && s.last_mr->key == s.last_key) roce_mr_dereg(s.last_mr);
+    s.last_qp = NULL;
+    s.last_mr = NULL;
+}
+
+int qpx_start(const struct qpx_opts *o, const char **err) {
+    if (s.phase != QPX_IDLE) {
+        *err = "a session is running (see 'qpx'; 'qpx abort' ends it)";
+        return -1;
+    }
+    struct netif *n = net_netif();
+    if (!n) {
+        *err = "no management port";
+        return -1;
+    }
+    memset(&s.steps, 0, sizeof s.steps);
+    s.o = *o;
+    s.cur = 0;
+    s.step_started = s.finish_requested = false;
+    s.connected = s.peer_closed = s.reset = s.rx_overflow = false;
+    s.have_peer = s.arp_asked = false;
+    s.rxlen = 0;
+    s.reports_in = s.reports_out = 0;
+    s.mtu_enum = ROCE_DEFAULT_PMTU;
+    s.peer_ip = o->peer_ip;
+    s.qp = NULL;
+    s.mr = NULL;
+    memset(&s.me, 0, sizeof s.me);
+    s.me.psn = roce_random_psn();
+    s.me.qpn = ROCE_FIRST_QPN; /* dry run: what rxe's first QP would be */
+    s.me.vaddr = QPX_BUF_BASE;
+    s.me.out_reads = 1;
+    qpx_gid_from_ipv4(lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(n))), s.me.gid);
+    if (!o->dry) {
+        release_last();
+        s.qp = roce_qp_create(ROCE_OWNER_QPX, err);
+        if (!s.qp) return -1;
+        s.mr = roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, err);
+        if (!s.mr) {
+            roce_qp_destroy(s.qp);
+            s.qp = NULL;
+            return -1;
+        }
+        s.me.qpn = s.qp->qpn;
+        s.me.rkey = s.mr->key;
+        if (o->tool == QPX_TOOL_PERFTEST && is_read())
+            s.me.out_reads = (uint16_t)roce_hw_caps()->max_rd_atomic;
+    }
+    build_steps();
+
+    struct tcp_pcb *p = tcp_new();
+    if (!p) {
+        *err = "no free TCP PCB";
+        goto undo;
+    }
+    if (o->server) {
+        if (tcp_bind(p, IP_ANY_TYPE, QPX_TCP_PORT) != ERR_OK) {
+            tcp_close(p);
+            *err = "TCP port 18515 is in use";
+            goto undo;
+        }
+        s.lpcb = tcp_listen_with_backlog(p, 1);
+        if (!s.lpcb) {
+            tcp_close(p);
+            *err = "cannot listen on TCP port 18515";
+            goto undo;
+        }
+        tcp_accept(s.lpcb, on_accept);
+        s.deadline = tmr_cycles() + tmr_ms_to_cycles(o->wait_ms);
+    } else {
+        ip_addr_t to;
+        IP_ADDR4(&to, o->peer_ip >> 24, o->peer_ip >> 16 & 0xffu, o->peer_ip >> 8 & 0xffu,
+                 o->peer_ip & 0xffu);
+        take_pcb(p);
+        if (tcp_connect(p, &to, QPX_TCP_PORT, on_connected) != ERR_OK) {
+            tcp_forget(p);
+            tcp_abort(p);
+            s.pcb = NULL;
+            *err = "cannot start the TCP connection (no route?)";
+            goto undo;
+        }
+        tcp_output(p);
+        s.deadline = tmr_cycles() + tmr_ms_to_cycles(o->step_ms);
+    }
+    s.phase = QPX_RUNNING;
+    s.result = 0;
+    print_dest("local", &s.me);
+    return 0;
+undo:
+    if (s.qp) roce_qp_destroy(s.qp);
+    if (s.mr) roce_mr_dereg(s.mr);
+    s.qp = NULL;
+    s.mr = NULL;
+    return -1;
+}
+
+int qpx_finish(const char **err) {
+    if (s.phase != QPX_TEST) {
+        *err = "no perftest session is waiting for the end of its test";
+        return -1;
+    }
+    if (s.o.server) {
+        *err = "the server answers the client's end of the test on its own";
+        return -1;
+    }
+    s.finish_requested = true;
+    s.phase = QPX_ENDING;
+    return 0;
+}
+
+void qpx_status_print(void) {
+    char b[16];
+    ip_str(s.peer_ip, b);
+    static const char *const phases[] = {"idle", "exchanging", "test running", "ending the test"};
+    if (s.phase == QPX_IDLE) {
+        printf("qpx: no session");
+        if (s.last_qp && s.last_qp->used && s.last_qp->qpn == s.last_qpn)
+            printf("; the last one left QP 0x%lx (%s)", (unsigned long)s.last_qpn,
+                   roce_qp_state_name(s.last_qp->ctx.state));
+        printf("\n");
+        return;
+    }
+    printf("qpx: %s %s%s, peer %s, %s, step %lu of %lu (%s)\n",
+           s.o.tool == QPX_TOOL_PINGPONG ? "pingpong" : test_names[s.o.test],
+           s.o.server ? "server" : "client", s.o.dry ? " (dry run)" : "",
+           s.have_peer || !s.o.server ? b : "not yet known", phases[s.phase],
+           (unsigned long)s.cur + 1u, (unsigned long)s.nsteps, step_what());
+    if (s.qp)
+        printf("qpx: QP 0x%lx %s, buffer 0x%llx + 0x%llx rkey 0x%08lx\n", (unsigned long)s.qp->qpn,
+               roce_qp_state_name(s.qp->ctx.state), (unsigned long long)s.mr->base,
+               (unsigned long long)s.mr->len, (unsigned long)s.mr->key);
+}

@@ -1,0 +1,77 @@
+/*
+ * The QP exchange over TCP port 18515 (lwIP raw API): ibv_rc_pingpong's and
+ * perftest 4.5's formats (qpx_msg.h), as server (listen) or client
+ * (connect). One session at a time.
+ *
+ * A session creates a QP and registers an MR over its test buffer, runs the
+ * exchange step by step (each step bounded by a simulated-time timeout),
+ * then programs the QP INIT -> RTR -> RTS with the peer's QPN, PSN, IP
+ * (from its GID) and next-hop MAC (lwIP's ARP cache). perftest sessions then
+ * stay open for the end-of-test part (barrier, bw reports, barrier, done):
+ * the server side answers it from qpx_poll, the client side starts it with
+ * qpx_finish. Any failure prints one line and puts the QP back to RESET.
+ */
+#ifndef FW_ROCE_QPX_H
+#define FW_ROCE_QPX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum qpx_tool { QPX_TOOL_PINGPONG, QPX_TOOL_PERFTEST };
+enum qpx_test {
+    QPX_WRITE_BW,
+    QPX_READ_BW,
+    QPX_SEND_BW,
+    QPX_WRITE_LAT,
+    QPX_READ_LAT,
+    QPX_SEND_LAT,
+    QPX_NTESTS
+};
+
+enum qpx_phase {
+    QPX_IDLE,     /* no session */
+    QPX_RUNNING,  /* waiting for a client / connecting / exchanging */
+    QPX_TEST,     /* perftest: QP ready, waiting for the end of the test */
+    QPX_ENDING,   /* perftest: end-of-test exchange running */
+};
+
+#define QPX_STEP_MS 50u    /* default per-step timeout, simulated time */
+#define QPX_WAIT_MS 5000u  /* default wait for a client (listen) */
+#define QPX_BUF_BASE 0x100000u /* the test buffer in on-board memory */
+#define QPX_BUF_BYTES 0x100000u
+
+struct qpx_opts {
+    bool server;
+    bool dry;         /* exchange only: no QP, no MR (checks a peer's tool set-up) */
+    uint8_t tool;     /* enum qpx_tool */
+    uint8_t test;     /* enum qpx_test (perftest) */
+    uint32_t peer_ip; /* client: 10.0.0.1 = 0x0a000001 */
+    uint32_t step_ms; /* timeout of each step */
+    uint32_t wait_ms; /* server: wait for a client */
+};
+
+/* Names for the console: "write_bw", ... and back (-1 when unknown). */
+const char *qpx_test_name(uint32_t t);
+int qpx_test_parse(const char *s);
+
+/* Start a session; -1 and *err when one is running or it cannot start. */
+int qpx_start(const struct qpx_opts *o, const char **err);
+
+/* Advance the session (the super-loop calls it; so do the console's waits). */
+void qpx_poll(void);
+
+enum qpx_phase qpx_phase(void);
+
+/* The last session's outcome: 0 success, -1 failed (its message was printed). */
+int qpx_result(void);
+
+/* Client side of perftest: run the end-of-test exchange (barrier, reports, done). */
+int qpx_finish(const char **err);
+
+/* Stop the session: close the connection, QP back to RESET (why is printed). */
+void qpx_abort(const char *why);
+
+/* One or two lines describing the session. */
+void qpx_status_print(void);
+
+#endif

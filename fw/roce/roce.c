@@ -1,0 +1,318 @@
+/* The firmware's QP and MR tables and the CQ service (see roce.h). */
+#include "roce.h"
+
+#include <solonic_regs.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "net.h"
+#include "timer.h"
+
+#define DONE_RING 8u /* send completions waiting for their poster */
+
+static struct {
+    bool probed, present;
+    const char *why;
+    struct roce_qp qps[ROCE_MAX_QPS];
+    struct roce_mr mrs[ROCE_MAX_MRS];
+    uint32_t mr_tag;  /* the key bits above the MR index: new for every registration */
+    uint64_t wr_seq;  /* wr_id of the next console/exchange work request */
+    struct roce_wc done[DONE_RING];
+    bool done_valid[DONE_RING];
+    uint32_t done_next;
+    uint32_t unclaimed; /* completions no table entry knew */
+    uint32_t rng;
+} rc;
+
+void roce_init(void) {
+    rc.why = "";
+    rc.present = roce_hw_probe(&rc.why) == 0;
+    rc.probed = true;
+}
+
+bool roce_present(void) {
+    if (!rc.probed) roce_init();
+    return rc.present;
+}
+
+const char *roce_absent_reason(void) {
+    return roce_present() ? "" : rc.why;
+}
+
+int roce_need(const char *cmd) {
+    if (roce_present()) return 0;
+    printf("%s: no RoCE transport (%s)\n", cmd, rc.why);
+    return -1;
+}
+
+uint32_t roce_random_psn(void) {
+    if (rc.rng == 0) rc.rng = (uint32_t)tmr_cycles() | 1u;
+    rc.rng ^= (uint32_t)tmr_cycles();
+    if (rc.rng == 0) rc.rng = 0x2545f491u;
+    rc.rng ^= rc.rng << 13;
+    rc.rng ^= rc.rng >> 17;
+    rc.rng ^= rc.rng << 5;
+    return rc.rng & 0xffffffu;
+}
+
+/* ---- QPs */
+
+struct roce_qp *roce_qp_find(uint32_t qpn) {
+    for (uint32_t i = 0; i < ROCE_MAX_QPS; i++)
+        if (rc.qps[i].used && rc.qps[i].qpn == qpn) return &rc.qps[i];
+    return NULL;
+}
+
+struct roce_qp *roce_qp_slot(uint32_t i) {
+    return i < ROCE_MAX_QPS ? &rc.qps[i] : NULL;
+}
+
+/* The lowest free QPN from ROCE_FIRST_QPN up, then from 2 (QPN 0 and 1 are never RC QPs). */
+static uint32_t free_qpn(void) {
+    uint32_t nqp = roce_hw_caps()->nqp;
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        uint32_t lo = pass ? 2u : ROCE_FIRST_QPN, hi = pass ? ROCE_FIRST_QPN : nqp;
+        for (uint32_t q = lo; q < hi && q < nqp; q++)
+            if (!roce_qp_find(q)) return q;
+    }
+    return 0;
+}
+
+void roce_qp_modify(struct roce_qp *qp, const struct roce_qp_ctx *ctx) {
+    roce_hw_qp_write(qp->qpn, ctx);
+    qp->ctx = *ctx;
+}
+
+struct roce_qp *roce_qp_create(uint8_t owner, const char **err) {
+    struct roce_qp *qp = NULL;
+    for (uint32_t i = 0; i < ROCE_MAX_QPS && !qp; i++)
+        if (!rc.qps[i].used) qp = &rc.qps[i];
+    uint32_t qpn = qp ? free_qpn() : 0;
+    if (!qp || !qpn) {
+        *err = "no free QP (the firmware's table or the transport's QPNs are all in use)";
+        return NULL;
+    }
+    const struct roce_caps *k = roce_hw_caps();
+    memset(qp, 0, sizeof *qp);
+    qp->used = true;
+    qp->owner = owner;
+    qp->qpn = qpn;
+    struct roce_qp_ctx c;
+    memset(&c, 0, sizeof c);
+    c.state = ROCE_QPS_RESET;
+    c.pmtu = ROCE_DEFAULT_PMTU;
+    c.retry_cnt = 7;      /* ibv_rc_pingpong / perftest: retry_cnt 7 */
+    c.rnr_retry = 7;      /* and rnr_retry 7 (forever) */
+    c.timeout = 14;       /* 67 ms */
+    c.min_rnr_timer = 12; /* 0.64 ms, what both tools advertise */
+    c.max_rd_atomic = (uint8_t)k->max_rd_atomic;
+    c.max_dest_rd_atomic = (uint8_t)k->max_rd_atomic;
+    c.access = ROCE_ACC_REMOTE_WRITE | ROCE_ACC_REMOTE_READ | ROCE_ACC_REMOTE_ATOMIC;
+    c.udp_sport = 0xc000;
+    roce_qp_modify(qp, &c); /* clears whatever an earlier user left */
+    c.state = ROCE_QPS_INIT;
+    roce_qp_modify(qp, &c);
+    return qp;
+}
+
+void roce_qp_reset(struct roce_qp *qp) {
+    struct roce_qp_ctx c = qp->ctx;
+    c.state = ROCE_QPS_RESET;
+    roce_qp_modify(qp, &c);
+    qp->auto_recv = false;
+}
+
+void roce_qp_destroy(struct roce_qp *qp) {
+    roce_qp_reset(qp);
+    qp->used = false;
+}
+
+/* ---- MRs */
+
+struct roce_mr *roce_mr_find(uint32_t key) {
+    for (uint32_t i = 0; i < ROCE_MAX_MRS; i++)
+        if (rc.mrs[i].used && rc.mrs[i].key == key) return &rc.mrs[i];
+    return NULL;
+}
+
+struct roce_mr *roce_mr_slot(uint32_t i) {
+    return i < ROCE_MAX_MRS ? &rc.mrs[i] : NULL;
+}
+
+struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, const char **err) {
+    const struct roce_caps *k = roce_hw_caps();
+    struct roce_mr *mr = NULL;
+    uint32_t index = 0;
+    /* table slot i uses transport row i (the firmware is the only writer of MR rows) */
+    for (uint32_t i = 0; i < ROCE_MAX_MRS && i < k->nmr; i++) {
+        if (!rc.mrs[i].used) {
+            mr = &rc.mrs[i];
+            index = i;
+            break;
+        }
+    }
+    if (!mr) {
+        *err = "no free MR slot";
+        return NULL;
+    }
+    if (len == 0 || base + len < base) {
+        *err = "the region is empty or wraps around";
+        return NULL;
+    }
+    rc.mr_tag = (rc.mr_tag + 1u) & (0xffffffffu >> k->log2_nmr);
+    if (rc.mr_tag == 0) rc.mr_tag = 1;
+    mr->used = true;
+    mr->index = index;
+    mr->key = rc.mr_tag << k->log2_nmr | index;
+    mr->base = base;
+    mr->len = len;
+    mr->access = access & ROCE_MR_ACCESS_ALL;
+    roce_hw_mr_write(index, mr->key, base, len, mr->access);
+    return mr;
+}
+
+void roce_mr_dereg(struct roce_mr *mr) {
+    roce_hw_mr_invalidate(mr->index);
+    mr->used = false;
+}
+
+struct roce_mr *roce_mr_covering(uint64_t addr, uint64_t len, uint32_t access) {
+    for (uint32_t i = 0; i < ROCE_MAX_MRS; i++) {
+        struct roce_mr *m = &rc.mrs[i];
+        if (m->used && (m->access & access) == access && addr >= m->base &&
+            addr - m->base <= m->len && len <= m->len - (addr - m->base))
+            return m;
+    }
+    return NULL;
+}
+
+/* ---- receive queue */
+
+static int post_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey) {
+    uint64_t id = (uint64_t)qp->qpn << 32 | (qp->recv_posted + 1u);
+    if (roce_hw_post_recv(qp->qpn, addr, len, lkey, id) != 0) return -1;
+    qp->recv_posted++;
+    return 0;
+}
+
+int roce_post_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey,
+                   const char **err) {
+    if (post_recv(qp, addr, len, lkey) != 0) {
+        *err = "the receive queue is full (counted in rq_overflow)";
+        return -1;
+    }
+    return 0;
+}
+
+int roce_qp_auto_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey, uint32_t n) {
+    qp->recv_addr = addr;
+    qp->recv_len = len;
+    qp->recv_lkey = lkey;
+    qp->auto_recv = true;
+    for (uint32_t i = 0; i < n; i++)
+        if (post_recv(qp, addr, len, lkey) != 0) return -1;
+    return 0;
+}
+
+/* ---- completions */
+
+static void file_wc(const struct roce_wc *wc) {
+    struct roce_qp *qp = roce_qp_find(wc->qpn);
+    if (wc->is_recv) {
+        if (!qp) {
+            rc.unclaimed++;
+            return;
+        }
+        qp->last_recv = *wc;
+        if (wc->status != 0) {
+            qp->recv_errors++;
+            return;
+        }
+        qp->recv_done++;
+        if (qp->auto_recv && qp->ctx.state != ROCE_QPS_RESET)
+            (void)post_recv(qp, qp->recv_addr, qp->recv_len, qp->recv_lkey);
+        return;
+    }
+    if (qp) {
+        if (wc->status == 0) {
+            qp->send_done++;
+            qp->send_bytes += wc->byte_len;
+            qp->t_last_done = tmr_cycles();
+        } else {
+            qp->send_errors++;
+        }
+    } else {
+        rc.unclaimed++;
+    }
+    rc.done[rc.done_next] = *wc;
+    rc.done_valid[rc.done_next] = true;
+    rc.done_next = (rc.done_next + 1u) % DONE_RING;
+}
+
+void roce_poll(void) {
+    if (!rc.present) return;
+    struct roce_wc wc;
+    for (int i = 0; i < 16 && roce_hw_poll_cq(&wc); i++)
+        file_wc(&wc);
+}
+
+static bool take_done(uint64_t wr_id, struct roce_wc *wc) {
+    for (uint32_t i = 0; i < DONE_RING; i++) {
+        if (rc.done_valid[i] && rc.done[i].wr_id == wr_id) {
+            *wc = rc.done[i];
+            rc.done_valid[i] = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+int roce_post_wait(struct roce_wr *wr, uint32_t timeout_ms, int (*stop)(void), struct roce_wc *wc,
+                   const char **err) {
+    wr->wr_id = ++rc.wr_seq;
+    wr->flags |= 1u; /* signaled: the wait needs the completion */
+    struct roce_qp *qp = roce_qp_find(wr->qpn);
+    if (qp && qp->send_done == 0 && qp->send_errors == 0 && qp->t_first_post == 0)
+        qp->t_first_post = tmr_cycles();
+    int r = roce_hw_post_send(wr, timeout_ms);
+    if (r == -1) {
+        *err = "the send queue stayed full";
+        return -1;
+    }
+    if (r == -2) {
+        *err = "the transport refused the work request (counted in sq_refused)";
+        return -1;
+    }
+    uint64_t deadline = tmr_cycles() + tmr_ms_to_cycles(timeout_ms);
+    for (;;) {
+        roce_poll();
+        if (take_done(wr->wr_id, wc)) return 0;
+        if (tmr_cycles() >= deadline) {
+            *err = "no completion within the timeout";
+            return -1;
+        }
+        net_poll();
+        if (stop && stop()) {
+            *err = "interrupted";
+            return -1;
+        }
+    }
+}
+
+/* ---- counters */
+
+void roce_stats_print(void) {
+    if (!roce_present()) {
+        printf("roce    no RoCE transport (%s)\n", rc.why);
+        return;
+    }
+    for (uint32_t i = 0; i < roce_hw_ncounters; i++) {
+        if (i % 4u == 0) printf("roce   ");
+        printf(" %s %lu", roce_hw_counters[i].name,
+               (unsigned long)roce_hw_read(roce_hw_counters[i].addr));
+        if (i % 4u == 3u || i + 1u == roce_hw_ncounters) printf("\n");
+    }
+    printf("roce    cq_waiting %lu unclaimed_completions %lu\n",
+           (unsigned long)(roce_hw_read(ROCE_CQ_STATUS) & 0xffffu), (unsigned long)rc.unclaimed);
+}

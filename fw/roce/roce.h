@@ -1,0 +1,113 @@
+/*
+ * The firmware's view of the RC transport: which QPs and MRs it created,
+ * their last programmed context, the CQ service of the super-loop, and
+ * posting a work request with a bounded wait for its completion.
+ *
+ * Every entry point but roce_init and roce_present needs the transport
+ * (roce_need prints "CMD: no RoCE transport (...)" otherwise).
+ */
+#ifndef FW_ROCE_ROCE_H
+#define FW_ROCE_ROCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "roce_hw.h"
+
+#define ROCE_MAX_QPS 16   /* QPs the firmware tracks */
+#define ROCE_MAX_MRS 16   /* MRs the firmware tracks */
+#define ROCE_FIRST_QPN 0x11u /* allocation starts where rxe's does (0x11) */
+#define ROCE_WAIT_MS 20u  /* default completion wait, simulated time */
+#define ROCE_DEFAULT_PMTU 3u /* 1024, rxe's active MTU on a 1500-byte link */
+#define ROCE_MR_ACCESS_ALL 0xfu
+
+enum roce_owner { ROCE_OWNER_CONSOLE = 0, ROCE_OWNER_QPX = 1 };
+
+struct roce_qp {
+    bool used;
+    uint8_t owner; /* enum roce_owner */
+    uint32_t qpn;
+    struct roce_qp_ctx ctx; /* as last written */
+    /* receive completions: posted again automatically when auto_recv */
+    bool auto_recv;
+    uint64_t recv_addr;
+    uint32_t recv_len, recv_lkey;
+    uint32_t recv_posted, recv_done, recv_errors;
+    struct roce_wc last_recv;
+    /* send-side completions (for the perftest end-of-test report) */
+    uint32_t send_done, send_errors;
+    uint64_t send_bytes, t_first_post, t_last_done;
+};
+
+struct roce_mr {
+    bool used;
+    uint32_t index, key, access;
+    uint64_t base, len;
+};
+
+/* Probe the transport (quiet); call once at start-up. */
+void roce_init(void);
+bool roce_present(void);
+const char *roce_absent_reason(void);
+/* 0 when the transport exists; else prints "CMD: no RoCE transport (why)" and -1. */
+int roce_need(const char *cmd);
+
+/* A new QP in INIT with the defaults (PMTU 1024, all remote access); NULL + *err when none is free. */
+struct roce_qp *roce_qp_create(uint8_t owner, const char **err);
+struct roce_qp *roce_qp_find(uint32_t qpn);
+/* The i-th table slot (used or not), NULL past the end. */
+struct roce_qp *roce_qp_slot(uint32_t i);
+/* Write ctx to the transport and remember it. */
+void roce_qp_modify(struct roce_qp *qp, const struct roce_qp_ctx *ctx);
+/* Back to RESET (the transport clears its dynamic state); the QP stays allocated. */
+void roce_qp_reset(struct roce_qp *qp);
+/* RESET and free the slot. */
+void roce_qp_destroy(struct roce_qp *qp);
+
+/* Register [base, base+len) with access bits (ROCE_ACC_*): NULL + *err on failure. */
+struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, const char **err);
+struct roce_mr *roce_mr_find(uint32_t key);
+struct roce_mr *roce_mr_slot(uint32_t i);
+void roce_mr_dereg(struct roce_mr *mr);
+/* An MR of ours that covers [addr, addr+len) with all of access, or NULL. */
+struct roce_mr *roce_mr_covering(uint64_t addr, uint64_t len, uint32_t access);
+
+/*
+ * Keep the QP's receive queue filled with WQEs for [addr, addr+len) (all
+ * overlapping: a test buffer): n posted now, one more after each receive
+ * completion. 0, or -1 when the transport refused a WQE.
+ */
+int roce_qp_auto_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey, uint32_t n);
+
+/*
+ * Post wr (wr_id is assigned here) and wait at most timeout_ms of simulated
+ * time for its completion, running the network stack meanwhile; stop() (may be
+ * NULL) returning non-zero ends the wait early (Ctrl-C).
+ * 0: *wc holds the completion. -1: *err says why there is none.
+ */
+int roce_post_wait(struct roce_wr *wr, uint32_t timeout_ms, int (*stop)(void), struct roce_wc *wc,
+                   const char **err);
+
+/* Post a receive WQE (console 'recv'); -1 and *err when refused. */
+int roce_post_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey,
+                   const char **err);
+
+/* The super-loop's CQ service: pops every completion and files it. */
+void roce_poll(void);
+
+/* The transport's counters for the console 'stats' (nothing without the transport). */
+void roce_stats_print(void);
+
+/* A 24-bit pseudo-random PSN (xorshift seeded from the cycle counter). */
+uint32_t roce_random_psn(void);
+
+/* ---- console helpers (fw/cmd_roce.c) */
+
+/* 1 when Ctrl-C was typed; other characters are kept for the console. */
+int roce_con_interrupted(void);
+/* Characters roce_con_interrupted kept, oldest first; -1 when none (fw/main.c). */
+int roce_con_typeahead_getc(void);
+/* A 64-bit number, decimal or 0x hex; prints "CMD: WHAT: ..." and -1 when bad. */
+int roce_parse_u64(const char *cmd, const char *what, const char *s, uint64_t *out);
+
+#endif

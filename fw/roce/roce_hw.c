@@ -1,0 +1,217 @@
+/* The RC transport's registers (see roce_hw.h, regs/roce.toml). */
+#include "roce_hw.h"
+
+#include <solonic_regs.h>
+#include <stddef.h>
+
+#include "timer.h"
+#include "trap.h"
+
+static struct {
+    bool present;
+    struct roce_caps caps;
+} hw;
+
+static uint32_t field(uint32_t v, uint32_t mask, uint32_t shift) {
+    return (v & mask) >> shift;
+}
+
+int roce_hw_probe(const char **why) {
+    uint32_t id, cause;
+
+    hw.present = false;
+    if (trap_probe_read32(ROCE_ID, &id, &cause) != 0) {
+        *why = "nothing answers at the roce register block";
+        return -1;
+    }
+    if (id != ROCE_ID_VALUE) {
+        *why = "the roce register block has the wrong ID";
+        return -1;
+    }
+    if (REG32(ROCE_VERSION) != ROCE_VERSION_VALUE) {
+        *why = "the roce register block has an unknown version";
+        return -1;
+    }
+    uint32_t c = REG32(ROCE_CAPS);
+    struct roce_caps *k = &hw.caps;
+    uint32_t lq = field(c, ROCE_CAPS_LOG2_NQP_MASK, ROCE_CAPS_LOG2_NQP_SHIFT);
+    k->log2_nmr = field(c, ROCE_CAPS_LOG2_NMR_MASK, ROCE_CAPS_LOG2_NMR_SHIFT);
+    uint32_t lr = field(c, ROCE_CAPS_LOG2_RQ_DEPTH_MASK, ROCE_CAPS_LOG2_RQ_DEPTH_SHIFT);
+    uint32_t ls = field(c, ROCE_CAPS_LOG2_SQ_DEPTH_MASK, ROCE_CAPS_LOG2_SQ_DEPTH_SHIFT);
+    k->max_rd_atomic = field(c, ROCE_CAPS_MAX_RD_ATOMIC_MASK, ROCE_CAPS_MAX_RD_ATOMIC_SHIFT);
+    if (lq < 2 || lq > 24 || k->log2_nmr < 1 || k->log2_nmr > 16 || lr > 16 || ls > 16) {
+        *why = "the roce caps register is out of range";
+        return -1;
+    }
+    k->nqp = 1u << lq;
+    k->nmr = 1u << k->log2_nmr;
+    k->rq_depth = 1u << lr;
+    k->sq_depth = 1u << ls;
+    if (k->max_rd_atomic == 0) k->max_rd_atomic = 1;
+    hw.present = true;
+    return 0;
+}
+
+const struct roce_caps *roce_hw_caps(void) {
+    return hw.present ? &hw.caps : NULL;
+}
+
+void roce_hw_qp_write(uint32_t qpn, const struct roce_qp_ctx *x) {
+    REG32(ROCE_QP_QPN) = qpn;
+    REG32(ROCE_QP_STATE) = x->state;
+    REG32(ROCE_QP_PMTU) = x->pmtu;
+    REG32(ROCE_QP_REMOTE_QPN) = x->remote_qpn & 0xffffffu;
+    REG32(ROCE_QP_REMOTE_IP) = x->remote_ip;
+    REG32(ROCE_QP_REMOTE_MAC_HI) = (uint32_t)x->remote_mac[0] << 8 | x->remote_mac[1];
+    REG32(ROCE_QP_REMOTE_MAC_LO) = (uint32_t)x->remote_mac[2] << 24 |
+                                   (uint32_t)x->remote_mac[3] << 16 |
+                                   (uint32_t)x->remote_mac[4] << 8 | x->remote_mac[5];
+    REG32(ROCE_QP_UDP_SPORT) = x->udp_sport;
+    REG32(ROCE_QP_SQ_PSN) = x->sq_psn & 0xffffffu;
+    REG32(ROCE_QP_RQ_PSN) = x->rq_psn & 0xffffffu;
+    REG32(ROCE_QP_TIMERS) =
+        ((uint32_t)x->retry_cnt << ROCE_QP_TIMERS_RETRY_CNT_SHIFT & ROCE_QP_TIMERS_RETRY_CNT_MASK) |
+        ((uint32_t)x->rnr_retry << ROCE_QP_TIMERS_RNR_RETRY_SHIFT & ROCE_QP_TIMERS_RNR_RETRY_MASK) |
+        ((uint32_t)x->timeout << ROCE_QP_TIMERS_TIMEOUT_SHIFT & ROCE_QP_TIMERS_TIMEOUT_MASK) |
+        ((uint32_t)x->min_rnr_timer << ROCE_QP_TIMERS_MIN_RNR_TIMER_SHIFT &
+         ROCE_QP_TIMERS_MIN_RNR_TIMER_MASK);
+    REG32(ROCE_QP_RD_ATOMIC) = ((uint32_t)x->max_rd_atomic << ROCE_QP_RD_ATOMIC_MAX_RD_ATOMIC_SHIFT &
+                                ROCE_QP_RD_ATOMIC_MAX_RD_ATOMIC_MASK) |
+                               ((uint32_t)x->max_dest_rd_atomic
+                                    << ROCE_QP_RD_ATOMIC_MAX_DEST_RD_ATOMIC_SHIFT &
+                                ROCE_QP_RD_ATOMIC_MAX_DEST_RD_ATOMIC_MASK);
+    REG32(ROCE_QP_ACCESS) = x->access & 0xeu;
+    REG32(ROCE_QP_WRITE) = 1;
+}
+
+void roce_hw_mr_write(uint32_t index, uint32_t key, uint64_t base, uint64_t len, uint32_t access) {
+    REG32(ROCE_MR_INDEX) = index;
+    REG32(ROCE_MR_KEY) = key;
+    REG32(ROCE_MR_BASE_LO) = (uint32_t)base;
+    REG32(ROCE_MR_BASE_HI) = (uint32_t)(base >> 32);
+    REG32(ROCE_MR_LEN_LO) = (uint32_t)len;
+    REG32(ROCE_MR_LEN_HI) = (uint32_t)(len >> 32);
+    REG32(ROCE_MR_ACCESS) = access & 0xfu;
+    REG32(ROCE_MR_WRITE) = 1;
+}
+
+void roce_hw_mr_invalidate(uint32_t index) {
+    REG32(ROCE_MR_INDEX) = index;
+    REG32(ROCE_MR_WRITE) = 0;
+}
+
+int roce_hw_post_recv(uint32_t qpn, uint64_t addr, uint32_t len, uint32_t lkey, uint64_t wr_id) {
+    uint32_t before = REG32(ROCE_RQ_OVERFLOW);
+    REG32(ROCE_RQ_QPN) = qpn;
+    REG32(ROCE_RQ_ADDR_LO) = (uint32_t)addr;
+    REG32(ROCE_RQ_ADDR_HI) = (uint32_t)(addr >> 32);
+    REG32(ROCE_RQ_LEN) = len;
+    REG32(ROCE_RQ_LKEY) = lkey;
+    REG32(ROCE_RQ_WR_ID_LO) = (uint32_t)wr_id;
+    REG32(ROCE_RQ_WR_ID_HI) = (uint32_t)(wr_id >> 32);
+    REG32(ROCE_RQ_POST) = 1;
+    return REG32(ROCE_RQ_OVERFLOW) == before ? 0 : -1;
+}
+
+int roce_hw_post_send(const struct roce_wr *wr, uint32_t timeout_ms) {
+    uint64_t deadline = tmr_cycles() + tmr_ms_to_cycles(timeout_ms);
+    while ((REG32(ROCE_SQ_STATUS) & 1u) == 0) {
+        if (tmr_cycles() >= deadline) return -1;
+    }
+    uint32_t before = REG32(ROCE_SQ_REFUSED);
+    REG32(ROCE_SQ_OPCODE) = wr->opcode;
+    REG32(ROCE_SQ_QPN) = wr->qpn;
+    REG32(ROCE_SQ_LADDR_LO) = (uint32_t)wr->laddr;
+    REG32(ROCE_SQ_LADDR_HI) = (uint32_t)(wr->laddr >> 32);
+    REG32(ROCE_SQ_LKEY) = wr->lkey;
+    REG32(ROCE_SQ_RADDR_LO) = (uint32_t)wr->raddr;
+    REG32(ROCE_SQ_RADDR_HI) = (uint32_t)(wr->raddr >> 32);
+    REG32(ROCE_SQ_RKEY) = wr->rkey;
+    REG32(ROCE_SQ_LEN) = wr->len;
+    REG32(ROCE_SQ_IMM) = wr->imm;
+    REG32(ROCE_SQ_COMPARE_LO) = (uint32_t)wr->compare;
+    REG32(ROCE_SQ_COMPARE_HI) = (uint32_t)(wr->compare >> 32);
+    REG32(ROCE_SQ_SWAP_ADD_LO) = (uint32_t)wr->swap_add;
+    REG32(ROCE_SQ_SWAP_ADD_HI) = (uint32_t)(wr->swap_add >> 32);
+    REG32(ROCE_SQ_WR_ID_LO) = (uint32_t)wr->wr_id;
+    REG32(ROCE_SQ_WR_ID_HI) = (uint32_t)(wr->wr_id >> 32);
+    REG32(ROCE_SQ_FLAGS) = wr->flags & 3u;
+    REG32(ROCE_SQ_POST) = 1;
+    return REG32(ROCE_SQ_REFUSED) == before ? 0 : -2;
+}
+
+int roce_hw_poll_cq(struct roce_wc *wc) {
+    if ((REG32(ROCE_CQ_STATUS) & (1u << 16)) == 0) return 0;
+    wc->wr_id = (uint64_t)REG32(ROCE_CQ_WR_ID_HI) << 32 | REG32(ROCE_CQ_WR_ID_LO);
+    uint32_t info = REG32(ROCE_CQ_INFO);
+    wc->status = (uint8_t)field(info, ROCE_CQ_INFO_STATUS_MASK, ROCE_CQ_INFO_STATUS_SHIFT);
+    wc->opcode = (uint8_t)field(info, ROCE_CQ_INFO_OPCODE_MASK, ROCE_CQ_INFO_OPCODE_SHIFT);
+    wc->has_imm = (info & ROCE_CQ_INFO_HAS_IMM_MASK) != 0;
+    wc->is_recv = (info & ROCE_CQ_INFO_IS_RECV_MASK) != 0;
+    wc->byte_len = REG32(ROCE_CQ_BYTE_LEN);
+    wc->qpn = REG32(ROCE_CQ_QPN);
+    wc->imm = REG32(ROCE_CQ_IMM);
+    REG32(ROCE_CQ_POP) = 1;
+    return 1;
+}
+
+#define CNT(n, r) {n, r}
+const struct roce_hw_counter roce_hw_counters[] = {
+    CNT("rx_packets", ROCE_RX_PACKETS),       CNT("rx_icrc_bad", ROCE_RX_ICRC_BAD),
+    CNT("rx_bad_opcode", ROCE_RX_BAD_OPCODE), CNT("rx_bad_version", ROCE_RX_BAD_VERSION),
+    CNT("rx_bad_len", ROCE_RX_BAD_LEN),       CNT("tx_packets", ROCE_TX_PACKETS),
+    CNT("resp_drop_qp", ROCE_RESP_DROP_QP),   CNT("resp_dup", ROCE_RESP_DUP),
+    CNT("resp_nak_seq", ROCE_RESP_NAK_SEQ),   CNT("resp_nak_inv", ROCE_RESP_NAK_INV),
+    CNT("resp_nak_acc", ROCE_RESP_NAK_ACC),   CNT("resp_nak_rnr", ROCE_RESP_NAK_RNR),
+    CNT("resp_nak_op", ROCE_RESP_NAK_OP),     CNT("req_retrans", ROCE_REQ_RETRANS),
+    CNT("req_timeouts", ROCE_REQ_TIMEOUTS),   CNT("req_rnr_waits", ROCE_REQ_RNR_WAITS),
+    CNT("req_naks", ROCE_REQ_NAKS),           CNT("comp_drop_resp", ROCE_COMP_DROP_RESP),
+    CNT("rq_overflow", ROCE_RQ_OVERFLOW),     CNT("sq_refused", ROCE_SQ_REFUSED),
+    CNT("cq_overflow", ROCE_CQ_OVERFLOW),
+};
+const uint32_t roce_hw_ncounters = sizeof roce_hw_counters / sizeof roce_hw_counters[0];
+
+uint32_t roce_hw_read(uint32_t addr) {
+    return REG32(addr);
+}
+
+/* ---- names */
+
+const char *roce_wc_status_name(uint32_t s) {
+    static const char *const names[] = {
+        "IBV_WC_SUCCESS",          "IBV_WC_LOC_LEN_ERR",    "IBV_WC_LOC_QP_OP_ERR",
+        "IBV_WC_LOC_EEC_OP_ERR",   "IBV_WC_LOC_PROT_ERR",   "IBV_WC_WR_FLUSH_ERR",
+        "IBV_WC_MW_BIND_ERR",      "IBV_WC_BAD_RESP_ERR",   "IBV_WC_LOC_ACCESS_ERR",
+        "IBV_WC_REM_INV_REQ_ERR",  "IBV_WC_REM_ACCESS_ERR", "IBV_WC_REM_OP_ERR",
+        "IBV_WC_RETRY_EXC_ERR",    "IBV_WC_RNR_RETRY_EXC_ERR", "IBV_WC_LOC_RDD_VIOL_ERR",
+        "IBV_WC_REM_INV_RD_REQ_ERR", "IBV_WC_REM_ABORT_ERR", "IBV_WC_INV_EECN_ERR",
+        "IBV_WC_INV_EEC_STATE_ERR", "IBV_WC_FATAL_ERR",     "IBV_WC_RESP_TIMEOUT_ERR",
+        "IBV_WC_GENERAL_ERR",
+    };
+    return s < sizeof names / sizeof names[0] ? names[s] : "IBV_WC_?";
+}
+
+const char *roce_wc_opcode_name(uint32_t op) {
+    switch (op) {
+    case 0: return "IBV_WC_SEND";
+    case 1: return "IBV_WC_RDMA_WRITE";
+    case 2: return "IBV_WC_RDMA_READ";
+    case 3: return "IBV_WC_COMP_SWAP";
+    case 4: return "IBV_WC_FETCH_ADD";
+    case 128: return "IBV_WC_RECV";
+    case 129: return "IBV_WC_RECV_RDMA_WITH_IMM";
+    default: return "IBV_WC_?";
+    }
+}
+
+const char *roce_qp_state_name(uint32_t s) {
+    switch (s) {
+    case ROCE_QPS_RESET: return "RESET";
+    case ROCE_QPS_INIT: return "INIT";
+    case ROCE_QPS_RTR: return "RTR";
+    case ROCE_QPS_RTS: return "RTS";
+    case ROCE_QPS_SQE: return "SQE";
+    case ROCE_QPS_ERR: return "ERROR";
+    default: return "?";
+    }
+}

@@ -1,0 +1,31 @@
+"""qpx: the QP exchange of the firmware (fw/roce/qpx*.c, fw/cmd_qpx.c, fw/cmd_roce.c).
+
+- test_qpx_msg.py: the message codec compiled for the host (ctypes) against the
+  exact bytes of ibv_rc_pingpong's and perftest 4.5's exchanges in tests/data
+  (*.decode.txt, with *.run.txt for the decoded values), every malformed
+  variant rejected with its reason, rxe's UDP source port rule against the
+  ports the captures used.
+- test_qpx_console.py: the RoCE and exchange commands in the simulated SoC:
+  argument checking, "no RoCE transport" on an SoC without the transport, and
+  the exchange itself (--dry: no QP) against a Scapy TCP peer on the NIC's
+  --eth0 udp port speaking the reference bytes, and garbage, truncation, an
+  unsupported version, a peer that disconnects or never answers.
+- test_qpx_system.py (not run yet): two simulated NICs with the transport.
+  Enable it when build/sim/solonic_sim --help mentions --nics and
+  rtl/top/nic_top.sv instantiates the roce blocks.
+"""
+import subprocess
+
+ORDER = 48
+LIB = "build/qpx/libqpx_msg.so"
+BUILD = [LIB, "build/sim/solonic_sim", "build/mgmt/Vtb_fw_mgmt", "build/fw/solonic.elf", "build/fw/solonic.hex"]
+PY = "/usr/bin/python3"
+CONSOLE = "tests/qpx/test_qpx_console.py"
+
+
+def cases():
+    c = [{"name": "msg_codec", "pytest": "tests/qpx/test_qpx_msg.py", "timeout": 120}]
+    names = subprocess.run([PY, CONSOLE, "--list"], stdout=subprocess.PIPE, text=True,
+                           check=True).stdout.split()
+    c += [{"name": n, "cmd": [PY, CONSOLE, n], "timeout": 600} for n in names]
+    return c
