@@ -13,7 +13,7 @@ PACKAGES=(
   make g++ git ca-certificates dpkg-dev
   verilator zlib1g-dev
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
-  qemu-system-misc
+  qemu-system-misc qemu-system-x86
   yosys
   python3 python3-pytest python3-scapy
   tshark

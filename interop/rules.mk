@@ -1,0 +1,22 @@
+# interop/: Linux soft-RoCE guests (rdma_rxe) under QEMU for interoperability tests.
+# See interop/README.md. Included by the top Makefile (and by tests/interop/rules.mk;
+# the guard makes a second include harmless).
+ifndef SOLONIC_INTEROP_RULES
+SOLONIC_INTEROP_RULES := 1
+
+INTEROP_DIR    := $(BUILD)/interop
+INTEROP_INPUTS := interop/build_image.py interop/guest/init interop/guest/packages.list
+
+.PHONY: interop-image interop
+
+# The guest kernel and initramfs. build_image.py keeps a hash of its inputs in
+# $(INTEROP_DIR)/image.stamp and does nothing when they are unchanged.
+interop-image: $(INTEROP_DIR)/initrd.img
+$(INTEROP_DIR)/initrd.img $(INTEROP_DIR)/vmlinuz &: $(INTEROP_INPUTS)
+	$(PY) interop/build_image.py --out $(INTEROP_DIR)
+
+# The interop test group (two guests and, later, a guest against the simulated NIC).
+interop: interop-image
+	$(PY) tests/run.py -k interop/
+
+endif

@@ -1,0 +1,103 @@
+"""The interop runner and the pcap checker, without a peer.
+
+- A guest that does not finish within its bound: run_guest.py kills QEMU and
+  exits 124 with a message that says so, in about the bound.
+- check_pcap.py accepts the reference captures and catches a corrupted ICRC.
+- the runner reads a guest's console right (tests, exit codes, failures).
+"""
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "interop"))
+sys.path.insert(0, str(REPO / "tests" / "interop"))
+import check_pcap   # noqa: E402
+import run_guest    # noqa: E402
+
+DATA = REPO / "tests" / "interop" / "data"
+
+
+def _qemu_with_port(port):
+    """PIDs of processes whose command line names this UDP port."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                cmd = open(f"/proc/{d}/cmdline", "rb").read().decode(errors="replace")
+            except OSError:
+                continue
+            if "qemu-system" in cmd and f"local.port={port}," in cmd:
+                pids.append(int(d))
+    return pids
+
+
+def test_guest_timeout_fails_cleanly():
+    lp, rp = run_guest.free_udp_ports(2)
+    bound = 12
+    t0 = time.monotonic()
+    p = subprocess.run(["/usr/bin/python3", "interop/run_guest.py", "guest", "--ip", "10.0.0.9/24",
+                        "--local-port", str(lp), "--remote-port", str(rp),
+                        "--test", "sleep 600", "--timeout", str(bound)],
+                       cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=bound + 60)
+    took = time.monotonic() - t0
+    assert p.returncode == 124, f"exit {p.returncode}, expected 124:\n{p.stdout}"
+    assert f"did not finish within {bound} s" in p.stdout, p.stdout
+    # the KVM probe may run first (once per host boot): allow for it
+    assert took < bound + run_guest.KVM_PROBE_SECONDS + 20, f"took {took:.1f} s"
+    assert not _qemu_with_port(lp), "QEMU still running after the runner returned"
+
+
+def test_checker_accepts_reference_captures():
+    for name in ("rc_pingpong.pcap", "write_bw.pcap"):
+        bad, ops = check_pcap.check(str(DATA / name))
+        assert not bad, f"{name}: " + "\n".join(bad)
+        assert sum(ops.values()) > 0
+
+
+def test_checker_catches_bad_icrc(tmp_path):
+    data = bytearray((DATA / "write_bw.pcap").read_bytes())
+    frames = check_pcap.read_pcap(bytes(data))
+    # flip one payload byte of the first RoCE packet with a payload
+    off = 24
+    for f, _ in frames:
+        off += 16
+        if check_pcap.roce_packet(f) and len(f) > 200:
+            data[off + 150] ^= 0x01
+            break
+        off += len(f)
+    bad_file = tmp_path / "bad.pcap"
+    bad_file.write_bytes(bytes(data))
+    bad, _ = check_pcap.check(str(bad_file), tshark=False)
+    assert any("ICRC" in b for b in bad), bad
+
+
+class _Exited:
+    returncode = 0
+
+
+def _parse(console, tests, timed_out=False, ready=5.0):
+    g = run_guest.Guest(run_guest.GuestSpec(ip="10.0.0.2/24", peer="10.0.0.1", local_port=1,
+                                            remote_port=2, tests=tests, name="g"))
+    g.proc, g.ready_at, g.disk = _Exited(), ready, ""
+    return g._parse(console, timed_out, 1.0)
+
+
+def test_console_parsing():
+    ok = ("noise\n===SOLONIC-READY===\n===SOLONIC-TEST-BEGIN 1===\nhello\n"
+          "===SOLONIC-TEST-END 1 rc=0===\n===SOLONIC-TEST-BEGIN 2===\nbye\n"
+          "===SOLONIC-TEST-END 2 rc=3===\n===SOLONIC-DONE===\n")
+    r = _parse(ok, ["echo hello", "x {peer}"])
+    assert r.tests == [("echo hello", 0, "hello"), ("x 10.0.0.1", 3, "bye")]
+    assert (r.ok, r.status) == (False, 3) and "`x 10.0.0.1` exited with 3" in r.reason
+    r = _parse(ok.replace("rc=3", "rc=0"), ["a", "b"])
+    assert r.ok and r.status == 0 and r.reason == ""
+    r = _parse("===SOLONIC-FAIL rxe0 not ACTIVE after 30s===\n", ["a"], ready=-1)
+    assert r.status == 2 and "rxe0 not ACTIVE" in r.reason
+    r = _parse("Kernel panic\n", ["a"], ready=-1)
+    assert r.status == 2 and "stopped before finishing" in r.reason
+    r = _parse("booting\n", ["a"], timed_out=True, ready=-1)
+    assert r.status == 124 and "never became ready" in r.reason
