@@ -50,6 +50,15 @@ yosys-check: regs
 test:
 	$(PY) tests/run.py
 
+run: $(BUILD)/sim/solonic_sim fw
+	$(PY) scripts/demo_console.py
+
+console: $(BUILD)/sim/solonic_sim fw
+	$(BUILD)/sim/solonic_sim --fw $(BUILD)/fw/solonic.hex
+
+bench: $(BUILD)/sim/solonic_sim fw
+	$(PY) scripts/bench.py
+
 clean:
 	rm -rf $(BUILD)
 
