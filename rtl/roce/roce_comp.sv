@@ -1,0 +1,862 @@
+// roce_comp: the completer of the RC transport (docs/transport.md).
+//
+// One event at a time, each against the QP's completer state (a RAM row):
+//   response header (ACK, NAK, RNR NAK, READ RESPONSE *, ATOMIC ACK) from
+//     the RX path, with its payload stream;
+//   requester events (EV_LOCERR, EV_FLUSH); timer expiries (roce_comp_timer).
+// The state holds the oldest unretired WQE (cptr), its first PSN (fpsn) and
+// the oldest unacknowledged PSN (una, inside WQE cptr). PSNs are contiguous
+// over the WQEs, so a WQE's PSNs follow from fpsn, its length and the PMTU.
+//
+// Acknowledging up to PSN lim (exclusive; ACK psn+1, NAK psn) retires WQEs
+// in order, one step per WQE (bounded by the SQ depth):
+//   WQE cptr failed locally (EV_LOCERR)  -> complete with that status, ERROR
+//   nothing new acknowledged (una >= lim) -> stop
+//   WQE cptr is a READ/atomic             -> implicit NAK: resend from una
+//   the whole WQE acknowledged            -> retire (CQE if signaled), next
+//   else                                  -> una = lim, stop
+// Then by the response: sequence NAK -> resend from una (once per NAK
+// episode; a retry, counted against retry_cnt); RNR NAK -> requester paused,
+// the timer waits the AETH's RNR time, then resend (rnr_retry, 7 = forever);
+// invalid request / remote access / remote operational NAK -> the WQE
+// completes with that status and the QP goes to ERROR.
+// READ RESPONSE with PSN una: its payload is written (DMA) at
+// laddr + (psn - fpsn) x PMTU unless it reaches beyond the WQE's length; the
+// last PSN retires the READ. A READ RESPONSE beyond una means responses were
+// lost: resend from una. ATOMIC ACK with PSN una writes the 8 original bytes
+// (little endian) to laddr and retires the atomic. Responses for PSNs not
+// outstanding, or for a QP in ERROR, are dropped and counted.
+// Timer: ACK timeout with PSNs outstanding -> resend from una (a retry);
+// retries exhausted -> RETRY_EXC_ERR (RNR: RNR_RETRY_EXC_ERR), ERROR.
+// In ERROR every WQE from cptr to the SQ head completes with WR_FLUSH_ERR
+// (EV_FLUSH from the requester, after RC_ERROR).
+//
+// A CQE leaves only once every DMA write issued before it has completed, so
+// READ data is in memory when its completion is seen.
+`default_nettype none
+
+module roce_comp #(
+  parameter int NQP       = 256,
+  parameter int SQ_DEPTH  = 16,
+  parameter int CQE_DEPTH = 2 * SQ_DEPTH,   // > SQ_DEPTH: one event may complete a whole ring
+  parameter int QAW       = $clog2(NQP),
+  parameter int SAW       = $clog2(SQ_DEPTH)
+) (
+  input  wire logic                           clk,
+  input  wire logic                           rst,
+  input  wire logic                           qp_reset,
+  input  wire logic [23:0]                    qp_reset_qpn,
+  // responses from the RX path
+  input  wire logic                           s_rsp_hdr_valid,
+  output logic                                s_rsp_hdr_ready,
+  // IP addresses, ports, ECN and most header fields are not needed here
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire roce_pkg::rx_hdr_t              s_rsp_hdr,
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  wire logic [roce_pkg::DATA_W-1:0]    s_axis_rsp_payload_tdata,
+  // the DMA write takes its length from the command
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [roce_pkg::KEEP_W-1:0]    s_axis_rsp_payload_tkeep,
+  /* verilator lint_on UNUSEDSIGNAL */
+  input  wire logic                           s_axis_rsp_payload_tvalid,
+  output logic                                s_axis_rsp_payload_tready,
+  input  wire logic                           s_axis_rsp_payload_tlast,
+  // requester events, timer expiries
+  input  wire logic                           s_ev_valid,
+  output logic                                s_ev_ready,
+  input  wire roce_req_pkg::rev_t             s_ev,
+  input  wire logic                           s_texp_valid,
+  output logic                                s_texp_ready,
+  input  wire roce_req_pkg::texp_t            s_texp,
+  // to the requester: commands and kicks; to the timer: commands
+  output logic                                m_cmd_valid,
+  input  wire logic                           m_cmd_ready,
+  output roce_req_pkg::rcmd_t                 m_cmd,
+  output logic                                m_kick_valid,
+  input  wire logic                           m_kick_ready,
+  output logic [23:0]                         m_kick_qpn,
+  output logic                                m_tcmd_valid,
+  input  wire logic                           m_tcmd_ready,
+  output roce_req_pkg::tcmd_t                 m_tcmd,
+  // SQ (completer view of the WQEs), QP context, requester's published state
+  output logic                                wqe_rd_en,
+  output logic [QAW+SAW-1:0]                  wqe_rd_addr,
+  input  wire roce_req_pkg::cwqe_t            wqe_rd_data,
+  output logic                                ctx_rd_en,
+  output logic [QAW-1:0]                      ctx_rd_qpn,
+  input  wire roce_qp_pkg::qp_ctx_t           ctx_rd_data,
+  output logic                                rpub_rd_en,
+  output logic [QAW-1:0]                      rpub_rd_qpn,
+  input  wire roce_req_pkg::rpub_t            rpub_rd_data,
+  // our published state: read ports of the SQ and of the requester
+  input  wire logic                           sq_cpub_rd_en,
+  input  wire logic [QAW-1:0]                 sq_cpub_rd_qpn,
+  output roce_req_pkg::cpub_t                 sq_cpub_rd_data,
+  input  wire logic                           req_cpub_rd_en,
+  input  wire logic [QAW-1:0]                 req_cpub_rd_qpn,
+  output roce_req_pkg::cpub_t                 req_cpub_rd_data,
+  // DMA write of READ response data and atomic results
+  output logic                                m_dma_cmd_valid,
+  input  wire logic                           m_dma_cmd_ready,
+  output mem_pkg::dma_wr_cmd_t                m_dma_cmd,
+  output logic [mem_pkg::DATA_W-1:0]          m_axis_dma_tdata,
+  output logic [mem_pkg::STRB_W-1:0]          m_axis_dma_tkeep,
+  output logic                                m_axis_dma_tvalid,
+  input  wire logic                           m_axis_dma_tready,
+  output logic                                m_axis_dma_tlast,
+  // write completions: counted (in order); the status is not acted on
+  input  wire logic                           s_dma_cpl_valid,
+  output logic                                s_dma_cpl_ready,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire mem_pkg::dma_cpl_t              s_dma_cpl,
+  /* verilator lint_on UNUSEDSIGNAL */
+  // completions
+  output logic                                m_cqe_valid,
+  input  wire logic                           m_cqe_ready,
+  output roce_qp_pkg::cqe_t                   m_cqe,
+  // the QP went to ERROR (one cycle; for the QP table's state)
+  output logic                                qp_err_valid,
+  output logic [23:0]                         qp_err_qpn,
+  // counters (wrap around)
+  output logic [31:0]                         cnt_retry,      // resends started (NAK, timeout, implicit NAK)
+  output logic [31:0]                         cnt_timeout,    // local ACK timeouts
+  output logic [31:0]                         cnt_rnr,        // RNR NAKs waited on
+  output logic [31:0]                         cnt_nak_seq,    // NAK PSN sequence error
+  output logic [31:0]                         cnt_nak_inv,    // NAK invalid request (and invalid RD request)
+  output logic [31:0]                         cnt_nak_acc,    // NAK remote access error
+  output logic [31:0]                         cnt_nak_op,     // NAK remote operational error
+  output logic [31:0]                         cnt_implicit,   // implicit NAKs (ACK beyond a READ/atomic)
+  output logic [31:0]                         cnt_drop        // responses dropped (not outstanding, beyond the buffer, QP in ERROR)
+);
+  localparam int PW = roce_req_pkg::PTR_W;
+  localparam int RW = roce_req_pkg::RDC_W;
+  localparam logic [PW-1:0] PMASK = PW'(2 * SQ_DEPTH - 1);
+
+  if ((1 << QAW) != NQP || (1 << SAW) != SQ_DEPTH) begin : g_bad
+    $error("roce_comp: NQP and SQ_DEPTH must be powers of two");
+  end
+  if (CQE_DEPTH <= SQ_DEPTH) begin : g_bad_cqe
+    $error("roce_comp: CQE_DEPTH must exceed SQ_DEPTH (an event may complete every WQE of a ring)");
+  end
+
+  // ------------------------------------------------------ per-QP state (RAM)
+  typedef struct packed {
+    logic           inited;
+    logic           err;
+    logic [PW-1:0]  cptr;
+    logic [23:0]    fpsn;
+    logic [23:0]    una;
+    logic [2:0]     retry_left;
+    logic [2:0]     rnr_left;
+    logic [RW-1:0]  rd_done;
+    logic           nak_v;       // a resend from una is under way (ignore repeats)
+    logic           lerr_v;      // WQE lerr_ptr failed locally
+    logic [PW-1:0]  lerr_ptr;
+    logic [4:0]     lerr_st;
+  } cst_t;
+  localparam int CST_W = 2 + PW + 24 + 24 + 3 + 3 + RW + 1 + 1 + PW + 5;
+
+  typedef enum logic [3:0] {
+    S_INIT = 4'd0,
+    S_IDLE = 4'd1,
+    S_LD   = 4'd2,   // state, context, requester state read
+    S_EVAL = 4'd3,
+    S_WRD  = 4'd4,   // read the WQE at cptr
+    S_WQE  = 4'd5,   // WQE data valid
+    S_STEP = 4'd6,   // one retire step / the post action
+    S_WB   = 4'd7
+  } state_e;
+
+  typedef enum logic [2:0] {
+    E_RSP   = 3'd0,
+    E_ERR   = 3'd1,  // requester EV_LOCERR
+    E_FLUSH = 3'd2,
+    E_TEXP  = 3'd3
+  } ev_e;
+
+  // what follows the retire loop
+  typedef enum logic [2:0] {
+    P_NONE   = 3'd0,
+    P_SEQ    = 3'd1,  // resend from una (sequence NAK, response gap)
+    P_RNR    = 3'd2,
+    P_FATAL  = 3'd3,  // complete WQE cptr with post_st, ERROR
+    P_RDRESP = 3'd4,
+    P_ATACK  = 3'd5,
+    P_FLUSH  = 3'd6,
+    P_TMO    = 3'd7   // ACK timeout
+  } post_e;
+
+  state_e                 st_q, st_d;
+  logic [QAW-1:0]         init_q, init_d;
+  logic [QAW-1:0]         q_q, q_d;
+  logic                   qok_q, qok_d;
+  ev_e                    ev_q, ev_d;
+  post_e                  post_q, post_d;
+  logic [4:0]             post_st_q, post_st_d;
+  logic [23:0]            lim_q, lim_d;
+  logic [PW-1:0]          fhead_q, fhead_d;     // E_FLUSH: flush up to here
+  // the response
+  logic [23:0]            psn_q, psn_d;
+  logic [7:0]             syn_q, syn_d;
+  logic [15:0]            plen_q, plen_d;
+  logic                   haspay_q, haspay_d;
+  logic [63:0]            orig_q, orig_d;
+  logic                   trnr_q, trnr_d;       // E_TEXP: RNR wait over
+  // the QP
+  cst_t                   ws_q, ws_d;
+  logic [23:0]            una0_q, una0_d;       // una when the event started
+  logic [RW-1:0]          rdd0_q, rdd0_d;
+  roce_qp_pkg::qp_ctx_t   ctx_q, ctx_d;
+  logic [23:0]            maxpsn_q, maxpsn_d;
+  roce_req_pkg::cwqe_t    wqe_q, wqe_d;
+  // outputs of the event, pushed in S_WB
+  logic                   cmd_v_q, cmd_v_d;
+  roce_req_pkg::rcmd_kind_e cmdk_q, cmdk_d;
+  logic                   rnrt_v_q, rnrt_v_d;   // TC_RNR instead of TC_UNA
+  logic                   wr_v_q, wr_v_d;       // payload written (else dropped)
+  logic                   gen_v_q, gen_v_d;     // atomic result written
+  logic [63:0]            wr_addr_q, wr_addr_d;
+  logic                   perr_q, perr_d;       // QP entered ERROR in this event
+
+  logic [31:0] c_retry_q, c_retry_d, c_tmo_q, c_tmo_d, c_rnr_q, c_rnr_d, c_seq_q, c_seq_d;
+  logic [31:0] c_inv_q, c_inv_d, c_acc_q, c_acc_d, c_op_q, c_op_d, c_imp_q, c_imp_d, c_drop_q, c_drop_d;
+  logic [31:0] dma_iss_q, dma_iss_d, dma_done_q, dma_done_d;
+
+  // state RAM
+  logic                   sr_we, sr_re;
+  logic [QAW-1:0]         sr_waddr, sr_raddr;
+  cst_t                   sr_wdata, sr_rdata;
+  roce_req_pkg::cpub_t    pub_wdata;
+
+  // QP resets
+  logic        rq_valid, rq_ready;
+  logic [23:0] rq_qpn;
+  // FIFO occupancy (count) is not needed, nor the in_ready of the QP reset
+  // queues (resets are register writes, far apart: the queue never fills)
+  /* verilator lint_off PINCONNECTEMPTY */
+  roce_fifo #(.WIDTH(24), .DEPTH(16)) u_rst_q (
+    .clk, .rst,
+    .in_valid(qp_reset), .in_ready(), .in_data(qp_reset_qpn),
+    .out_valid(rq_valid), .out_ready(rq_ready), .out_data(rq_qpn), .count()
+  );
+
+  // ------------------------------------------------------------ output FIFOs
+  localparam int DEC_W = 2 + 64;   // {kind, atomic data}
+  localparam logic [1:0] D_DROP = 2'd0, D_WRITE = 2'd1, D_GEN = 2'd2;
+  logic                   cmd_push, cmd_in_ready;
+  roce_req_pkg::rcmd_t    cmd_in;
+  logic                   kick_push, kick_in_ready;
+  logic                   tc_push, tc_in_ready;
+  roce_req_pkg::tcmd_t    tc_in;
+  logic                   dc_push, dc_in_ready;
+  mem_pkg::dma_wr_cmd_t   dc_in;
+  logic                   dec_push, dec_in_ready, dec_valid, dec_pop;
+  logic [DEC_W-1:0]       dec_in, dec_out;
+  logic                   cq_push, cq_in_ready, cq_valid, cq_pop;
+  roce_qp_pkg::cqe_t      cq_in_cqe, cq_out_cqe;
+  logic [31:0]            cq_in_tag, cq_out_tag;
+  logic [$clog2(CQE_DEPTH):0] cq_count, cq_new_q, cq_new_d;   // CQEs pushed by the event under way
+
+  roce_fifo #(.WIDTH(roce_req_pkg::RCMD_W), .DEPTH(4)) u_cmd_q (
+    .clk, .rst, .in_valid(cmd_push), .in_ready(cmd_in_ready), .in_data(cmd_in),
+    .out_valid(m_cmd_valid), .out_ready(m_cmd_ready), .out_data(m_cmd), .count()
+  );
+  roce_fifo #(.WIDTH(24), .DEPTH(4)) u_kick_q (
+    .clk, .rst, .in_valid(kick_push), .in_ready(kick_in_ready), .in_data(24'(q_q)),
+    .out_valid(m_kick_valid), .out_ready(m_kick_ready), .out_data(m_kick_qpn), .count()
+  );
+  roce_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
+    .clk, .rst, .in_valid(tc_push), .in_ready(tc_in_ready), .in_data(tc_in),
+    .out_valid(m_tcmd_valid), .out_ready(m_tcmd_ready), .out_data(m_tcmd), .count()
+  );
+  roce_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
+    .clk, .rst, .in_valid(dc_push), .in_ready(dc_in_ready), .in_data(dc_in),
+    .out_valid(m_dma_cmd_valid), .out_ready(m_dma_cmd_ready), .out_data(m_dma_cmd), .count()
+  );
+  roce_fifo #(.WIDTH(DEC_W), .DEPTH(8)) u_dec_q (
+    .clk, .rst, .in_valid(dec_push), .in_ready(dec_in_ready), .in_data(dec_in),
+    .out_valid(dec_valid), .out_ready(dec_pop), .out_data(dec_out), .count()
+  );
+  roce_fifo #(.WIDTH(roce_qp_pkg::CQE_W + 32), .DEPTH(CQE_DEPTH)) u_cq_q (
+    .clk, .rst, .in_valid(cq_push), .in_ready(cq_in_ready), .in_data({cq_in_cqe, cq_in_tag}),
+    .out_valid(cq_valid), .out_ready(cq_pop), .out_data({cq_out_cqe, cq_out_tag}), .count(cq_count)
+  );
+
+  // CQE release: every DMA write issued before the CQE has completed
+  logic [31:0] cq_wait;
+  always_comb begin
+    cq_wait         = cq_out_tag - dma_done_q;
+    // a CQE leaves once its event has written the QP's state back (so a post
+    // that follows the CQE finds the ring space) and its DMA writes are done
+    m_cqe_valid     = cq_valid && cq_count > cq_new_q && (cq_wait == '0 || cq_wait[31]);
+    m_cqe           = cq_out_cqe;
+    s_dma_cpl_ready = 1'b1;
+    dma_done_d      = dma_done_q + 32'(s_dma_cpl_valid);
+  end
+
+  assign cq_pop = m_cqe_valid && m_cqe_ready;
+
+  // ------------------------------------------------------------ payload routing
+  // One decision per response with payload (and one D_GEN per atomic result),
+  // in header order.
+  logic [1:0] dec_kind;
+  always_comb begin
+    dec_kind                  = dec_out[DEC_W-1 -: 2];
+    m_axis_dma_tdata          = s_axis_rsp_payload_tdata;
+    m_axis_dma_tkeep          = '1;
+    m_axis_dma_tlast          = s_axis_rsp_payload_tlast;
+    m_axis_dma_tvalid         = 1'b0;
+    s_axis_rsp_payload_tready = 1'b0;
+    dec_pop                   = 1'b0;
+    if (dec_valid) begin
+      unique case (dec_kind)
+        D_WRITE: begin
+          m_axis_dma_tvalid         = s_axis_rsp_payload_tvalid;
+          s_axis_rsp_payload_tready = m_axis_dma_tready;
+          dec_pop = s_axis_rsp_payload_tvalid && m_axis_dma_tready && s_axis_rsp_payload_tlast;
+        end
+        D_GEN: begin
+          m_axis_dma_tdata  = {{(mem_pkg::DATA_W - 64){1'b0}}, dec_out[63:0]};
+          m_axis_dma_tkeep  = {{(mem_pkg::STRB_W - 8){1'b0}}, 8'hFF};
+          m_axis_dma_tlast  = 1'b1;
+          m_axis_dma_tvalid = 1'b1;
+          dec_pop           = m_axis_dma_tready;
+        end
+        default: begin   // D_DROP
+          s_axis_rsp_payload_tready = 1'b1;
+          dec_pop = s_axis_rsp_payload_tvalid && s_axis_rsp_payload_tlast;
+        end
+      endcase
+    end
+  end
+
+  // Error statuses kept as 5-bit codes, back to the enum (Yosys 0.23 takes no
+  // casts to another package's type).
+  roce_qp_pkg::wc_status_e st_lerr, st_post;
+  always_comb begin
+    unique case (ws_q.lerr_st)
+      5'd2:    st_lerr = roce_qp_pkg::WC_LOC_QP_OP_ERR;
+      5'd4:    st_lerr = roce_qp_pkg::WC_LOC_PROT_ERR;
+      5'd5:    st_lerr = roce_qp_pkg::WC_WR_FLUSH_ERR;
+      default: st_lerr = roce_qp_pkg::WC_GENERAL_ERR;
+    endcase
+    unique case (post_st_q)
+      5'd9:    st_post = roce_qp_pkg::WC_REM_INV_REQ_ERR;
+      5'd10:   st_post = roce_qp_pkg::WC_REM_ACCESS_ERR;
+      5'd11:   st_post = roce_qp_pkg::WC_REM_OP_ERR;
+      5'd12:   st_post = roce_qp_pkg::WC_RETRY_EXC_ERR;
+      5'd13:   st_post = roce_qp_pkg::WC_RNR_RETRY_EXC_ERR;
+      default: st_post = roce_qp_pkg::WC_GENERAL_ERR;
+    endcase
+  end
+
+  // ------------------------------------------------------------ WQE arithmetic
+  logic [12:0]  pmtu_b;
+  logic [3:0]   shift;
+  logic         w_rd, w_at, w_rdat;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0]  w_pk;        // [31:24] always 0 (a WQE is < 2^31 bytes, packets >= 256)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [23:0]  w_npsn, w_lpsn;
+  roce_qp_pkg::wc_opcode_e w_wcop;
+  logic [23:0]  rk;          // response: packet index in the READ
+  logic [32:0]  roff;        // its byte offset
+  logic [33:0]  rend;
+  always_comb begin
+    pmtu_b = roce_qp_pkg::pmtu_bytes(ctx_q.pmtu);
+    unique case (pmtu_b)
+      13'd512:  shift = 4'd9;
+      13'd1024: shift = 4'd10;
+      13'd2048: shift = 4'd11;
+      13'd4096: shift = 4'd12;
+      default:  shift = 4'd8;
+    endcase
+    w_rd   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ;
+    w_at   = wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
+    w_rdat = w_rd || w_at;
+    w_pk   = (wqe_q.len + 32'(pmtu_b) - 32'd1) >> shift;
+    w_npsn = (w_at || wqe_q.len == '0) ? 24'd1 : w_pk[23:0];
+    w_lpsn = ws_q.fpsn + w_npsn - 24'd1;
+    unique case (wqe_q.opcode)
+      roce_qp_pkg::WR_RDMA_WRITE, roce_qp_pkg::WR_RDMA_WRITE_WITH_IMM: w_wcop = roce_qp_pkg::WC_OP_RDMA_WRITE;
+      roce_qp_pkg::WR_RDMA_READ:            w_wcop = roce_qp_pkg::WC_OP_RDMA_READ;
+      roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP:   w_wcop = roce_qp_pkg::WC_OP_COMP_SWAP;
+      roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD: w_wcop = roce_qp_pkg::WC_OP_FETCH_ADD;
+      default:                              w_wcop = roce_qp_pkg::WC_OP_SEND;
+    endcase
+    rk   = psn_q - ws_q.fpsn;
+    roff = 33'(rk) << shift;
+    rend = 34'(roff) + 34'(plen_q);
+  end
+
+  // ------------------------------------------------------------ the FSM
+  // CQEs of the event under way (the newest entries of the CQE FIFO)
+  always_comb begin
+    cq_new_d = cq_new_q + ($clog2(CQE_DEPTH)+1)'(cq_push);
+    if (st_q == S_WB && st_d == S_IDLE) cq_new_d = '0;
+  end
+
+  cst_t        ws;          // the event's new state (module level for Yosys 0.23)
+  logic [23:0] d, o;
+  logic [2:0]  scls;
+  logic        lerr_here;
+  logic        progress;
+  always_comb begin
+
+    st_d = st_q;  init_d = init_q;  q_d = q_q;  qok_d = qok_q;  ev_d = ev_q;
+    post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  fhead_d = fhead_q;
+    psn_d = psn_q;  syn_d = syn_q;  plen_d = plen_q;  haspay_d = haspay_q;  orig_d = orig_q;
+    trnr_d = trnr_q;  ws_d = ws_q;  una0_d = una0_q;  rdd0_d = rdd0_q;  ctx_d = ctx_q;
+    maxpsn_d = maxpsn_q;  wqe_d = wqe_q;  cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;
+    rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;  wr_addr_d = wr_addr_q;
+    perr_d = perr_q;
+    c_retry_d = c_retry_q;  c_tmo_d = c_tmo_q;  c_rnr_d = c_rnr_q;  c_seq_d = c_seq_q;
+    c_inv_d = c_inv_q;  c_acc_d = c_acc_q;  c_op_d = c_op_q;  c_imp_d = c_imp_q;  c_drop_d = c_drop_q;
+    dma_iss_d = dma_iss_q;
+
+    rq_ready = 1'b0;  s_rsp_hdr_ready = 1'b0;  s_ev_ready = 1'b0;  s_texp_ready = 1'b0;
+    sr_we = 1'b0;  sr_waddr = q_q;  sr_wdata = ws_q;  sr_re = 1'b0;  sr_raddr = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];
+    ctx_rd_en = 1'b0;  rpub_rd_en = 1'b0;
+    wqe_rd_en = 1'b0;  wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0]};
+    cmd_push = 1'b0;  kick_push = 1'b0;  tc_push = 1'b0;  dc_push = 1'b0;  dec_push = 1'b0;  cq_push = 1'b0;
+    qp_err_valid = 1'b0;
+
+    cmd_in         = '0;
+    cmd_in.kind    = cmdk_q;
+    cmd_in.qpn     = 24'(q_q);
+    cmd_in.ptr     = ws_q.cptr;
+    cmd_in.fpsn    = ws_q.fpsn;
+    cmd_in.psn     = ws_q.una;
+    cmd_in.rd_done = ws_q.rd_done;
+    tc_in          = '0;
+    tc_in.kind     = rnrt_v_q ? roce_req_pkg::TC_RNR : roce_req_pkg::TC_UNA;
+    tc_in.qpn      = 24'(q_q);
+    tc_in.psn      = ws_q.una;
+    tc_in.rnr      = syn_q[4:0];
+    dc_in.addr     = wr_addr_q;
+    dc_in.len      = gen_v_q ? 32'd8 : 32'(plen_q);
+    dc_in.tag      = 8'(q_q);
+    dec_in         = {wr_v_q ? D_WRITE : (gen_v_q ? D_GEN : D_DROP), orig_q};
+
+    cq_in_cqe          = '0;
+    cq_in_cqe.wr_id    = wqe_q.wr_id;
+    cq_in_cqe.status   = roce_qp_pkg::WC_SUCCESS;
+    cq_in_cqe.opcode   = w_wcop;
+    cq_in_cqe.byte_len = w_at ? 32'd8 : wqe_q.len;
+    cq_in_cqe.qpn      = 24'(q_q);
+    // a READ's last data write may be issued in this very event (S_WB)
+    cq_in_tag          = dma_iss_q + 32'(wr_v_q || gen_v_q);
+
+    ws = ws_q;
+    d  = psn_q - ws_q.una;
+    o  = maxpsn_q - ws_q.una;
+    scls = syn_q[7:5];
+    lerr_here = ws_q.lerr_v && ws_q.cptr == ws_q.lerr_ptr;
+    progress  = ws_q.una != una0_q || ws_q.rd_done != rdd0_q;
+
+    unique case (st_q)
+      S_INIT: begin
+        sr_we    = 1'b1;
+        sr_waddr = init_q;
+        sr_wdata = '0;
+        init_d   = init_q + QAW'(1);
+        if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
+      end
+
+      S_IDLE: begin
+        cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  gen_v_d = 1'b0;  perr_d = 1'b0;
+        haspay_d = 1'b0;  post_d = P_NONE;  post_st_d = '0;
+        if (rq_valid) begin
+          rq_ready = 1'b1;
+          sr_we    = rq_qpn[23:QAW] == '0;
+          sr_waddr = rq_qpn[QAW-1:0];
+          sr_wdata = '0;
+        end else if (s_rsp_hdr_valid) begin
+          s_rsp_hdr_ready = 1'b1;
+          ev_d     = E_RSP;
+          q_d      = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];
+          qok_d    = s_rsp_hdr.hdr.bth.dqpn[23:QAW] == '0 && s_rsp_hdr.hdr.bth.dqpn != '0;
+          psn_d    = s_rsp_hdr.hdr.bth.psn;
+          syn_d    = s_rsp_hdr.info.aeth ? s_rsp_hdr.hdr.aeth.syndrome : 8'h00;
+          plen_d   = s_rsp_hdr.pay_len;
+          haspay_d = s_rsp_hdr.info.has_payload && s_rsp_hdr.pay_len != '0;
+          orig_d   = s_rsp_hdr.hdr.atomicacketh.orig;
+          // the kind: read response / atomic ack / ack-nak
+          post_d   = s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP  ? P_RDRESP :
+                     s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK ? P_ATACK  : P_NONE;
+          if (!(s_rsp_hdr.info.valid && !s_rsp_hdr.info.request &&
+                (s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP || s_rsp_hdr.info.kind == roce_pkg::KIND_ACK ||
+                 s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK))) begin
+            qok_d = 1'b0;    // not a response for us: dropped
+          end
+          sr_re = 1'b1;  ctx_rd_en = 1'b1;  rpub_rd_en = 1'b1;
+          st_d  = S_LD;
+        end else if (s_ev_valid) begin
+          s_ev_ready = 1'b1;
+          ev_d     = (s_ev.kind == roce_req_pkg::EV_FLUSH) ? E_FLUSH : E_ERR;
+          q_d      = s_ev.qpn[QAW-1:0];
+          qok_d    = s_ev.qpn[23:QAW] == '0;
+          fhead_d  = s_ev.ptr;
+          post_st_d = s_ev.status;
+          sr_raddr = s_ev.qpn[QAW-1:0];
+          sr_re = 1'b1;  ctx_rd_en = 1'b1;  rpub_rd_en = 1'b1;
+          st_d  = S_LD;
+        end else if (s_texp_valid) begin
+          s_texp_ready = 1'b1;
+          ev_d     = E_TEXP;
+          q_d      = s_texp.qpn[QAW-1:0];
+          qok_d    = s_texp.qpn[23:QAW] == '0;
+          trnr_d   = s_texp.rnr;
+          sr_raddr = s_texp.qpn[QAW-1:0];
+          sr_re = 1'b1;  ctx_rd_en = 1'b1;  rpub_rd_en = 1'b1;
+          st_d  = S_LD;
+        end
+      end
+
+      S_LD: begin
+        ws_d = sr_rdata;
+        if (!sr_rdata.inited) begin
+          ws_d            = '0;
+          ws_d.inited     = 1'b1;
+          ws_d.fpsn       = ctx_rd_data.sq_psn;
+          ws_d.una        = ctx_rd_data.sq_psn;
+          ws_d.retry_left = ctx_rd_data.retry_cnt;
+          ws_d.rnr_left   = ctx_rd_data.rnr_retry;
+        end
+        una0_d   = ws_d.una;
+        rdd0_d   = ws_d.rd_done;
+        ctx_d    = ctx_rd_data;
+        maxpsn_d = rpub_rd_data.inited ? rpub_rd_data.maxpsn : ws_d.una;
+        st_d     = S_EVAL;
+        // a QP that never sent anything keeps its row untouched
+        if (!sr_rdata.inited && !rpub_rd_data.inited && ev_q != E_ERR) qok_d = 1'b0;
+      end
+
+      S_EVAL: begin
+        st_d = S_WRD;
+        lim_d = ws_q.una;
+        if (!qok_q) begin
+          st_d = S_WB;
+          if (ev_q == E_RSP) c_drop_d = c_drop_q + 32'd1;
+        end else begin
+          unique case (ev_q)
+            E_RSP: begin
+              if (ws_q.err || o == '0 || d >= o) begin
+                st_d     = S_WB;             // not outstanding (duplicate, stale, bogus)
+                c_drop_d = c_drop_q + 32'd1;
+              end else if (post_q == P_RDRESP || post_q == P_ATACK) begin
+                lim_d = psn_q;               // a response acknowledges every PSN before it
+              end else if (scls == 3'b000) begin
+                lim_d  = psn_q + 24'd1;      // ACK
+              end else if (scls == 3'b001) begin
+                lim_d  = psn_q;              // RNR NAK
+                post_d = P_RNR;
+              end else if (scls == 3'b011) begin
+                lim_d  = psn_q;
+                unique case (syn_q[4:0])
+                  5'd0: begin post_d = P_SEQ; c_seq_d = c_seq_q + 32'd1; end
+                  5'd1, 5'd4: begin post_d = P_FATAL; post_st_d = roce_qp_pkg::WC_REM_INV_REQ_ERR; c_inv_d = c_inv_q + 32'd1; end
+                  5'd2: begin post_d = P_FATAL; post_st_d = roce_qp_pkg::WC_REM_ACCESS_ERR; c_acc_d = c_acc_q + 32'd1; end
+                  5'd3: begin post_d = P_FATAL; post_st_d = roce_qp_pkg::WC_REM_OP_ERR; c_op_d = c_op_q + 32'd1; end
+                  default: begin st_d = S_WB; c_drop_d = c_drop_q + 32'd1; end
+                endcase
+              end else begin
+                st_d     = S_WB;             // reserved syndrome
+                c_drop_d = c_drop_q + 32'd1;
+              end
+            end
+            E_ERR: begin
+              if (!ws_q.err && !ws_q.lerr_v) begin
+                ws.lerr_v   = 1'b1;
+                ws.lerr_ptr = fhead_q;
+                ws.lerr_st  = post_st_q;
+                ws_d        = ws;
+              end
+              if (ws_q.err) st_d = S_WB;
+            end
+            E_FLUSH: begin
+              if (ws_q.err) post_d = P_FLUSH;
+              else st_d = S_WB;
+            end
+            default: begin   // E_TEXP
+              if (ws_q.err) begin
+                st_d = S_WB;
+              end else if (trnr_q) begin
+                cmd_v_d = 1'b1;              // RNR wait over: resend
+                cmdk_d  = roce_req_pkg::RC_RETRY;
+                st_d    = S_WB;
+              end else if (o == '0) begin
+                st_d = S_WB;                 // nothing outstanding
+              end else begin
+                post_d  = P_TMO;
+                c_tmo_d = c_tmo_q + 32'd1;
+              end
+            end
+          endcase
+        end
+      end
+
+      S_WRD: begin
+        wqe_rd_en   = 1'b1;
+        wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0]};
+        st_d        = S_WQE;
+      end
+
+      S_WQE: begin
+        wqe_d = wqe_rd_data;
+        st_d  = S_STEP;
+      end
+
+      S_STEP: begin
+        st_d = S_WB;
+        if (post_q == P_FLUSH) begin
+          // ---------------------------------------------- flush
+          if (ws_q.cptr != (fhead_q & PMASK)) begin
+            cq_in_cqe.status   = roce_qp_pkg::WC_WR_FLUSH_ERR;
+            cq_in_cqe.byte_len = '0;
+            if (cq_in_ready) begin
+              cq_push = 1'b1;
+              ws.cptr = (ws_q.cptr + PW'(1)) & PMASK;
+              ws_d    = ws;
+              st_d    = S_WRD;
+            end else begin
+              st_d = S_STEP;
+            end
+          end
+        end else if (lerr_here) begin
+          // ---------------------------------------------- local error reached
+          cq_in_cqe.status   = st_lerr;
+          cq_in_cqe.byte_len = '0;
+          if (cq_in_ready) begin
+            cq_push = 1'b1;
+            ws.cptr = (ws_q.cptr + PW'(1)) & PMASK;
+            ws.err  = 1'b1;
+            ws.lerr_v = 1'b0;
+            ws_d    = ws;
+            perr_d  = 1'b1;
+            cmd_v_d = 1'b1;
+            cmdk_d  = roce_req_pkg::RC_ERROR;
+          end else begin
+            st_d = S_STEP;
+          end
+        end else if (post_q != P_TMO && roce_req_pkg::psn_lt(ws_q.una, lim_q)) begin
+          // ---------------------------------------------- acknowledged up to lim
+          if (w_rdat) begin
+            // implicit NAK: the peer is past a READ/atomic we have no answer
+            // for: resend from una like a sequence NAK
+            post_d  = P_SEQ;
+            lim_d   = ws_q.una;
+            c_imp_d = c_imp_q + 32'd1;
+            st_d    = S_STEP;
+            // a response past missing responses is not used
+            if (post_q == P_RDRESP || post_q == P_ATACK) c_drop_d = c_drop_q + 32'd1;
+          end else if (roce_req_pkg::psn_lt(w_lpsn, lim_q)) begin
+            if (!wqe_q.signaled || cq_in_ready) begin
+              cq_push   = wqe_q.signaled;
+              ws.cptr   = (ws_q.cptr + PW'(1)) & PMASK;
+              ws.fpsn   = w_lpsn + 24'd1;
+              ws.una    = w_lpsn + 24'd1;
+              ws.nak_v  = 1'b0;
+              ws_d      = ws;
+              st_d      = S_WRD;
+            end else begin
+              st_d = S_STEP;
+            end
+          end else begin
+            ws.una   = lim_q;
+            ws.nak_v = 1'b0;
+            ws_d     = ws;
+            st_d     = S_STEP;               // then the post action
+          end
+        end else begin
+          // ---------------------------------------------- post actions
+          unique case (post_q)
+            P_SEQ, P_TMO: begin
+              if (post_q == P_SEQ && ws_q.nak_v && !progress) begin
+                // a resend from una is already under way
+              end else if (ws_q.retry_left == '0) begin
+                post_d    = P_FATAL;
+                post_st_d = roce_qp_pkg::WC_RETRY_EXC_ERR;
+                st_d      = S_STEP;
+              end else begin
+                ws.retry_left = ws_q.retry_left - 3'd1;
+                ws.nak_v      = 1'b1;
+                ws_d          = ws;
+                cmd_v_d       = 1'b1;
+                cmdk_d        = roce_req_pkg::RC_RETRY;
+                c_retry_d     = c_retry_q + 32'd1;
+              end
+            end
+            P_RNR: begin
+              if (ctx_q.rnr_retry != 3'd7 && ws_q.rnr_left == '0) begin
+                post_d    = P_FATAL;
+                post_st_d = roce_qp_pkg::WC_RNR_RETRY_EXC_ERR;
+                st_d      = S_STEP;
+              end else begin
+                if (ctx_q.rnr_retry != 3'd7) ws.rnr_left = ws_q.rnr_left - 3'd1;
+                ws.nak_v = 1'b1;              // a sequence NAK at this PSN is the same episode
+                ws_d     = ws;
+                cmd_v_d  = 1'b1;
+                cmdk_d   = roce_req_pkg::RC_PAUSE;
+                rnrt_v_d = 1'b1;
+                c_rnr_d  = c_rnr_q + 32'd1;
+              end
+            end
+            P_FATAL: begin
+              cq_in_cqe.status   = st_post;
+              cq_in_cqe.byte_len = '0;
+              if (cq_in_ready) begin
+                cq_push = 1'b1;
+                ws.cptr = (ws_q.cptr + PW'(1)) & PMASK;
+                ws.err  = 1'b1;
+                ws_d    = ws;
+                perr_d  = 1'b1;
+                cmd_v_d = 1'b1;
+                cmdk_d  = roce_req_pkg::RC_ERROR;
+              end else begin
+                st_d = S_STEP;
+              end
+            end
+            P_RDRESP: begin
+              if (!w_rd) begin
+                c_drop_d = c_drop_q + 32'd1;   // no READ at this PSN
+              end else begin
+                if (rend <= 34'(wqe_q.len)) begin
+                  wr_v_d    = haspay_q;
+                  wr_addr_d = wqe_q.laddr + 64'(roff);
+                end else begin
+                  c_drop_d = c_drop_q + 32'd1; // beyond the local buffer
+                end
+                if (psn_q == w_lpsn) begin
+                  post_d    = P_NONE;          // retire it next cycle (its write counted)
+                  post_st_d = 5'd31;
+                  st_d      = S_STEP;
+                end else begin
+                  ws.una   = psn_q + 24'd1;
+                  ws.nak_v = 1'b0;
+                  ws_d     = ws;
+                end
+              end
+            end
+            P_ATACK: begin
+              if (!w_at) begin
+                c_drop_d = c_drop_q + 32'd1;
+              end else begin
+                gen_v_d   = 1'b1;
+                wr_addr_d = wqe_q.laddr;
+                post_d    = P_NONE;
+                post_st_d = 5'd31;
+                st_d      = S_STEP;
+              end
+            end
+            default: begin   // P_NONE
+              if (post_st_q == 5'd31) begin
+                // retire the READ/atomic at cptr (its data write is counted in the tag)
+                if (!wqe_q.signaled || cq_in_ready) begin
+                  cq_push       = wqe_q.signaled;
+                  ws.cptr       = (ws_q.cptr + PW'(1)) & PMASK;
+                  ws.fpsn       = w_lpsn + 24'd1;
+                  ws.una        = w_lpsn + 24'd1;
+                  ws.rd_done    = ws_q.rd_done + RW'(1);
+                  ws.nak_v      = 1'b0;
+                  ws_d          = ws;
+                  post_st_d     = '0;
+                  st_d          = S_WRD;     // the next WQE may be a local error
+                end else begin
+                  st_d = S_STEP;
+                end
+              end
+            end
+          endcase
+        end
+        // progress resets the retry budgets
+        if (st_d == S_WB && ws_d.una != una0_q && !ws_d.err) begin
+          ws_d.retry_left = ctx_q.retry_cnt;
+          ws_d.rnr_left   = ctx_q.rnr_retry;
+        end
+      end
+
+      S_WB: begin
+        // every output of the event at once, when all have room
+        if (cmd_in_ready && kick_in_ready && tc_in_ready && dc_in_ready && dec_in_ready) begin
+          sr_we     = qok_q;
+          sr_waddr  = q_q;
+          sr_wdata  = ws_q;
+          cmd_push  = qok_q && cmd_v_q;
+          kick_push = qok_q && progress && !ws_q.err;
+          tc_push   = qok_q && !ws_q.err && (rnrt_v_q || progress || cmd_v_q);
+          dc_push   = wr_v_q || gen_v_q;
+          dec_push  = haspay_q || gen_v_q;
+          dma_iss_d = dma_iss_q + 32'(wr_v_q || gen_v_q);
+          qp_err_valid = perr_q;
+          st_d      = S_IDLE;
+        end
+      end
+
+      default: st_d = S_IDLE;
+    endcase
+  end
+
+  always_comb begin
+    pub_wdata.inited  = sr_wdata.inited;
+    pub_wdata.cptr    = sr_wdata.cptr;
+    pub_wdata.fpsn    = sr_wdata.fpsn;
+    pub_wdata.una     = sr_wdata.una;
+    pub_wdata.rd_done = sr_wdata.rd_done;
+  end
+
+  assign qp_err_qpn = 24'(q_q);
+  assign ctx_rd_qpn  = sr_raddr;
+  assign rpub_rd_qpn = sr_raddr;
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      st_q <= S_INIT;  init_q <= '0;  q_q <= '0;  qok_q <= 1'b0;  ev_q <= E_RSP;
+      post_q <= P_NONE;  post_st_q <= '0;  lim_q <= '0;  fhead_q <= '0;
+      psn_q <= '0;  syn_q <= '0;  plen_q <= '0;  haspay_q <= 1'b0;  orig_q <= '0;  trnr_q <= 1'b0;
+      ws_q <= '0;  una0_q <= '0;  rdd0_q <= '0;  ctx_q <= '0;  maxpsn_q <= '0;  wqe_q <= '0;
+      cmd_v_q <= 1'b0;  cmdk_q <= roce_req_pkg::RC_RETRY;  rnrt_v_q <= 1'b0;  wr_v_q <= 1'b0;
+      gen_v_q <= 1'b0;  wr_addr_q <= '0;  perr_q <= 1'b0;
+      c_retry_q <= '0;  c_tmo_q <= '0;  c_rnr_q <= '0;  c_seq_q <= '0;  c_inv_q <= '0;
+      c_acc_q <= '0;  c_op_q <= '0;  c_imp_q <= '0;  c_drop_q <= '0;
+      dma_iss_q <= '0;  dma_done_q <= '0;  cq_new_q <= '0;
+    end else begin
+      st_q <= st_d;  init_q <= init_d;  q_q <= q_d;  qok_q <= qok_d;  ev_q <= ev_d;
+      post_q <= post_d;  post_st_q <= post_st_d;  lim_q <= lim_d;  fhead_q <= fhead_d;
+      psn_q <= psn_d;  syn_q <= syn_d;  plen_q <= plen_d;  haspay_q <= haspay_d;  orig_q <= orig_d;  trnr_q <= trnr_d;
+      ws_q <= ws_d;  una0_q <= una0_d;  rdd0_q <= rdd0_d;  ctx_q <= ctx_d;  maxpsn_q <= maxpsn_d;  wqe_q <= wqe_d;
+      cmd_v_q <= cmd_v_d;  cmdk_q <= cmdk_d;  rnrt_v_q <= rnrt_v_d;  wr_v_q <= wr_v_d;
+      gen_v_q <= gen_v_d;  wr_addr_q <= wr_addr_d;  perr_q <= perr_d;
+      c_retry_q <= c_retry_d;  c_tmo_q <= c_tmo_d;  c_rnr_q <= c_rnr_d;  c_seq_q <= c_seq_d;  c_inv_q <= c_inv_d;
+      c_acc_q <= c_acc_d;  c_op_q <= c_op_d;  c_imp_q <= c_imp_d;  c_drop_q <= c_drop_d;
+      dma_iss_q <= dma_iss_d;  dma_done_q <= dma_done_d;  cq_new_q <= cq_new_d;
+    end
+  end
+
+  assign cnt_retry    = c_retry_q;
+  assign cnt_timeout  = c_tmo_q;
+  assign cnt_rnr      = c_rnr_q;
+  assign cnt_nak_seq  = c_seq_q;
+  assign cnt_nak_inv  = c_inv_q;
+  assign cnt_nak_acc  = c_acc_q;
+  assign cnt_nak_op   = c_op_q;
+  assign cnt_implicit = c_imp_q;
+  assign cnt_drop     = c_drop_q;
+
+  // state and its two published copies
+  roce_ram_sdp #(.WIDTH(CST_W), .DEPTH(NQP)) u_state (
+    .clk, .wr_en(sr_we), .wr_addr(sr_waddr), .wr_data(sr_wdata),
+    .rd_en(sr_re), .rd_addr(sr_raddr), .rd_data(sr_rdata)
+  );
+  roce_ram_sdp #(.WIDTH(roce_req_pkg::CPUB_W), .DEPTH(NQP)) u_pub_sq (
+    .clk, .wr_en(sr_we), .wr_addr(sr_waddr), .wr_data(pub_wdata),
+    .rd_en(sq_cpub_rd_en), .rd_addr(sq_cpub_rd_qpn), .rd_data(sq_cpub_rd_data)
+  );
+  roce_ram_sdp #(.WIDTH(roce_req_pkg::CPUB_W), .DEPTH(NQP)) u_pub_req (
+    .clk, .wr_en(sr_we), .wr_addr(sr_waddr), .wr_data(pub_wdata),
+    .rd_en(req_cpub_rd_en), .rd_addr(req_cpub_rd_qpn), .rd_data(req_cpub_rd_data)
+  );
+
+  /* verilator lint_on PINCONNECTEMPTY */
+
+endmodule
