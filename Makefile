@@ -15,13 +15,21 @@ GIT_HASH   := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 GIT_DESCRIBE := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 # Packages are read before every other RTL file, in dependency order.
-RTL_PKGS   := $(wildcard rtl/core/core_pkg.sv rtl/net/net_pkg.sv rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv rtl/roce/roce_qp_pkg.sv)
+RTL_PKGS   := rtl/core/core_pkg.sv rtl/net/net_pkg.sv rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv \
+              rtl/roce/roce_qp_pkg.sv rtl/roce/roce_req_pkg.sv
 
 # Generated register blocks and header (regs/*.toml -> build/gen).
 REGS_DESC  := $(sort $(wildcard regs/*.toml))
 REGS_SV_DIR := $(BUILD)/gen/rtl
 REGS_HDR   := $(BUILD)/gen/include/solonic_regs.h
 REGS_SV    := $(patsubst regs/%.toml,$(REGS_SV_DIR)/%_regs.sv,$(REGS_DESC))
+
+# Every RTL file of the NIC (rtl/top/nic_top.sv), packages first, and the
+# generated register blocks: what the simulator and the synthesis flows read.
+NIC_RTL    := $(RTL_PKGS) \
+              $(filter-out $(RTL_PKGS),$(sort $(wildcard rtl/core/*.sv rtl/soc/*.sv rtl/net/*.sv \
+                 rtl/roce/*.sv rtl/mem/*.sv rtl/top/*.sv))) \
+              $(REGS_SV)
 
 .PHONY: help deps test run console bench regs regs-doc yosys-check clean distclean
 

@@ -4,25 +4,14 @@
 # The firmware image is loaded at run time (--fw).
 SIM_DIR   := $(BUILD)/sim
 
-# NIC_RTL: every RTL file of the NIC, in read order (packages first). It
-# belongs in the top Makefile (the lead defines it there); until then it is
-# defined here, and only if the top Makefile has not defined it already.
-ifndef NIC_RTL
-NIC_REGS  := $(addprefix $(REGS_SV_DIR)/,sysinfo_regs.sv uart_regs.sv timer_regs.sv simctrl_regs.sv \
-             net_regs.sv mgmt_regs.sv)
-# the packages the NIC reads today (an unread package's items would trip -Wall)
-NIC_PKGS  := $(filter rtl/core/% rtl/net/%,$(RTL_PKGS))
-NIC_RTL   := $(NIC_PKGS) \
-             $(filter-out $(NIC_PKGS),$(sort $(wildcard rtl/core/*.sv rtl/soc/*.sv rtl/net/*.sv rtl/top/*.sv))) \
-             $(NIC_REGS)
-endif
+# NIC_RTL (every RTL file of the NIC, in read order) comes from the top Makefile.
 
 SIM_RTL   := $(NIC_RTL) sim/sim_nic.sv
-SIM_SRCS  := $(sort $(wildcard sim/*.cpp)) sim/wire/eth_wire.cpp
-SIM_HDRS  := $(sort $(wildcard sim/*.h)) sim/wire/eth_wire.h
+SIM_SRCS  := $(sort $(wildcard sim/*.cpp)) sim/wire/eth_wire.cpp rtl/mem/mem_model.cpp
+SIM_HDRS  := $(sort $(wildcard sim/*.h)) sim/wire/eth_wire.h rtl/mem/mem_model.h
 SIM_HASH  := $(or $(GIT_HASH),00000000)
 SIM_VFLAGS := --cc --exe --build --trace-fst --timescale 1ns/1ps --top-module sim_nic \
-              -GGIT_HASH=32\'h$(SIM_HASH) -CFLAGS "-std=c++17 -I$(abspath sim/wire)" \
+              -GGIT_HASH=32\'h$(SIM_HASH) -CFLAGS "-std=c++17 -I$(abspath sim/wire) -I$(abspath rtl/mem)" \
               -MAKEFLAGS OPT_FAST=-O2
 
 .PHONY: sim

@@ -1,9 +1,10 @@
 `default_nettype none
 
 // sim_nic: the simulator's top: one NIC (rtl/top/nic_top) as the harness
-// drives it (sim/nic_instance.cpp). The harness creates one model instance per
-// simulated NIC; instance_id tells them apart. Later the on-board memory model
-// (rtl/mem, behind the NIC's AXI4 port) lives here too.
+// drives it (sim/nic_instance.cpp), with the on-board memory model
+// (rtl/mem/mem_axi_ram, C++ store rtl/mem/mem_model.cpp) behind its AXI4 port.
+// The harness creates one model instance per simulated NIC; instance_id tells
+// them apart (and keys each NIC's memory).
 module sim_nic #(
   parameter logic [31:0] GIT_HASH = 32'h0
 ) (
@@ -34,6 +35,14 @@ module sim_nic #(
   input  wire logic          eth_rx_tuser
 );
 
+  logic [1:0]   awid, bid, arid, rid, bresp, rresp, awburst, arburst;
+  logic [63:0]  awaddr, araddr, wstrb;
+  logic [7:0]   awlen, arlen;
+  logic [2:0]   awsize, arsize;
+  logic         awvalid, awready, wlast, wvalid, wready, bvalid, bready;
+  logic         arvalid, arready, rlast, rvalid, rready;
+  logic [511:0] wdata, rdata;
+
   nic_top #(.GIT_HASH(GIT_HASH)) u_nic (
     .clk, .rst, .instance_id,
     .uart_tx_valid, .uart_tx_data, .uart_tx_ready,
@@ -41,7 +50,28 @@ module sim_nic #(
     .uart_txd, .uart_rxd,
     .exit_valid, .exit_code, .retire, .irq_external,
     .eth_tx_tdata, .eth_tx_tkeep, .eth_tx_tvalid, .eth_tx_tready, .eth_tx_tlast,
-    .eth_rx_tdata, .eth_rx_tkeep, .eth_rx_tvalid, .eth_rx_tlast, .eth_rx_tuser
+    .eth_rx_tdata, .eth_rx_tkeep, .eth_rx_tvalid, .eth_rx_tlast, .eth_rx_tuser,
+    .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
+    .m_axi_awburst(awburst), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
+    .m_axi_wdata(wdata), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid),
+    .m_axi_wready(wready), .m_axi_bid(bid), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
+    .m_axi_bready(bready), .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
+    .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arvalid(arvalid),
+    .m_axi_arready(arready), .m_axi_rid(rid), .m_axi_rdata(rdata), .m_axi_rresp(rresp),
+    .m_axi_rlast(rlast), .m_axi_rvalid(rvalid), .m_axi_rready(rready)
+  );
+
+  // on-board memory: DDR4-like latency, no random stalls
+  mem_axi_ram #(.INST(0), .ID_W(2), .RD_LATENCY(40), .WR_LATENCY(20)) u_mem (
+    .clk, .rst, .inst_id(instance_id),
+    .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
+    .s_axi_awburst(awburst), .s_axi_awvalid(awvalid), .s_axi_awready(awready),
+    .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid),
+    .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid),
+    .s_axi_bready(bready), .s_axi_arid(arid), .s_axi_araddr(araddr), .s_axi_arlen(arlen),
+    .s_axi_arsize(arsize), .s_axi_arburst(arburst), .s_axi_arvalid(arvalid),
+    .s_axi_arready(arready), .s_axi_rid(rid), .s_axi_rdata(rdata), .s_axi_rresp(rresp),
+    .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready)
   );
 
 endmodule

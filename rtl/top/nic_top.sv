@@ -6,10 +6,11 @@
 //   soc_top (RV32 core, BRAMs, UART, timer)
 //     m_ext sbus --> nic_dpbus: datapath registers (0x3000_0000 + 64 KiB per block)
 //                               and the management buffers (0x4000_0000, 0x4001_0000)
-//   MAC RX --> net_rx --RoCE frames--> (RoCE transport)
+//   MAC RX --> net_rx --RoCE frames--> roce_transport <--> mem_axi_arb <--> AXI4 on-board
+//                                       mem_pattern (fill/check) <-->      memory
 //                     --other frames--> net_mgmt_rx --> firmware (lwIP)
 //   firmware --> net_mgmt_tx --\
-//   (RoCE transport) -----------+--> net_tx_arbiter --> MAC TX
+//   roce_transport -------------+--> net_tx_arbiter --> MAC TX
 //
 // The MAC streams carry Ethernet frames without FCS, byte 0 in tdata[7:0];
 // RX has no tready (a MAC cannot be back-pressured).
@@ -23,7 +24,9 @@ module nic_top #(
   parameter int          UART_SERIAL = 0,
   parameter int          MGMT_RX_SLOTS = 8,
   parameter int          MGMT_TX_SLOTS = 4,
-  parameter int          MGMT_SLOT_BYTES = 2048
+  parameter int          MGMT_SLOT_BYTES = 2048,
+  parameter int          NQP         = 256,   // queue pairs (QPN 2..NQP-1)
+  parameter int          NMR         = 256    // memory regions
 ) (
   input  wire logic                         clk,
   input  wire logic                         rst,
@@ -53,7 +56,37 @@ module nic_top #(
   input  wire logic [net_pkg::KEEP_W-1:0]   eth_rx_tkeep,
   input  wire logic                         eth_rx_tvalid,
   input  wire logic                         eth_rx_tlast,
-  input  wire logic                         eth_rx_tuser    // on tlast: the MAC saw an error
+  input  wire logic                         eth_rx_tuser,   // on tlast: the MAC saw an error
+  // AXI4 master to the on-board memory (DDR/HBM; a model in simulation)
+  output logic [1:0]                        m_axi_awid,
+  output logic [63:0]                       m_axi_awaddr,
+  output logic [7:0]                        m_axi_awlen,
+  output logic [2:0]                        m_axi_awsize,
+  output logic [1:0]                        m_axi_awburst,
+  output logic                              m_axi_awvalid,
+  input  wire logic                         m_axi_awready,
+  output logic [511:0]                      m_axi_wdata,
+  output logic [63:0]                       m_axi_wstrb,
+  output logic                              m_axi_wlast,
+  output logic                              m_axi_wvalid,
+  input  wire logic                         m_axi_wready,
+  input  wire logic [1:0]                   m_axi_bid,
+  input  wire logic [1:0]                   m_axi_bresp,
+  input  wire logic                         m_axi_bvalid,
+  output logic                              m_axi_bready,
+  output logic [1:0]                        m_axi_arid,
+  output logic [63:0]                       m_axi_araddr,
+  output logic [7:0]                        m_axi_arlen,
+  output logic [2:0]                        m_axi_arsize,
+  output logic [1:0]                        m_axi_arburst,
+  output logic                              m_axi_arvalid,
+  input  wire logic                         m_axi_arready,
+  input  wire logic [1:0]                   m_axi_rid,
+  input  wire logic [511:0]                 m_axi_rdata,
+  input  wire logic [1:0]                   m_axi_rresp,
+  input  wire logic                         m_axi_rlast,
+  input  wire logic                         m_axi_rvalid,
+  output logic                              m_axi_rready
 );
 
   localparam int DW = net_pkg::DATA_W;
@@ -90,9 +123,11 @@ module nic_top #(
   );
 
   // ------------------------------------------- datapath bus (m_ext decode)
-  // target 0: net registers, 1: mgmt registers, 2: mgmt RX buffer, 3: mgmt TX buffer
-  localparam int NT = 4;
-  localparam logic [NT*32-1:0] DP_BASE = {32'h4001_0000, 32'h4000_0000, 32'h3001_0000, 32'h3000_0000};
+  // target 0: net registers, 1: mgmt registers, 2: mgmt RX buffer, 3: mgmt TX buffer,
+  // 4: RoCE transport registers, 5: fill/check engine registers
+  localparam int NT = 6;
+  localparam logic [NT*32-1:0] DP_BASE = {32'h3003_0000, 32'h3002_0000, 32'h4001_0000, 32'h4000_0000,
+                                          32'h3001_0000, 32'h3000_0000};
   localparam logic [NT*32-1:0] DP_MASK = {NT{32'hFFFF_0000}};
 
   logic [NT-1:0]    t_req, t_gnt, t_rvalid, t_err;
@@ -170,15 +205,157 @@ module nic_top #(
     .cnt_drop_mgmt_full
   );
 
-  // The RoCE transport is not attached yet: its frames are taken and dropped
-  // (they are counted in rx_roce).
-  logic roce_unused;
+  // ------------------------------------------------------- RoCE transport
+  // The transport parses the headers from the frame itself (the ICRC covers
+  // them): net_rx's parsed-header channel is not needed.
+  logic [DW-1:0] roce_tx_tdata;
+  logic [KW-1:0] roce_tx_tkeep;
+  logic          roce_tx_tvalid, roce_tx_tready, roce_tx_tlast;
+  logic          roce_unused;
+  localparam int MEM_NR = 3, MEM_NW = 4;
+  logic [MEM_NR*64-1:0] c_araddr;  logic [MEM_NR*8-1:0] c_arlen;
+  logic [MEM_NR-1:0]    c_arvalid, c_arready, c_rvalid, c_rready;
+  logic [DW-1:0]        c_rdata;   logic [1:0] c_rresp, c_bresp;  logic c_rlast;
+  logic [MEM_NW*64-1:0] c_awaddr;  logic [MEM_NW*8-1:0] c_awlen;
+  logic [MEM_NW-1:0]    c_awvalid, c_awready, c_wlast, c_wvalid, c_wready, c_bvalid, c_bready;
+  logic [MEM_NW*DW-1:0] c_wdata;   logic [MEM_NW*KW-1:0] c_wstrb;
   always_comb begin
-    roce_rx_tready = 1'b1;
     roce_hdr_ready = 1'b1;
-    roce_unused = ^{roce_rx_tdata, roce_rx_tkeep, roce_rx_tvalid, roce_rx_tlast, roce_rx_tuser,
-                    roce_hdr_valid, roce_hdr};
+    roce_unused = ^{roce_hdr_valid, roce_hdr};
   end
+
+  roce_transport #(.NQP(NQP), .NMR(NMR), .CLK_HZ(CLK_HZ)) u_roce (
+    .clk, .rst,
+    .our_mac          ({mac_hi, mac_lo}),
+    .our_ip           (our_ip),
+    .s_axis_rx_tdata  (roce_rx_tdata),
+    .s_axis_rx_tkeep  (roce_rx_tkeep),
+    .s_axis_rx_tvalid (roce_rx_tvalid),
+    .s_axis_rx_tready (roce_rx_tready),
+    .s_axis_rx_tlast  (roce_rx_tlast),
+    .s_axis_rx_tuser  (roce_rx_tuser),
+    .m_axis_tx_tdata  (roce_tx_tdata),
+    .m_axis_tx_tkeep  (roce_tx_tkeep),
+    .m_axis_tx_tvalid (roce_tx_tvalid),
+    .m_axis_tx_tready (roce_tx_tready),
+    .m_axis_tx_tlast  (roce_tx_tlast),
+    .req   (t_req[4]),
+    .we    (t_we),
+    .addr  (t_addr[15:0]),
+    .be    (t_be),
+    .wdata (t_wdata),
+    .gnt   (t_gnt[4]),
+    .rvalid(t_rvalid[4]),
+    .rdata (t_rdata[4*32 +: 32]),
+    .err   (t_err[4]),
+    .m_axi_araddr (c_araddr[0 +: 2*64]),
+    .m_axi_arlen  (c_arlen[0 +: 2*8]),
+    .m_axi_arvalid(c_arvalid[1:0]),
+    .m_axi_arready(c_arready[1:0]),
+    .m_axi_rdata  (c_rdata),
+    .m_axi_rresp  (c_rresp),
+    .m_axi_rlast  (c_rlast),
+    .m_axi_rvalid (c_rvalid[1:0]),
+    .m_axi_rready (c_rready[1:0]),
+    .m_axi_awaddr (c_awaddr[0 +: 3*64]),
+    .m_axi_awlen  (c_awlen[0 +: 3*8]),
+    .m_axi_awvalid(c_awvalid[2:0]),
+    .m_axi_awready(c_awready[2:0]),
+    .m_axi_wdata  (c_wdata[0 +: 3*DW]),
+    .m_axi_wstrb  (c_wstrb[0 +: 3*KW]),
+    .m_axi_wlast  (c_wlast[2:0]),
+    .m_axi_wvalid (c_wvalid[2:0]),
+    .m_axi_wready (c_wready[2:0]),
+    .m_axi_bresp  (c_bresp),
+    .m_axi_bvalid (c_bvalid[2:0]),
+    .m_axi_bready (c_bready[2:0])
+  );
+
+  // ------------------------------------------------- fill/check engine
+  logic [31:0] pat_addr_lo, pat_addr_hi, pat_len, pat_seed_lo, pat_seed_hi;
+  logic        pat_start_we, pat_start_wdata, pat_busy, pat_done, pat_bad_valid;
+  logic [31:0] pat_err_count, pat_cycles;
+  logic [63:0] pat_bad_addr;
+  logic [1:0]  pat_dma_status;
+
+  mempat_regs u_mempat_regs (
+    .clk, .rst,
+    .req   (t_req[5]),
+    .we    (t_we),
+    .addr  (t_addr[15:0]),
+    .be    (t_be),
+    .wdata (t_wdata),
+    .gnt   (t_gnt[5]),
+    .rvalid(t_rvalid[5]),
+    .rdata (t_rdata[5*32 +: 32]),
+    .err   (t_err[5]),
+    .addr_lo_q     (pat_addr_lo),
+    .addr_hi_q     (pat_addr_hi),
+    .len_q         (pat_len),
+    .seed_lo_q     (pat_seed_lo),
+    .seed_hi_q     (pat_seed_hi),
+    .start_wdata   (pat_start_wdata),
+    .start_we      (pat_start_we),
+    .status_i      ({pat_dma_status, pat_bad_valid, pat_done, pat_busy}),
+    .err_count_i   (pat_err_count),
+    .first_bad_lo_i(pat_bad_addr[31:0]),
+    .first_bad_hi_i(pat_bad_addr[63:32]),
+    .cycles_i      (pat_cycles)
+  );
+
+  mem_pattern u_mempat (
+    .clk, .rst,
+    .start          (pat_start_we && !pat_busy),
+    .mode           (pat_start_wdata),   // 0 fill, 1 check (mem_pkg::pat_mode_e)
+    .addr           ({pat_addr_hi, pat_addr_lo}),
+    .len            (pat_len),
+    .seed           ({pat_seed_hi, pat_seed_lo}),
+    .busy           (pat_busy),
+    .done           (pat_done),
+    .err_count      (pat_err_count),
+    .first_bad_valid(pat_bad_valid),
+    .first_bad_addr (pat_bad_addr),
+    .dma_status     (pat_dma_status),
+    .cycles         (pat_cycles),
+    .m_axi_araddr (c_araddr[2*64 +: 64]),
+    .m_axi_arlen  (c_arlen[2*8 +: 8]),
+    .m_axi_arvalid(c_arvalid[2]),
+    .m_axi_arready(c_arready[2]),
+    .m_axi_rdata  (c_rdata),
+    .m_axi_rresp  (c_rresp),
+    .m_axi_rlast  (c_rlast),
+    .m_axi_rvalid (c_rvalid[2]),
+    .m_axi_rready (c_rready[2]),
+    .m_axi_awaddr (c_awaddr[3*64 +: 64]),
+    .m_axi_awlen  (c_awlen[3*8 +: 8]),
+    .m_axi_awvalid(c_awvalid[3]),
+    .m_axi_awready(c_awready[3]),
+    .m_axi_wdata  (c_wdata[3*DW +: DW]),
+    .m_axi_wstrb  (c_wstrb[3*KW +: KW]),
+    .m_axi_wlast  (c_wlast[3]),
+    .m_axi_wvalid (c_wvalid[3]),
+    .m_axi_wready (c_wready[3]),
+    .m_axi_bresp  (c_bresp),
+    .m_axi_bvalid (c_bvalid[3]),
+    .m_axi_bready (c_bready[3])
+  );
+
+  // ------------------------------------------------------- memory arbiter
+  // read clients: 0-1 transport, 2 fill/check; write clients: 0-2 transport, 3 fill/check
+  mem_axi_arb #(.NR(MEM_NR), .NW(MEM_NW)) u_mem_arb (
+    .clk, .rst,
+    .s_axi_araddr(c_araddr), .s_axi_arlen(c_arlen), .s_axi_arvalid(c_arvalid), .s_axi_arready(c_arready),
+    .s_axi_rdata(c_rdata), .s_axi_rresp(c_rresp), .s_axi_rlast(c_rlast), .s_axi_rvalid(c_rvalid),
+    .s_axi_rready(c_rready),
+    .s_axi_awaddr(c_awaddr), .s_axi_awlen(c_awlen), .s_axi_awvalid(c_awvalid), .s_axi_awready(c_awready),
+    .s_axi_wdata(c_wdata), .s_axi_wstrb(c_wstrb), .s_axi_wlast(c_wlast), .s_axi_wvalid(c_wvalid),
+    .s_axi_wready(c_wready), .s_axi_bresp(c_bresp), .s_axi_bvalid(c_bvalid), .s_axi_bready(c_bready),
+    .m_axi_awid, .m_axi_awaddr, .m_axi_awlen, .m_axi_awsize, .m_axi_awburst, .m_axi_awvalid,
+    .m_axi_awready, .m_axi_wdata, .m_axi_wstrb, .m_axi_wlast, .m_axi_wvalid, .m_axi_wready,
+    .m_axi_bid, .m_axi_bresp, .m_axi_bvalid, .m_axi_bready,
+    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arvalid,
+    .m_axi_arready, .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready
+  );
 
   net_regs u_net_regs (
     .clk, .rst,
@@ -298,15 +475,14 @@ module nic_top #(
 
   // ------------------------------------------------------------------- TX
   logic eth_tx_tuser;
-  logic roce_tx_tready;  // no RoCE transmitter yet
 
   net_tx_arbiter #(.USER_W(1)) u_tx_arb (
     .clk, .rst,
-    .s_axis_roce_tdata ('0),
-    .s_axis_roce_tkeep ('0),
-    .s_axis_roce_tvalid(1'b0),
+    .s_axis_roce_tdata (roce_tx_tdata),
+    .s_axis_roce_tkeep (roce_tx_tkeep),
+    .s_axis_roce_tvalid(roce_tx_tvalid),
     .s_axis_roce_tready(roce_tx_tready),
-    .s_axis_roce_tlast (1'b0),
+    .s_axis_roce_tlast (roce_tx_tlast),
     .s_axis_roce_tuser (1'b0),
     .s_axis_mgmt_tdata (mgmt_tx_tdata),
     .s_axis_mgmt_tkeep (mgmt_tx_tkeep),
@@ -324,7 +500,7 @@ module nic_top #(
 
   logic tx_unused;
   always_comb begin
-    tx_unused = ^{eth_tx_tuser, roce_tx_tready, t_addr[31:16]};  // the decoder used the upper bits
+    tx_unused = ^{eth_tx_tuser, t_addr[31:16]};  // the decoder used the upper bits
     cnt_tx_frames_d = cnt_tx_frames_q + 32'(eth_tx_tvalid && eth_tx_tready && eth_tx_tlast);
   end
 

@@ -11,7 +11,8 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PKG_ORDER = ["rtl/core/core_pkg.sv", "rtl/net/net_pkg.sv", "rtl/roce/roce_pkg.sv", "rtl/mem/mem_pkg.sv", "rtl/roce/roce_qp_pkg.sv"]
+PKG_ORDER = ["rtl/core/core_pkg.sv", "rtl/net/net_pkg.sv", "rtl/roce/roce_pkg.sv", "rtl/mem/mem_pkg.sv",
+             "rtl/roce/roce_qp_pkg.sv", "rtl/roce/roce_req_pkg.sv"]
 
 
 def main():

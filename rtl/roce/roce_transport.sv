@@ -1,0 +1,644 @@
+`default_nettype none
+
+// roce_transport: the RoCEv2 RC transport of one NIC (docs/transport.md).
+//
+//   RoCE frames from net_rx -> roce_icrc_check -> roce_rx_parse -> roce_rx_split
+//       requests  -> roce_resp (responder, receive queues)
+//       responses -> roce_comp (completer) <-> roce_req (requester) <- roce_sq
+//   roce_resp, roce_req -> roce_tx_mux -> roce_tx_build (42-byte Eth/IPv4/UDP
+//       prefix) -> roce_icrc_insert -> frames to net_tx_arbiter
+//   QP context and MR tables (one read port per engine), CQ (completer,
+//   responder, refused posts) and the firmware's registers (regs/roce.toml)
+//   DMA: 2 read clients (requester payload, responder READ data) and 3 write
+//   clients (responder payload, responder atomics, completer READ data), each an
+//   AXI4 client of the NIC's memory arbiter (mem_axi_arb in nic_top).
+module roce_transport #(
+  parameter int     NQP      = 256,
+  parameter int     NMR      = 256,
+  parameter int     SQ_DEPTH = 16,
+  parameter int     RQ_DEPTH = 16,
+  parameter int     CQ_DEPTH = 256,
+  parameter int     WINDOW   = 1024,
+  parameter int     ACKREQ_EVERY = 16,
+  parameter longint CLK_HZ   = 250_000_000,
+  localparam int    NR       = 2,           // AXI read clients
+  localparam int    NW       = 3            // AXI write clients
+) (
+  input  wire logic                          clk,
+  input  wire logic                          rst,
+  input  wire logic [47:0]                   our_mac,
+  input  wire logic [31:0]                   our_ip,
+  // RoCE frames from the net layer (whole Ethernet frames; tuser on tlast: drop)
+  input  wire logic [roce_pkg::DATA_W-1:0]   s_axis_rx_tdata,
+  input  wire logic [roce_pkg::KEEP_W-1:0]   s_axis_rx_tkeep,
+  input  wire logic                          s_axis_rx_tvalid,
+  output logic                               s_axis_rx_tready,
+  input  wire logic                          s_axis_rx_tlast,
+  input  wire logic                          s_axis_rx_tuser,
+  // frames to send
+  output logic [roce_pkg::DATA_W-1:0]        m_axis_tx_tdata,
+  output logic [roce_pkg::KEEP_W-1:0]        m_axis_tx_tkeep,
+  output logic                               m_axis_tx_tvalid,
+  input  wire logic                          m_axis_tx_tready,
+  output logic                               m_axis_tx_tlast,
+  // the firmware's registers (sbus target, regs/roce.toml)
+  input  wire logic                          req,
+  input  wire logic                          we,
+  input  wire logic [15:0]                   addr,
+  input  wire logic [3:0]                    be,
+  input  wire logic [31:0]                   wdata,
+  output logic                               gnt,
+  output logic                               rvalid,
+  output logic [31:0]                        rdata,
+  output logic                               err,
+  // AXI4 clients of the memory arbiter (mem_axi_arb's s_axi_* side): read
+  // clients 0 requester payload, 1 responder READ data; write clients 0
+  // responder payload, 1 responder atomics, 2 completer READ data
+  output logic [NR*64-1:0]                   m_axi_araddr,
+  output logic [NR*8-1:0]                    m_axi_arlen,
+  output logic [NR-1:0]                      m_axi_arvalid,
+  input  wire logic [NR-1:0]                 m_axi_arready,
+  input  wire logic [mem_pkg::DATA_W-1:0]    m_axi_rdata,
+  input  wire logic [1:0]                    m_axi_rresp,
+  input  wire logic                          m_axi_rlast,
+  input  wire logic [NR-1:0]                 m_axi_rvalid,
+  output logic [NR-1:0]                      m_axi_rready,
+  output logic [NW*64-1:0]                   m_axi_awaddr,
+  output logic [NW*8-1:0]                    m_axi_awlen,
+  output logic [NW-1:0]                      m_axi_awvalid,
+  input  wire logic [NW-1:0]                 m_axi_awready,
+  output logic [NW*mem_pkg::DATA_W-1:0]      m_axi_wdata,
+  output logic [NW*mem_pkg::STRB_W-1:0]      m_axi_wstrb,
+  output logic [NW-1:0]                      m_axi_wlast,
+  output logic [NW-1:0]                      m_axi_wvalid,
+  input  wire logic [NW-1:0]                 m_axi_wready,
+  input  wire logic [1:0]                    m_axi_bresp,
+  input  wire logic [NW-1:0]                 m_axi_bvalid,
+  output logic [NW-1:0]                      m_axi_bready
+);
+
+  localparam int QW  = $clog2(NQP);
+  localparam int SAW = $clog2(SQ_DEPTH);
+  localparam int MW  = $clog2(NMR);
+  localparam int PW  = roce_req_pkg::PTR_W;
+  localparam int CW  = $clog2(CQ_DEPTH);
+  localparam int DW  = roce_pkg::DATA_W;
+  localparam int KW  = roce_pkg::KEEP_W;
+
+  // ================================================================ registers
+  logic [23:0] qp_qpn;
+  logic [2:0]  qp_state, qp_pmtu;
+  logic [23:0] qp_remote_qpn, qp_sq_psn, qp_rq_psn;
+  logic [31:0] qp_remote_ip, qp_remote_mac_lo;
+  logic [15:0] qp_remote_mac_hi, qp_udp_sport, qp_timers;
+  logic [9:0]  qp_rd_atomic;
+  logic [3:0]  qp_access;
+  logic        qp_write_wdata, qp_write_we;
+  logic [15:0] mr_index;
+  logic [31:0] mr_key, mr_base_lo, mr_base_hi, mr_len_lo, mr_len_hi;
+  logic [3:0]  mr_access;
+  logic        mr_write_wdata, mr_write_we;
+  logic [23:0] rq_qpn;
+  logic [31:0] rq_addr_lo, rq_addr_hi, rq_len, rq_lkey, rq_wr_id_lo, rq_wr_id_hi;
+  logic        rq_post_wdata, rq_post_we;
+  logic [3:0]  sq_opcode;
+  logic [23:0] sq_qpn;
+  logic [31:0] sq_laddr_lo, sq_laddr_hi, sq_lkey, sq_raddr_lo, sq_raddr_hi, sq_rkey, sq_len, sq_imm,
+               sq_compare_lo, sq_compare_hi, sq_swap_add_lo, sq_swap_add_hi, sq_wr_id_lo, sq_wr_id_hi;
+  logic [1:0]  sq_flags;
+  logic        sq_post_wdata, sq_post_we, cq_pop_wdata, cq_pop_we;
+  logic [7:0]  qp_hw_state;
+  logic [31:0] cnt_rq_overflow_q, cnt_rq_overflow_d, cnt_sq_refused_q, cnt_sq_refused_d;
+  logic [31:0] cnt_tx_pkts_q, cnt_tx_pkts_d;
+
+  // counters of the engines
+  logic [31:0] c_icrc_bad, c_chk_len, c_bad_opcode, c_bad_version, c_bad_len, c_pkt_ok;
+  logic [31:0] r_drop_qpn, r_drop_state, r_drop_opcode, r_drop_oos, r_drop_dup, r_drop_reset,
+               r_dup, r_nak_seq, r_nak_inv, r_nak_acc, r_nak_op, r_rnr, r_req_ok, r_ack_tx,
+               r_nak_tx, r_rd_pkt, r_atomic, r_atomic_miss, r_dma_err, r_post_err;
+  logic [31:0] q_pkt, q_locerr;
+  logic [31:0] p_retry, p_timeout, p_rnr, p_nak_seq, p_nak_inv, p_nak_acc, p_nak_op, p_implicit, p_drop;
+  logic [31:0] s_post_cnt, s_reject_cnt;
+
+  logic             cq_valid;
+  roce_qp_pkg::cqe_t cq_entry;
+  logic [CW:0]      cq_count;
+  logic             sq_ready;
+
+  roce_regs u_regs (
+    .clk, .rst, .req, .we, .addr, .be, .wdata, .gnt, .rvalid, .rdata, .err,
+    .caps_i            ({7'd0, 5'(16), 5'(SAW), 5'($clog2(RQ_DEPTH)), 5'(MW), 5'(QW)}),
+    .qp_qpn_q          (qp_qpn),
+    .qp_state_q        (qp_state),
+    .qp_pmtu_q         (qp_pmtu),
+    .qp_remote_qpn_q   (qp_remote_qpn),
+    .qp_remote_ip_q    (qp_remote_ip),
+    .qp_remote_mac_hi_q(qp_remote_mac_hi),
+    .qp_remote_mac_lo_q(qp_remote_mac_lo),
+    .qp_udp_sport_q    (qp_udp_sport),
+    .qp_sq_psn_q       (qp_sq_psn),
+    .qp_rq_psn_q       (qp_rq_psn),
+    .qp_timers_q       (qp_timers),
+    .qp_rd_atomic_q    (qp_rd_atomic),
+    .qp_access_q       (qp_access),
+    .qp_write_wdata    (qp_write_wdata),
+    .qp_write_we       (qp_write_we),
+    .qp_hw_state_i     (qp_hw_state),
+    .mr_index_q        (mr_index),
+    .mr_key_q          (mr_key),
+    .mr_base_lo_q      (mr_base_lo),
+    .mr_base_hi_q      (mr_base_hi),
+    .mr_len_lo_q       (mr_len_lo),
+    .mr_len_hi_q       (mr_len_hi),
+    .mr_access_q       (mr_access),
+    .mr_write_wdata    (mr_write_wdata),
+    .mr_write_we       (mr_write_we),
+    .rq_qpn_q          (rq_qpn),
+    .rq_addr_lo_q      (rq_addr_lo),
+    .rq_addr_hi_q      (rq_addr_hi),
+    .rq_len_q          (rq_len),
+    .rq_lkey_q         (rq_lkey),
+    .rq_wr_id_lo_q     (rq_wr_id_lo),
+    .rq_wr_id_hi_q     (rq_wr_id_hi),
+    .rq_post_wdata     (rq_post_wdata),
+    .rq_post_we        (rq_post_we),
+    .rq_overflow_i     (cnt_rq_overflow_q),
+    .sq_opcode_q       (sq_opcode),
+    .sq_qpn_q          (sq_qpn),
+    .sq_laddr_lo_q     (sq_laddr_lo),
+    .sq_laddr_hi_q     (sq_laddr_hi),
+    .sq_lkey_q         (sq_lkey),
+    .sq_raddr_lo_q     (sq_raddr_lo),
+    .sq_raddr_hi_q     (sq_raddr_hi),
+    .sq_rkey_q         (sq_rkey),
+    .sq_len_q          (sq_len),
+    .sq_imm_q          (sq_imm),
+    .sq_compare_lo_q   (sq_compare_lo),
+    .sq_compare_hi_q   (sq_compare_hi),
+    .sq_swap_add_lo_q  (sq_swap_add_lo),
+    .sq_swap_add_hi_q  (sq_swap_add_hi),
+    .sq_wr_id_lo_q     (sq_wr_id_lo),
+    .sq_wr_id_hi_q     (sq_wr_id_hi),
+    .sq_flags_q        (sq_flags),
+    .sq_post_wdata     (sq_post_wdata),
+    .sq_post_we        (sq_post_we),
+    .sq_status_i       (sq_ready),
+    .sq_refused_i      (cnt_sq_refused_q),
+    .cq_status_i       ({cq_valid, 16'(cq_count)}),
+    .cq_wr_id_lo_i     (cq_entry.wr_id[31:0]),
+    .cq_wr_id_hi_i     (cq_entry.wr_id[63:32]),
+    .cq_info_i         ({14'd0, cq_entry.is_recv, cq_entry.has_imm, cq_entry.opcode, 3'd0, cq_entry.status}),
+    .cq_byte_len_i     (cq_entry.byte_len),
+    .cq_qpn_i          (cq_entry.qpn),
+    .cq_imm_i          (cq_entry.imm_data),
+    .cq_pop_wdata      (cq_pop_wdata),
+    .cq_pop_we         (cq_pop_we),
+    .cq_overflow_i     (32'd0),  // the CQ back-pressures the engines: nothing is lost
+    .rx_icrc_bad_i     (c_icrc_bad),
+    .rx_bad_opcode_i   (c_bad_opcode),
+    .rx_bad_version_i  (c_bad_version),
+    .rx_bad_len_i      (c_bad_len + c_chk_len),
+    .rx_packets_i      (c_pkt_ok),
+    .resp_drop_qp_i    (r_drop_qpn + r_drop_state + r_drop_reset),
+    .resp_dup_i        (r_dup),
+    .resp_nak_seq_i    (r_nak_seq),
+    .resp_nak_inv_i    (r_nak_inv),
+    .resp_nak_acc_i    (r_nak_acc),
+    .resp_nak_rnr_i    (r_rnr),
+    .resp_nak_op_i     (r_nak_op),
+    .req_retrans_i     (p_retry),
+    .req_timeouts_i    (p_timeout),
+    .req_rnr_waits_i   (p_rnr),
+    .req_naks_i        (p_nak_seq + p_nak_inv + p_nak_acc + p_nak_op),
+    .comp_drop_resp_i  (p_drop),
+    .tx_packets_i      (cnt_tx_pkts_q)
+  );
+
+  // ============================================================ QP and MR tables
+  // read ports: 0 responder, 1 requester, 2 completer, 3 registers (qp_hw_state)
+  localparam int NRD_QP = 4;
+  roce_qp_pkg::qp_ctx_t ctx_w;
+  logic                 ctx_wr_valid, ctx_wr_ready;
+  logic [NRD_QP-1:0]    ctx_re;
+  logic [NRD_QP*QW-1:0] ctx_qa;
+  logic [NRD_QP*roce_qp_pkg::QP_CTX_W-1:0] ctx_rd;
+  roce_qp_pkg::qp_ctx_t ctx_rd_resp, ctx_rd_req, ctx_rd_comp, ctx_rd_regs;
+  logic                 ctx_re_resp, ctx_re_req, ctx_re_comp;
+  logic [QW-1:0]        ctx_qa_resp, ctx_qa_req, ctx_qa_comp;
+  logic                 qp_reset;
+  logic [QW-1:0]        qp_reset_q;
+  logic [23:0]          qp_reset_qpn;
+  logic                 qp_init_done, mr_init_done;
+  logic                 ctx_pend_q, ctx_pend_d, mr_pend_q, mr_pend_d;
+  logic [NQP-1:0]       qp_err_q, qp_err_d;   // the completer moved the QP to ERROR
+  logic                 qp_err_valid;
+  logic [23:0]          qp_err_qpn;
+
+  // staged fields in qp_ctx_t's order (a concatenation: Yosys 0.23 has no casts to package enums)
+  assign ctx_w = {qp_state, qp_pmtu, qp_remote_qpn, qp_remote_ip, qp_remote_mac_hi, qp_remote_mac_lo,
+                  qp_udp_sport, qp_sq_psn, qp_rq_psn,
+                  qp_timers[2:0], qp_timers[5:3], qp_timers[10:6], qp_timers[15:11],   // retry, rnr_retry,
+                  qp_rd_atomic[4:0], qp_rd_atomic[9:5], qp_access};                    // timeout, min_rnr
+
+  // a commit waits while the table is busy (the reset sweep): it is never lost
+  always_comb begin
+    ctx_wr_valid = ctx_pend_q;
+    ctx_pend_d   = (ctx_pend_q || (qp_write_we && qp_write_wdata)) && !(ctx_wr_valid && ctx_wr_ready);
+    mr_wr_valid  = mr_pend_q;
+    mr_pend_d    = (mr_pend_q || mr_write_we) && !(mr_wr_valid && mr_wr_ready);
+  end
+
+  // ERROR flags: set by the completer, cleared when the firmware writes the context
+  always_comb begin
+    qp_err_d = qp_err_q;
+    if (qp_err_valid && qp_err_qpn < 24'(NQP)) qp_err_d[qp_err_qpn[QW-1:0]] = 1'b1;
+    if (ctx_wr_valid && ctx_wr_ready) qp_err_d[qp_qpn[QW-1:0]] = 1'b0;
+  end
+
+  always_comb begin
+    ctx_re = {1'b1, ctx_re_comp, ctx_re_req, ctx_re_resp};
+    ctx_qa = {qp_qpn[QW-1:0], ctx_qa_comp, ctx_qa_req, ctx_qa_resp};
+  end
+  assign {ctx_rd_regs, ctx_rd_comp, ctx_rd_req, ctx_rd_resp} = ctx_rd;
+  assign qp_hw_state = {qp_err_q[qp_qpn[QW-1:0]], 4'd0, ctx_rd_regs[roce_qp_pkg::QP_CTX_W-1 -: 3]};  // .state
+
+  roce_qp_table #(.NQP(NQP), .NRD(NRD_QP)) u_qpt (
+    .clk, .rst,
+    .wr_valid(ctx_wr_valid), .wr_ready(ctx_wr_ready), .wr_qpn(qp_qpn[QW-1:0]), .wr_ctx(ctx_w),
+    .rd_en(ctx_re), .rd_qpn(ctx_qa), .rd_ctx(ctx_rd),
+    .qp_reset_valid(qp_reset), .qp_reset_qpn(qp_reset_q), .init_done(qp_init_done)
+  );
+  assign qp_reset_qpn = 24'(qp_reset_q);
+
+  // MR read ports: 0 responder, 1 requester
+  roce_qp_pkg::mr_entry_t mr_w, mr_rd_resp, mr_rd_req;
+  logic                   mr_wr_valid, mr_wr_ready, mr_re_resp, mr_re_req;
+  logic [31:0]            mr_rk_resp, mr_rk_req;
+  logic                   mr_valid_q, mr_valid_d;   // the commit's valid bit, held while it waits
+  assign mr_valid_d = mr_write_we ? mr_write_wdata : mr_valid_q;
+  assign mr_w = {mr_valid_q, mr_access, mr_key, {mr_base_hi, mr_base_lo}, {mr_len_hi, mr_len_lo}};
+
+  roce_mr_table #(.NMR(NMR), .NRD(2)) u_mrt (
+    .clk, .rst,
+    .wr_valid(mr_wr_valid), .wr_ready(mr_wr_ready), .wr_idx(mr_index[MW-1:0]), .wr_entry(mr_w),
+    .rd_en({mr_re_req, mr_re_resp}), .rd_key({mr_rk_req, mr_rk_resp}), .rd_entry({mr_rd_req, mr_rd_resp}),
+    .init_done(mr_init_done)
+  );
+
+  // ============================================================ receive path
+  logic [DW-1:0] ck_d;  logic [KW-1:0] ck_k;  logic ck_v, ck_r, ck_l, ck_meta, rxh_meta;
+  roce_icrc_check u_icrc_check (
+    .clk, .rst,
+    .s_axis_frame_tdata(s_axis_rx_tdata), .s_axis_frame_tkeep(s_axis_rx_tkeep),
+    .s_axis_frame_tvalid(s_axis_rx_tvalid), .s_axis_frame_tready(s_axis_rx_tready),
+    .s_axis_frame_tlast(s_axis_rx_tlast), .s_axis_frame_tuser(s_axis_rx_tuser),
+    .s_frame_meta(1'b0),
+    .m_axis_frame_tdata(ck_d), .m_axis_frame_tkeep(ck_k), .m_axis_frame_tvalid(ck_v),
+    .m_axis_frame_tready(ck_r), .m_axis_frame_tlast(ck_l), .m_axis_frame_tuser(ck_meta),
+    .cnt_drop_icrc(c_icrc_bad), .cnt_drop_len(c_chk_len)
+  );
+
+  roce_pkg::rx_hdr_t rxh;  logic rxh_v, rxh_r;
+  logic [DW-1:0] rxp_d;  logic [KW-1:0] rxp_k;  logic rxp_v, rxp_r, rxp_l;
+  roce_rx_parse #(.HDR_DEPTH(4)) u_parse (
+    .clk, .rst,
+    .s_axis_frame_tdata(ck_d), .s_axis_frame_tkeep(ck_k), .s_axis_frame_tvalid(ck_v),
+    .s_axis_frame_tready(ck_r), .s_axis_frame_tlast(ck_l), .s_axis_frame_tuser(1'b0),
+    .m_hdr_valid(rxh_v), .m_hdr_ready(rxh_r), .m_hdr(rxh), .m_hdr_user(rxh_meta),
+    .m_axis_payload_tdata(rxp_d), .m_axis_payload_tkeep(rxp_k), .m_axis_payload_tvalid(rxp_v),
+    .m_axis_payload_tready(rxp_r), .m_axis_payload_tlast(rxp_l),
+    .cnt_drop_opcode(c_bad_opcode), .cnt_drop_version(c_bad_version), .cnt_drop_len(c_bad_len),
+    .cnt_pkt_ok(c_pkt_ok)
+  );
+
+  roce_pkg::rx_hdr_t qh, ph;  logic qh_v, qh_r, ph_v, ph_r;
+  logic [DW-1:0] qp_d, pp_d;  logic [KW-1:0] qp_k, pp_k;
+  logic qp_v, qp_r, qp_l, pp_v, pp_r, pp_l;
+  roce_rx_split u_split (
+    .clk, .rst,
+    .s_hdr_valid(rxh_v), .s_hdr_ready(rxh_r), .s_hdr(rxh),
+    .s_axis_payload_tdata(rxp_d), .s_axis_payload_tkeep(rxp_k), .s_axis_payload_tvalid(rxp_v),
+    .s_axis_payload_tready(rxp_r), .s_axis_payload_tlast(rxp_l),
+    .m_req_hdr_valid(qh_v), .m_req_hdr_ready(qh_r), .m_req_hdr(qh),
+    .m_req_axis_payload_tdata(qp_d), .m_req_axis_payload_tkeep(qp_k), .m_req_axis_payload_tvalid(qp_v),
+    .m_req_axis_payload_tready(qp_r), .m_req_axis_payload_tlast(qp_l),
+    .m_rsp_hdr_valid(ph_v), .m_rsp_hdr_ready(ph_r), .m_rsp_hdr(ph),
+    .m_rsp_axis_payload_tdata(pp_d), .m_rsp_axis_payload_tkeep(pp_k), .m_rsp_axis_payload_tvalid(pp_v),
+    .m_rsp_axis_payload_tready(pp_r), .m_rsp_axis_payload_tlast(pp_l)
+  );
+
+  // ============================================================ DMA clients
+  // read clients: 0 requester payload, 1 responder READ data
+  // write clients: 0 responder payload, 1 responder atomics, 2 completer READ data
+  logic [NR-1:0] drc_v, drc_r;  mem_pkg::dma_rd_cmd_t drc [NR];
+  logic [DW-1:0] dr_d [NR];  logic [KW-1:0] dr_k [NR];  logic [NR-1:0] dr_v, dr_r, dr_l;
+  mem_pkg::dma_cpl_t dr_u [NR];
+  logic [NW-1:0] dwc_v, dwc_r;  mem_pkg::dma_wr_cmd_t dwc [NW];
+  logic [DW-1:0] dw_d [NW];  logic [KW-1:0] dw_k [NW];  logic [NW-1:0] dw_v, dw_r, dw_l;
+  logic [NW-1:0] dwp_v, dwp_r;  mem_pkg::dma_cpl_t dwp [NW];
+
+
+  for (genvar i = 0; i < NR; i++) begin : g_rd
+    mem_dma_rd u_dma_rd (
+      .clk, .rst,
+      .s_cmd_valid(drc_v[i]), .s_cmd_ready(drc_r[i]), .s_cmd(drc[i]),
+      .m_axi_araddr(m_axi_araddr[i*64 +: 64]), .m_axi_arlen(m_axi_arlen[i*8 +: 8]), .m_axi_arvalid(m_axi_arvalid[i]),
+      .m_axi_arready(m_axi_arready[i]),
+      .m_axi_rdata(m_axi_rdata), .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast), .m_axi_rvalid(m_axi_rvalid[i]),
+      .m_axi_rready(m_axi_rready[i]),
+      .m_axis_tdata(dr_d[i]), .m_axis_tkeep(dr_k[i]), .m_axis_tvalid(dr_v[i]), .m_axis_tready(dr_r[i]),
+      .m_axis_tlast(dr_l[i]), .m_axis_tuser(dr_u[i])
+    );
+  end
+
+  for (genvar i = 0; i < NW; i++) begin : g_wr
+    mem_dma_wr u_dma_wr (
+      .clk, .rst,
+      .s_cmd_valid(dwc_v[i]), .s_cmd_ready(dwc_r[i]), .s_cmd(dwc[i]),
+      .s_axis_tdata(dw_d[i]), .s_axis_tkeep(dw_k[i]), .s_axis_tvalid(dw_v[i]), .s_axis_tready(dw_r[i]),
+      .s_axis_tlast(dw_l[i]),
+      .m_axi_awaddr(m_axi_awaddr[i*64 +: 64]), .m_axi_awlen(m_axi_awlen[i*8 +: 8]), .m_axi_awvalid(m_axi_awvalid[i]),
+      .m_axi_awready(m_axi_awready[i]),
+      .m_axi_wdata(m_axi_wdata[i*DW +: DW]), .m_axi_wstrb(m_axi_wstrb[i*KW +: KW]), .m_axi_wlast(m_axi_wlast[i]),
+      .m_axi_wvalid(m_axi_wvalid[i]), .m_axi_wready(m_axi_wready[i]),
+      .m_axi_bresp(m_axi_bresp), .m_axi_bvalid(m_axi_bvalid[i]), .m_axi_bready(m_axi_bready[i]),
+      .m_cpl_valid(dwp_v[i]), .m_cpl_ready(dwp_r[i]), .m_cpl(dwp[i])
+    );
+  end
+
+
+  // ============================================================ responder
+  roce_qp_pkg::qp_tx_hdr_t rs_hdr;  logic rs_hdr_v, rs_hdr_r;
+  logic [DW-1:0] rs_d;  logic [KW-1:0] rs_k;  logic rs_v, rs_r, rs_l;
+  logic rs_cqe_v, rs_cqe_r;  roce_qp_pkg::cqe_t rs_cqe;
+  logic rq_post_valid, rq_post_ready;
+  roce_qp_pkg::rwqe_t rq_wqe;
+
+  always_comb begin
+    rq_post_valid = rq_post_we && rq_post_wdata;
+    rq_wqe.addr   = {rq_addr_hi, rq_addr_lo};
+    rq_wqe.len    = rq_len;
+    rq_wqe.lkey   = rq_lkey;
+    rq_wqe.wr_id  = {rq_wr_id_hi, rq_wr_id_lo};
+    cnt_rq_overflow_d = cnt_rq_overflow_q + 32'(rq_post_valid && (!rq_post_ready || rq_qpn >= 24'(NQP)));
+  end
+
+  roce_resp #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH)) u_resp (
+    .clk, .rst, .init_done(qp_init_done && mr_init_done),
+    .qp_reset_valid(qp_reset), .qp_reset_qpn(qp_reset_q),
+    .s_hdr_valid(qh_v), .s_hdr_ready(qh_r), .s_hdr(qh),
+    .s_axis_payload_tdata(qp_d), .s_axis_payload_tkeep(qp_k), .s_axis_payload_tvalid(qp_v),
+    .s_axis_payload_tready(qp_r), .s_axis_payload_tlast(qp_l),
+    .ctx_rd_en(ctx_re_resp), .ctx_rd_qpn(ctx_qa_resp), .ctx_rd(ctx_rd_resp),
+    .mr_rd_en(mr_re_resp), .mr_rd_key(mr_rk_resp), .mr_rd(mr_rd_resp),
+    .s_post_valid(rq_post_valid && rq_qpn < 24'(NQP)), .s_post_ready(rq_post_ready),
+    .s_post_qpn(rq_qpn[QW-1:0]), .s_post_wqe(rq_wqe),
+    .m_dma_wr_cmd_valid(dwc_v[0]), .m_dma_wr_cmd_ready(dwc_r[0]), .m_dma_wr_cmd(dwc[0]),
+    .m_dma_wr_axis_tdata(dw_d[0]), .m_dma_wr_axis_tkeep(dw_k[0]), .m_dma_wr_axis_tvalid(dw_v[0]),
+    .m_dma_wr_axis_tready(dw_r[0]), .m_dma_wr_axis_tlast(dw_l[0]),
+    .s_dma_wr_cpl_valid(dwp_v[0]), .s_dma_wr_cpl_ready(dwp_r[0]), .s_dma_wr_cpl(dwp[0]),
+    .m_dma_aw_cmd_valid(dwc_v[1]), .m_dma_aw_cmd_ready(dwc_r[1]), .m_dma_aw_cmd(dwc[1]),
+    .m_dma_aw_axis_tdata(dw_d[1]), .m_dma_aw_axis_tkeep(dw_k[1]), .m_dma_aw_axis_tvalid(dw_v[1]),
+    .m_dma_aw_axis_tready(dw_r[1]), .m_dma_aw_axis_tlast(dw_l[1]),
+    .s_dma_aw_cpl_valid(dwp_v[1]), .s_dma_aw_cpl_ready(dwp_r[1]), .s_dma_aw_cpl(dwp[1]),
+    .m_dma_rd_cmd_valid(drc_v[1]), .m_dma_rd_cmd_ready(drc_r[1]), .m_dma_rd_cmd(drc[1]),
+    .s_dma_rd_axis_tdata(dr_d[1]), .s_dma_rd_axis_tkeep(dr_k[1]), .s_dma_rd_axis_tvalid(dr_v[1]),
+    .s_dma_rd_axis_tready(dr_r[1]), .s_dma_rd_axis_tlast(dr_l[1]), .s_dma_rd_axis_tuser(dr_u[1]),
+    .m_tx_hdr_valid(rs_hdr_v), .m_tx_hdr_ready(rs_hdr_r), .m_tx_hdr(rs_hdr),
+    .m_axis_tx_tdata(rs_d), .m_axis_tx_tkeep(rs_k), .m_axis_tx_tvalid(rs_v), .m_axis_tx_tready(rs_r),
+    .m_axis_tx_tlast(rs_l),
+    .m_cqe_valid(rs_cqe_v), .m_cqe_ready(rs_cqe_r), .m_cqe(rs_cqe),
+    .cnt_drop_qpn(r_drop_qpn), .cnt_drop_state(r_drop_state), .cnt_drop_opcode(r_drop_opcode),
+    .cnt_drop_oos(r_drop_oos), .cnt_drop_dup(r_drop_dup), .cnt_drop_reset(r_drop_reset),
+    .cnt_dup(r_dup), .cnt_nak_seq(r_nak_seq), .cnt_nak_inv(r_nak_inv), .cnt_nak_acc(r_nak_acc),
+    .cnt_nak_op(r_nak_op), .cnt_rnr(r_rnr), .cnt_req_ok(r_req_ok), .cnt_ack_tx(r_ack_tx),
+    .cnt_nak_tx(r_nak_tx), .cnt_rd_pkt(r_rd_pkt), .cnt_atomic(r_atomic), .cnt_atomic_miss(r_atomic_miss),
+    .cnt_dma_err(r_dma_err), .cnt_post_err(r_post_err)
+  );
+
+  // ============================================================ requester side
+  roce_qp_pkg::swqe_t sq_wqe;
+  logic sq_post_valid;
+  always_comb begin
+    sq_post_valid      = sq_post_we && sq_post_wdata;
+    // swqe_t's fields in order (a concatenation: Yosys 0.23 has no casts to package enums)
+    sq_wqe = {sq_opcode, sq_qpn, sq_laddr_hi, sq_laddr_lo, sq_lkey, sq_raddr_hi, sq_raddr_lo, sq_rkey,
+              sq_len, sq_imm, sq_compare_hi, sq_compare_lo, sq_swap_add_hi, sq_swap_add_lo,
+              sq_wr_id_hi, sq_wr_id_lo, sq_flags[0], sq_flags[1]};
+    cnt_sq_refused_d   = cnt_sq_refused_q + 32'(sq_post_valid && !sq_ready);
+  end
+
+  logic sq_kick_v, sq_kick_r;  logic [23:0] sq_kick_q;
+  logic c_kick_v, c_kick_r;    logic [23:0] c_kick_q;
+  logic cmd_v, cmd_r;          roce_req_pkg::rcmd_t cmd;
+  logic ev_v, ev_r;            roce_req_pkg::rev_t ev;
+  logic arm_v, arm_r;          roce_req_pkg::tcmd_t arm;
+  logic tc_v, tc_r;            roce_req_pkg::tcmd_t tc;
+  logic tx_v, tx_r;            roce_req_pkg::texp_t tx;
+  logic head_re;               logic [QW-1:0] head_qa;  logic [PW-1:0] head_rd;
+  logic wqe_re;                logic [QW+SAW-1:0] wqe_a;  roce_qp_pkg::swqe_t wqe_rd;
+  logic cwqe_re;               logic [QW+SAW-1:0] cwqe_a; roce_req_pkg::cwqe_t cwqe_rd;
+  logic sq_cpub_re;            logic [QW-1:0] sq_cpub_qa;  roce_req_pkg::cpub_t sq_cpub;
+  logic req_cpub_re;           logic [QW-1:0] req_cpub_qa; roce_req_pkg::cpub_t req_cpub;
+  logic rpub_re;               logic [QW-1:0] rpub_qa;     roce_req_pkg::rpub_t rpub;
+  logic sq_cqe_v, sq_cqe_r;    roce_qp_pkg::cqe_t sq_cqe;
+  logic cp_cqe_v, cp_cqe_r;    roce_qp_pkg::cqe_t cp_cqe;
+  roce_qp_pkg::qp_tx_hdr_t rq_hdr;  logic rq_hdr_v, rq_hdr_r;
+  logic [DW-1:0] rq_d;  logic [KW-1:0] rq_k;  logic rq_v, rq_r, rq_l;
+
+  roce_sq #(.NQP(NQP), .SQ_DEPTH(SQ_DEPTH)) u_sq (
+    .clk, .rst,
+    .s_wqe_valid(sq_post_valid), .s_wqe_ready(sq_ready), .s_wqe(sq_wqe),
+    .qp_reset, .qp_reset_qpn,
+    .req_head_rd_en(head_re), .req_head_rd_qpn(head_qa), .req_head_rd_data(head_rd),
+    .req_wqe_rd_en(wqe_re), .req_wqe_rd_addr(wqe_a), .req_wqe_rd_data(wqe_rd),
+    .comp_wqe_rd_en(cwqe_re), .comp_wqe_rd_addr(cwqe_a), .comp_wqe_rd_data(cwqe_rd),
+    .cpub_rd_en(sq_cpub_re), .cpub_rd_qpn(sq_cpub_qa), .cpub_rd_data(sq_cpub),
+    .m_kick_valid(sq_kick_v), .m_kick_ready(sq_kick_r), .m_kick_qpn(sq_kick_q),
+    .m_cqe_valid(sq_cqe_v), .m_cqe_ready(sq_cqe_r), .m_cqe(sq_cqe),
+    .cnt_post(s_post_cnt), .cnt_reject(s_reject_cnt)
+  );
+
+  roce_req #(.NQP(NQP), .SQ_DEPTH(SQ_DEPTH), .NMR(NMR), .WINDOW(WINDOW), .ACKREQ_EVERY(ACKREQ_EVERY)) u_req (
+    .clk, .rst, .qp_reset, .qp_reset_qpn,
+    .s_kick_valid(sq_kick_v), .s_kick_ready(sq_kick_r), .s_kick_qpn(sq_kick_q),
+    .s_ckick_valid(c_kick_v), .s_ckick_ready(c_kick_r), .s_ckick_qpn(c_kick_q),
+    .s_cmd_valid(cmd_v), .s_cmd_ready(cmd_r), .s_cmd(cmd),
+    .head_rd_en(head_re), .head_rd_qpn(head_qa), .head_rd_data(head_rd),
+    .wqe_rd_en(wqe_re), .wqe_rd_addr(wqe_a), .wqe_rd_data(wqe_rd),
+    .cpub_rd_en(req_cpub_re), .cpub_rd_qpn(req_cpub_qa), .cpub_rd_data(req_cpub),
+    .ctx_rd_en(ctx_re_req), .ctx_rd_qpn(ctx_qa_req), .ctx_rd_data(ctx_rd_req),
+    .mr_rd_en(mr_re_req), .mr_rd_key(mr_rk_req), .mr_rd_data(mr_rd_req),
+    .rpub_rd_en(rpub_re), .rpub_rd_qpn(rpub_qa), .rpub_rd_data(rpub),
+    .m_ev_valid(ev_v), .m_ev_ready(ev_r), .m_ev(ev),
+    .m_tcmd_valid(arm_v), .m_tcmd_ready(arm_r), .m_tcmd(arm),
+    .m_dma_cmd_valid(drc_v[0]), .m_dma_cmd_ready(drc_r[0]), .m_dma_cmd(drc[0]),
+    .s_axis_dma_tdata(dr_d[0]), .s_axis_dma_tkeep(dr_k[0]), .s_axis_dma_tvalid(dr_v[0]),
+    .s_axis_dma_tready(dr_r[0]), .s_axis_dma_tlast(dr_l[0]), .s_axis_dma_tuser(dr_u[0]),
+    .m_hdr_valid(rq_hdr_v), .m_hdr_ready(rq_hdr_r), .m_hdr(rq_hdr),
+    .m_axis_payload_tdata(rq_d), .m_axis_payload_tkeep(rq_k), .m_axis_payload_tvalid(rq_v),
+    .m_axis_payload_tready(rq_r), .m_axis_payload_tlast(rq_l),
+    .cnt_pkt(q_pkt), .cnt_locerr(q_locerr)
+  );
+
+  roce_comp #(.NQP(NQP), .SQ_DEPTH(SQ_DEPTH)) u_comp (
+    .clk, .rst, .qp_reset, .qp_reset_qpn,
+    .s_rsp_hdr_valid(ph_v), .s_rsp_hdr_ready(ph_r), .s_rsp_hdr(ph),
+    .s_axis_rsp_payload_tdata(pp_d), .s_axis_rsp_payload_tkeep(pp_k), .s_axis_rsp_payload_tvalid(pp_v),
+    .s_axis_rsp_payload_tready(pp_r), .s_axis_rsp_payload_tlast(pp_l),
+    .s_ev_valid(ev_v), .s_ev_ready(ev_r), .s_ev(ev),
+    .s_texp_valid(tx_v), .s_texp_ready(tx_r), .s_texp(tx),
+    .m_cmd_valid(cmd_v), .m_cmd_ready(cmd_r), .m_cmd(cmd),
+    .m_kick_valid(c_kick_v), .m_kick_ready(c_kick_r), .m_kick_qpn(c_kick_q),
+    .m_tcmd_valid(tc_v), .m_tcmd_ready(tc_r), .m_tcmd(tc),
+    .wqe_rd_en(cwqe_re), .wqe_rd_addr(cwqe_a), .wqe_rd_data(cwqe_rd),
+    .ctx_rd_en(ctx_re_comp), .ctx_rd_qpn(ctx_qa_comp), .ctx_rd_data(ctx_rd_comp),
+    .rpub_rd_en(rpub_re), .rpub_rd_qpn(rpub_qa), .rpub_rd_data(rpub),
+    .sq_cpub_rd_en(sq_cpub_re), .sq_cpub_rd_qpn(sq_cpub_qa), .sq_cpub_rd_data(sq_cpub),
+    .req_cpub_rd_en(req_cpub_re), .req_cpub_rd_qpn(req_cpub_qa), .req_cpub_rd_data(req_cpub),
+    .m_dma_cmd_valid(dwc_v[2]), .m_dma_cmd_ready(dwc_r[2]), .m_dma_cmd(dwc[2]),
+    .m_axis_dma_tdata(dw_d[2]), .m_axis_dma_tkeep(dw_k[2]), .m_axis_dma_tvalid(dw_v[2]),
+    .m_axis_dma_tready(dw_r[2]), .m_axis_dma_tlast(dw_l[2]),
+    .s_dma_cpl_valid(dwp_v[2]), .s_dma_cpl_ready(dwp_r[2]), .s_dma_cpl(dwp[2]),
+    .m_cqe_valid(cp_cqe_v), .m_cqe_ready(cp_cqe_r), .m_cqe(cp_cqe),
+    .qp_err_valid, .qp_err_qpn,
+    .cnt_retry(p_retry), .cnt_timeout(p_timeout), .cnt_rnr(p_rnr), .cnt_nak_seq(p_nak_seq),
+    .cnt_nak_inv(p_nak_inv), .cnt_nak_acc(p_nak_acc), .cnt_nak_op(p_nak_op),
+    .cnt_implicit(p_implicit), .cnt_drop(p_drop)
+  );
+
+  roce_comp_timer #(.NQP(NQP), .CLK_HZ(CLK_HZ)) u_timer (
+    .clk, .rst, .qp_reset, .qp_reset_qpn,
+    .s_arm_valid(arm_v), .s_arm_ready(arm_r), .s_arm(arm),
+    .s_tcmd_valid(tc_v), .s_tcmd_ready(tc_r), .s_tcmd(tc),
+    .m_texp_valid(tx_v), .m_texp_ready(tx_r), .m_texp(tx)
+  );
+
+  // ============================================================ completions
+  // the responder's CQE valid comes from the process that reads its ready (see
+  // the header slice above): a register slice keeps the merge's choice apart
+  logic rsk_cqe_v, rsk_cqe_r;  roce_qp_pkg::cqe_t rsk_cqe;
+  mem_skid #(.WIDTH(roce_qp_pkg::CQE_W)) u_resp_cqe_slice (
+    .clk, .rst,
+    .s_valid(rs_cqe_v), .s_ready(rs_cqe_r), .s_data(rs_cqe),
+    .m_valid(rsk_cqe_v), .m_ready(rsk_cqe_r), .m_data(rsk_cqe)
+  );
+
+  logic mg_cqe_v, mg_cqe_r;  roce_qp_pkg::cqe_t mg_cqe;
+  roce_cq_merge #(.NIN(3)) u_merge (
+    .clk, .rst,
+    .s_cqe_valid({rsk_cqe_v, sq_cqe_v, cp_cqe_v}), .s_cqe_ready({rsk_cqe_r, sq_cqe_r, cp_cqe_r}),
+    .s_cqe({rsk_cqe, sq_cqe, cp_cqe}),
+    .m_cqe_valid(mg_cqe_v), .m_cqe_ready(mg_cqe_r), .m_cqe(mg_cqe)
+  );
+
+  roce_cq #(.DEPTH(CQ_DEPTH)) u_cq (
+    .clk, .rst,
+    .s_cqe_valid(mg_cqe_v), .s_cqe_ready(mg_cqe_r), .s_cqe(mg_cqe),
+    .cq_valid, .cq_entry, .cq_pop(cq_pop_we && cq_pop_wdata), .cq_count
+  );
+
+  // ============================================================ transmit path
+  roce_qp_pkg::qp_tx_hdr_t mx_hdr;  logic mx_hdr_v, mx_hdr_r;
+  logic [DW-1:0] mx_d;  logic [KW-1:0] mx_k;  logic mx_v, mx_r, mx_l;
+  // A register slice on the responder's header channel: the responder decides
+  // its header valid in the same process that reads the ready, so without it
+  // the mux's ready-from-valid choice would close a (false) combinational loop.
+  roce_qp_pkg::qp_tx_hdr_t rsk_hdr;  logic rsk_hdr_v, rsk_hdr_r;
+  mem_skid #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W)) u_resp_hdr_slice (
+    .clk, .rst,
+    .s_valid(rs_hdr_v), .s_ready(rs_hdr_r), .s_data(rs_hdr),
+    .m_valid(rsk_hdr_v), .m_ready(rsk_hdr_r), .m_data(rsk_hdr)
+  );
+
+  // and on its payload (READ responses), for the same reason
+  logic [DW-1:0] rsk_d;  logic [KW-1:0] rsk_k;  logic rsk_v, rsk_r, rsk_l, rsk_u;
+  net_axis_skid #(.DATA_W(DW), .USER_W(1)) u_resp_pay_slice (
+    .clk, .rst,
+    .s_axis_tdata(rs_d), .s_axis_tkeep(rs_k), .s_axis_tvalid(rs_v), .s_axis_tready(rs_r),
+    .s_axis_tlast(rs_l), .s_axis_tuser(1'b0),
+    .m_axis_tdata(rsk_d), .m_axis_tkeep(rsk_k), .m_axis_tvalid(rsk_v), .m_axis_tready(rsk_r),
+    .m_axis_tlast(rsk_l), .m_axis_tuser(rsk_u)
+  );
+
+  roce_tx_mux u_mux (
+    .clk, .rst,
+    .s_resp_hdr_valid(rsk_hdr_v), .s_resp_hdr_ready(rsk_hdr_r), .s_resp_hdr(rsk_hdr),
+    .s_axis_resp_payload_tdata(rsk_d), .s_axis_resp_payload_tkeep(rsk_k), .s_axis_resp_payload_tvalid(rsk_v),
+    .s_axis_resp_payload_tready(rsk_r), .s_axis_resp_payload_tlast(rsk_l),
+    .s_req_hdr_valid(rq_hdr_v), .s_req_hdr_ready(rq_hdr_r), .s_req_hdr(rq_hdr),
+    .s_axis_req_payload_tdata(rq_d), .s_axis_req_payload_tkeep(rq_k), .s_axis_req_payload_tvalid(rq_v),
+    .s_axis_req_payload_tready(rq_r), .s_axis_req_payload_tlast(rq_l),
+    .m_hdr_valid(mx_hdr_v), .m_hdr_ready(mx_hdr_r), .m_hdr(mx_hdr),
+    .m_axis_payload_tdata(mx_d), .m_axis_payload_tkeep(mx_k), .m_axis_payload_tvalid(mx_v),
+    .m_axis_payload_tready(mx_r), .m_axis_payload_tlast(mx_l)
+  );
+
+  // the Eth/IPv4/UDP header in front of the BTH, as rxe fills it
+  logic [335:0]           prefix;
+  roce_pkg::tx_hdr_t      mx_roce;
+  roce_pkg::opcode_info_t mx_info;
+  net_pkg::tx_hdr_t       nh;
+  always_comb begin
+    mx_roce        = mx_hdr.roce;
+    mx_info        = roce_pkg::roce_opcode_info(mx_roce.hdr.bth.opcode);
+    nh.dst_mac     = mx_hdr.remote_mac;
+    nh.src_mac     = our_mac;
+    nh.src_ip      = our_ip;
+    nh.dst_ip      = mx_hdr.remote_ip;
+    nh.ip_id       = 16'd0;
+    nh.src_port    = mx_hdr.udp_sport;
+    nh.dst_port    = roce_pkg::UDP_PORT_ROCEV2;
+    nh.payload_len = roce_pkg::roce_udp_payload_len(mx_info.hdr_len, mx_info.has_payload ? mx_roce.pay_len : 16'd0);
+    prefix         = net_pkg::hdr_to_bytes(net_pkg::tx_hdr_fill(nh));
+  end
+
+  logic [DW-1:0] bf_d;  logic [KW-1:0] bf_k;  logic bf_v, bf_r, bf_l;
+  roce_tx_build #(.PREFIX_BYTES(42)) u_build (
+    .clk, .rst,
+    .s_hdr_valid(mx_hdr_v), .s_hdr_ready(mx_hdr_r), .s_hdr(mx_roce), .s_hdr_prefix(prefix),
+    .s_axis_payload_tdata(mx_d), .s_axis_payload_tkeep(mx_k), .s_axis_payload_tvalid(mx_v),
+    .s_axis_payload_tready(mx_r), .s_axis_payload_tlast(mx_l),
+    .m_axis_frame_tdata(bf_d), .m_axis_frame_tkeep(bf_k), .m_axis_frame_tvalid(bf_v),
+    .m_axis_frame_tready(bf_r), .m_axis_frame_tlast(bf_l)
+  );
+
+  roce_icrc_insert u_icrc_insert (
+    .clk, .rst,
+    .s_axis_frame_tdata(bf_d), .s_axis_frame_tkeep(bf_k), .s_axis_frame_tvalid(bf_v),
+    .s_axis_frame_tready(bf_r), .s_axis_frame_tlast(bf_l),
+    .m_axis_frame_tdata(m_axis_tx_tdata), .m_axis_frame_tkeep(m_axis_tx_tkeep),
+    .m_axis_frame_tvalid(m_axis_tx_tvalid), .m_axis_frame_tready(m_axis_tx_tready),
+    .m_axis_frame_tlast(m_axis_tx_tlast)
+  );
+
+  // ============================================================ state
+  logic unused;
+  always_comb begin
+    cnt_tx_pkts_d = cnt_tx_pkts_q + 32'(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast);
+    unused = ^{r_drop_opcode, r_drop_oos, r_drop_dup, r_req_ok, r_ack_tx, r_nak_tx, r_rd_pkt,
+               r_atomic, r_atomic_miss, r_dma_err, r_post_err, q_pkt, q_locerr, p_implicit,
+               s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, mx_info, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW]};
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      ctx_pend_q        <= 1'b0;
+      mr_pend_q         <= 1'b0;
+      mr_valid_q        <= 1'b0;
+      qp_err_q          <= '0;
+      cnt_rq_overflow_q <= '0;
+      cnt_sq_refused_q  <= '0;
+      cnt_tx_pkts_q     <= '0;
+    end else begin
+      ctx_pend_q        <= ctx_pend_d;
+      mr_pend_q         <= mr_pend_d;
+      mr_valid_q        <= mr_valid_d;
+      qp_err_q          <= qp_err_d;
+      cnt_rq_overflow_q <= cnt_rq_overflow_d;
+      cnt_sq_refused_q  <= cnt_sq_refused_d;
+      cnt_tx_pkts_q     <= cnt_tx_pkts_d;
+    end
+  end
+
+endmodule

@@ -1,0 +1,129 @@
+"""Drive simulated NICs' consoles from Python (the demo and the system tests).
+
+    with NicPair() as (a, b):          # solonic_sim --nics 2: NIC 0 on pipes, NIC 1 on a pty
+        a.cmd("ping 10.0.0.2 1")       # type a line, wait for the next prompt, return the answer
+
+Every wait is bounded: a console that does not answer in time raises
+ConsoleTimeout with what it printed so far.
+"""
+import os
+import pathlib
+import re
+import select
+import subprocess
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SIM = os.environ.get("SOLONIC_SIM", str(ROOT / "build/sim/solonic_sim"))
+FW = os.environ.get("SOLONIC_FW", str(ROOT / "build/fw/solonic.hex"))
+PROMPT = "solonic> "
+
+
+class ConsoleTimeout(Exception):
+    pass
+
+
+class Console:
+    """One NIC's UART: write to fd_out, read from fd_in (non-blocking)."""
+
+    def __init__(self, name, fd_in, fd_out, proc):
+        self.name, self.fd_in, self.fd_out, self.proc = name, fd_in, fd_out, proc
+        self.buf = ""
+        self.log = []
+
+    def _read(self, timeout):
+        r, _, _ = select.select([self.fd_in], [], [], timeout)
+        if not r:
+            return False
+        try:
+            data = os.read(self.fd_in, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            if self.proc.poll() is not None:
+                raise ConsoleTimeout(f"{self.name}: the simulator ended (exit {self.proc.returncode}); "
+                                     f"last output: {self.buf[-400:]!r}")
+            return False
+        text = data.decode(errors="replace").replace("\r\n", "\n")
+        self.buf += text
+        self.log.append(text)
+        return True
+
+    def wait_for(self, pattern, timeout=60.0):
+        """Wait until the output since the last call matches; return the text up to the match."""
+        end = time.monotonic() + timeout
+        rx = re.compile(pattern, re.M)
+        while True:
+            m = rx.search(self.buf)
+            if m:
+                out, self.buf = self.buf[:m.end()], self.buf[m.end():]
+                return out
+            left = end - time.monotonic()
+            if left <= 0:
+                raise ConsoleTimeout(f"{self.name}: no /{pattern}/ within {timeout:.0f} s; got {self.buf[-600:]!r}")
+            self._read(min(left, 0.5))
+
+    def send(self, line):
+        os.write(self.fd_out, (line + "\n").encode())
+
+    def cmd(self, line, timeout=60.0):
+        """Type a line and return the answer (without the echo and the next prompt)."""
+        self.send(line)
+        out = self.wait_for(re.escape(PROMPT), timeout)
+        out = out[: -len(PROMPT)]
+        first, _, rest = out.partition("\n")
+        return rest if first.strip() == line.strip() else out
+
+    def transcript(self):
+        return "".join(self.log)
+
+
+class NicPair:
+    """Two NICs joined by the wire model (extra harness options in `args`)."""
+
+    def __init__(self, args=(), fw=FW, sim=SIM, max_seconds=600):
+        self.cmdline = [sim, "--fw", fw, "--nics", "2", "--uart1-pty", "--max-seconds", str(max_seconds),
+                        *args]
+
+    def __enter__(self):
+        self.proc = subprocess.Popen(self.cmdline, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, bufsize=0)
+        # the pty's path comes on stderr
+        path, err = None, b""
+        end = time.monotonic() + 30
+        while path is None and time.monotonic() < end:
+            r, _, _ = select.select([self.proc.stderr], [], [], 0.5)
+            if r:
+                chunk = os.read(self.proc.stderr.fileno(), 4096)
+                if not chunk and self.proc.poll() is not None:
+                    break
+                err += chunk
+                m = re.search(rb"(/dev/pts/\d+)", err)
+                if m:
+                    path = m.group(1).decode()
+        if path is None:
+            self.proc.kill()
+            raise ConsoleTimeout(f"the simulator did not open NIC 1's pty: {err.decode(errors='replace')}")
+        self.pty = os.open(path, os.O_RDWR | os.O_NOCTTY)
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        os.set_blocking(self.pty, False)
+        self.a = Console("NIC 0", self.proc.stdout.fileno(), self.proc.stdin.fileno(), self.proc)
+        self.b = Console("NIC 1", self.pty, self.pty, self.proc)
+        # the pty echoes nothing itself (the harness puts it in raw mode); wait for both banners
+        self.a.wait_for(re.escape(PROMPT), 60)
+        self.b.wait_for(re.escape(PROMPT), 60)
+        return self.a, self.b
+
+    def __exit__(self, *exc):
+        try:
+            self.a.send("exit 0")
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.pty)
+        self.stderr = self.proc.stderr.read().decode(errors="replace")
+        return False
