@@ -1,6 +1,6 @@
 /*
  * The out-of-band QP exchange messages of ibv_rc_pingpong (rdma-core 44) and
- * perftest 4.5-0.17, byte for byte as /work/shared/reference/README.md and
+ * perftest 4.5-0.17, byte for byte as the shared reference notes (tests/data/README.md) and
  * the *.decode.txt captures show them (TCP port 18515).
  *
  * Pure C without hardware: the same file compiles for the firmware and on
