@@ -31,13 +31,14 @@ NIC_RTL    := $(RTL_PKGS) \
                  rtl/roce/*.sv rtl/mem/*.sv rtl/top/*.sv))) \
               $(REGS_SV)
 
-.PHONY: help deps test run console bench regs regs-doc yosys-check clean distclean
+.PHONY: help deps test run run-one console bench regs regs-doc yosys-check clean distclean
 
 help:
 	@echo "solonic targets:"
 	@echo "  make deps     install everything this project needs (Debian packages, lwIP source)"
 	@echo "  make test     build everything and run every test"
-	@echo "  make run      the demo: boot a NIC and run a scripted console session"
+	@echo "  make run      the demo: two NICs, exchange, WRITE/READ/SEND verified, bench"
+	@echo "  make run-one  one NIC's scripted console tour"
 	@echo "  make console  the interactive console of a simulated NIC"
 	@echo "  make bench    benchmarks (simulation speed, CPI, line rate)"
 	@echo "  make yosys-check  read and elaborate all RTL with Yosys"
@@ -58,7 +59,13 @@ yosys-check: regs
 test:
 	$(PY) tests/run.py
 
+# make run: two NICs on one cable, exchange, WRITE/READ/SEND checked byte for byte, bench
+# (scripts/demo_two_nics.py); INTERACTIVE=1: NIC 0's console here, NIC 1's on a pty.
+INTERACTIVE ?=
 run: $(BUILD)/sim/solonic_sim fw
+	$(PY) scripts/demo_two_nics.py $(if $(filter-out 0,$(INTERACTIVE)),--interactive)
+
+run-one: $(BUILD)/sim/solonic_sim fw
 	$(PY) scripts/demo_console.py
 
 console: $(BUILD)/sim/solonic_sim fw

@@ -10,6 +10,7 @@
 #include "fw.h"
 #include "net.h"
 #include "roce/qpx.h"
+#include "roce/qpx_tool.h"
 #include "roce/roce.h"
 #include "timer.h"
 #include "uart.h"
@@ -42,6 +43,7 @@ int main(void) {
         net_poll();
         roce_poll();
         qpx_poll();
+        qpx_tool_poll();
         console_poll();
     }
 }

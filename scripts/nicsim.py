@@ -29,6 +29,7 @@ class Console:
     def __init__(self, name, fd_in, fd_out, proc):
         self.name, self.fd_in, self.fd_out, self.proc = name, fd_in, fd_out, proc
         self.buf = ""
+        self.pending_cr = ""
         self.log = []
 
     def _read(self, timeout):
@@ -44,7 +45,10 @@ class Console:
                 raise ConsoleTimeout(f"{self.name}: the simulator ended (exit {self.proc.returncode}); "
                                      f"last output: {self.buf[-400:]!r}")
             return False
-        text = data.decode(errors="replace").replace("\r\n", "\n")
+        text = self.pending_cr + data.decode(errors="replace")
+        # a CRLF may be split across two reads: hold a trailing CR for the next one
+        self.pending_cr = "\r" if text.endswith("\r") else ""
+        text = (text[:-1] if self.pending_cr else text).replace("\r\n", "\n")
         self.buf += text
         self.log.append(text)
         return True

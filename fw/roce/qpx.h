@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct roce_qp; /* roce.h */
+
 enum qpx_tool { QPX_TOOL_PINGPONG, QPX_TOOL_PERFTEST };
 enum qpx_test {
     QPX_WRITE_BW,
@@ -73,5 +75,17 @@ void qpx_abort(const char *why);
 
 /* One or two lines describing the session. */
 void qpx_status_print(void);
+
+/*
+ * The QP the exchange programmed: the running session's once it is RTS, else
+ * the one the last successful session left (NULL when there is none).
+ */
+struct roce_qp *qpx_qp(void);
+
+/*
+ * The peer's test buffer for QP qpn as the exchange that programmed it carried
+ * it (perftest sends rkey and address): 0, or -1 when it did not (pingpong).
+ */
+int qpx_peer_buffer(uint32_t qpn, uint32_t *rkey, uint64_t *vaddr);
 
 #endif

@@ -257,6 +257,12 @@ void roce_poll(void) {
         file_wc(&wc);
 }
 
+int roce_poll_wc(struct roce_wc *wc) {
+    if (!rc.present || !roce_hw_poll_cq(wc)) return 0;
+    file_wc(wc);
+    return 1;
+}
+
 static bool take_done(uint64_t wr_id, struct roce_wc *wc) {
     for (uint32_t i = 0; i < DONE_RING; i++) {
         if (rc.done_valid[i] && rc.done[i].wr_id == wr_id) {

@@ -95,6 +95,13 @@ int roce_post_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lke
 /* The super-loop's CQ service: pops every completion and files it. */
 void roce_poll(void);
 
+/*
+ * Pop one completion and file it as roce_poll does (counters, receive WQEs
+ * posted again), and copy it to *wc: 1, or 0 when the CQ is empty. For a
+ * caller that tracks its own work requests (the console's bench).
+ */
+int roce_poll_wc(struct roce_wc *wc);
+
 /* The transport's counters for the console 'stats' (nothing without the transport). */
 void roce_stats_print(void);
 

@@ -10,9 +10,11 @@
   the exchange itself (--dry: no QP) against a Scapy TCP peer on the NIC's
   --eth0 udp port speaking the reference bytes, and garbage, truncation, an
   unsupported version, a peer that disconnects or never answers.
-- test_qpx_system.py (not run yet): two simulated NICs with the transport.
-  Enable it when build/sim/solonic_sim --help mentions --nics and
-  rtl/top/nic_top.sv instantiates the roce blocks.
+- test_qpx_system.py: build/sim/solonic_sim with the transport: two NICs
+  (the exchange in both roles, WRITE/READ/SEND both ways with every byte
+  verified, bench tables parsed and bounded, Ctrl-C, a silent peer), every
+  wrong input of bench, and a Scapy peer that abandons the exchange halfway,
+  sends garbage or never answers (the real QP and MR are undone).
 """
 import subprocess
 
@@ -21,6 +23,7 @@ LIB = "build/qpx/libqpx_msg.so"
 BUILD = [LIB, "build/sim/solonic_sim", "build/mgmt/Vtb_fw_mgmt", "build/fw/solonic.elf", "build/fw/solonic.hex"]
 PY = "/usr/bin/python3"
 CONSOLE = "tests/qpx/test_qpx_console.py"
+SYSTEM = "tests/qpx/test_qpx_system.py"
 
 
 def cases():
@@ -28,4 +31,7 @@ def cases():
     names = subprocess.run([PY, CONSOLE, "--list"], stdout=subprocess.PIPE, text=True,
                            check=True).stdout.split()
     c += [{"name": n, "cmd": [PY, CONSOLE, n], "timeout": 600} for n in names]
+    names = subprocess.run([PY, SYSTEM, "--list"], stdout=subprocess.PIPE, text=True,
+                           check=True).stdout.split()
+    c += [{"name": "system_" + n, "cmd": [PY, SYSTEM, n], "timeout": 600} for n in names]
     return c

@@ -142,6 +142,9 @@ ARGS = [
 
 
 def case_args_every_command():
+    import simcon
+    # an SoC without the transport: solonic_sim has it now, the mgmt SoC does not
+    simcon.SIM = os.path.join(ROOT, "build/mgmt/Vtb_fw_mgmt")
     lines = [a for a, _ in ARGS]
     with Sim(typed(*lines, "stats"), max_cycles=60_000_000) as s:
         s.boot()

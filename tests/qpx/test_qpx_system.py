@@ -1,96 +1,331 @@
 #!/usr/bin/env python3
-"""Two simulated NICs with the RC transport: the exchange programs real QPs.
-
-NOT in group.py yet. Enable it (add its cases to cases() in group.py) when
-`build/sim/solonic_sim --help` mentions --nics, rtl/top/nic_top.sv instantiates
-the roce blocks, and --eth0/--nics deliver received frames to the firmware.
+"""System tests: the exchange, the transfers and bench with the RC transport.
 
     test_qpx_system.py CASE | --list
 
-NIC 1 (10.0.0.2) runs `listen`, NIC 0 (10.0.0.1) `connect 10.0.0.2`; then
-WRITE, READ and SEND between them, each completion IBV_WC_SUCCESS. Every byte
-is checked with the memory fill/verify commands named in FILL/VERIFY below:
-the firmware has no window on the on-board memory yet (the lead decides how
-the core reaches it, e.g. the rtl/mem pattern engine); until a command exists
-the byte check fails and says so rather than pass.
+pair_*: two NICs in one build/sim/solonic_sim (--nics 2, the wire model),
+driven through scripts/nicsim.py. The exchange in both roles; WRITE, READ and
+SEND in both directions with every byte checked by the memory's fill/verify
+engine (the pattern is a function of seed and address: the destination must
+fail to verify before the transfer and verify after it, and another seed must
+fail); bench's tables parsed and bounded (0 < BW average <= BW peak < the
+wire's 100 Gb/s, latencies ordered); Ctrl-C and a peer that stopped answering
+end a bench run within its bounds.
+
+args_bench: every wrong input of the new console command, exact messages.
+
+peer_*: one NIC with the transport, a Scapy TCP peer on its --eth0 udp port
+(tests/qpx/test_qpx_console.py's Tcp): an exchange the peer abandons halfway,
+garbage from the peer, a peer that never answers. Each must print one line,
+put the QP back to RESET and free it and its MR, and leave bench nothing to run on.
+
+Every wait is bounded: simulated cycles (--max-cycles) and wall seconds.
 """
 import os
 import re
-import subprocess
 import sys
-import tempfile
+import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests/fw"))
-from simcon import HEX, SIM, Failure, check, check_true  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, HERE)
 
-BUF = 0x100000  # QPX_BUF_BASE: the exchange's test buffer on both NICs
-FILL = "memfill {addr:#x} {len} {seed}"      # to be provided with the memory window
-VERIFY = "memcheck {addr:#x} {len} {seed}"   # prints "ok" or the first differing byte
+from simcon import Failure, Sim, check, check_true, tail, typed  # noqa: E402
 
-
-def run_pair(nic0_lines, nic1_lines, max_cycles=400_000_000):
-    with tempfile.TemporaryDirectory() as d:
-        f0, f1, log1 = (os.path.join(d, n) for n in ("n0.txt", "n1.txt", "n1.log"))
-        open(f0, "w").write("\n".join(nic0_lines + ["exit 0"]) + "\n")
-        open(f1, "w").write("\n".join(nic1_lines) + "\n")
-        p = subprocess.run([SIM, "--fw", HEX, "--nics", "2", "--uart-in", f0, "--uart1-in", f1,
-                            "--uart1-log", log1, "--max-cycles", str(max_cycles), "--quiet"],
-                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           timeout=1800)
-        return p.returncode, p.stdout.replace("\r\n", "\n"), open(log1).read().replace("\r\n", "\n")
+BUF = 0x100000          # QPX_BUF_BASE: the exchange's test buffer on both NICs
+WIRE_GBPS = 100.0       # solonic_sim's default wire rate
+MAX_CYCLES = "200000000"  # 800 ms of simulated time per two-NIC run
+NUM = r"([0-9]+\.[0-9]+)"
 
 
-def rkey_of(out):
-    m = re.search(r"local address: LID 0000 QPN 0x(\w+) PSN 0x\w+ OUT 0x\w+ RKey 0x(\w+) VAddr 0x(\w+)", out)
-    check_true("the NIC's perftest local address line", m is not None, "local address: ...", out[-800:])
-    return int(m.group(1), 16), int(m.group(2), 16), int(m.group(3), 16)
+# ---- two NICs
+
+def pair():
+    from nicsim import NicPair
+    return NicPair(args=["--max-cycles", MAX_CYCLES], max_seconds=400)
 
 
-def case_pingpong_then_write_read_send():
-    n1 = ["listen --wait 2000", "recv 0x11 0x180000 4096"]
-    n0 = ["connect 10.0.0.2", "qp show 0x11",
-          FILL.format(addr=BUF, len=8192, seed=1),
-          "mr reg 0x100000 0x100000",
-          ]
-    rc, out0, out1 = run_pair(n0, n1)
-    check("NIC 0 exit code", 0, rc)
-    for out, who in ((out0, "NIC 0"), (out1, "NIC 1")):
-        check_true(f"{who}: exchange done", "qpx: pingpong exchange with" in out, "exchange done", out[-800:])
-        check_true(f"{who}: QP programmed", re.search(r"QP 0x11 RTS: peer 10\.0\.0\.[12] .* UDP source port 49441",
-                                                      out) is not None, "QP 0x11 RTS ... 49441", out[-800:])
+def cmd(con, line, timeout=120):
+    return con.cmd(line, timeout=timeout).replace("\r", "")
 
 
-def case_perftest_write_read_send_every_byte():
-    n1 = ["listen --test write_bw --wait 2000"]
-    n0 = ["connect 10.0.0.2 --test write_bw"]
-    rc, out0, out1 = run_pair(n0, n1)
-    _, rkey1, va1 = rkey_of(out1)
-    lines = [FILL.format(addr=BUF, len=65536, seed=7),
-             f"write 0x11 {BUF:#x} {va1:#x} {rkey1:#x} 65536",
-             f"read 0x11 {BUF + 0x10000:#x} {va1:#x} {rkey1:#x} 65536",
-             VERIFY.format(addr=BUF + 0x10000, len=65536, seed=7),
-             "qpx finish"]
-    rc, out0, out1 = run_pair(n0 + lines, n1)
-    check("NIC 0 exit code", 0, rc)
-    for op in ("write", "read"):
-        check_true(f"{op} completes", re.search(rf"{op}: IBV_WC_SUCCESS, 65536 bytes", out0) is not None,
-                   f"{op}: IBV_WC_SUCCESS, 65536 bytes", out0[-800:])
-    check_true("every byte read back", re.search(r"memcheck .*\nok\n", out0) is not None,
-               "the verify command says ok", out0[-800:])
-    check_true("the server decoded our report", "the peer's report: 65536-byte messages x 2" in out1,
-               "report line", out1[-800:])
+def exchange(server, client, server_ip, client_ip):
+    """server listens, client connects: both QPs RTS; returns (qpn, us to RTS)."""
+    server.send("listen --wait 5000")
+    server.wait_for(r"listen --wait 5000\n", 30)
+    out_c = cmd(client, f"connect {server_ip}")
+    out_s = server.wait_for(r"solonic> ", 120).replace("\r", "")
+    m = re.search(rf"qpx: QP 0x(\w+) RTS: peer {re.escape(server_ip)} .*\n"
+                  rf"qpx: QP 0x\1 ready to send ([0-9.]+) us \((\d+) cycles\) after connect started\n"
+                  rf"qpx: pingpong exchange with {re.escape(server_ip)} done\n$", out_c)
+    check_true("client: RTS, time to RTS, exchange done", m is not None,
+               "QP RTS / ready to send N us (N cycles) after connect started / done", out_c)
+    ms = re.search(rf"qpx: QP 0x(\w+) RTS: peer {re.escape(client_ip)} .*\n"
+                   rf"qpx: QP 0x\1 ready to send [0-9.]+ us \(\d+ cycles\) after the client connected\n"
+                   rf"qpx: pingpong exchange with {re.escape(client_ip)} done\n", out_s)
+    check_true("server: RTS, time to RTS, exchange done", ms is not None, "QP RTS ... done", out_s)
+    us, cycles = float(m.group(2)), int(m.group(3))
+    check_true("the printed time agrees with the cycles at 250 MHz", abs(us - cycles / 250.0) < 0.2,
+               f"{cycles / 250.0:.1f} us", us)
+    check_true("time to RTS is plausible", 1 < us < 20000, "1 .. 20000 us", us)
+    return int(m.group(1), 16), us
+
+
+def key_of(con):
+    out = cmd(con, "mr list")
+    m = re.search(rf"^0x([0-9a-f]{{8}}) 0x0*{BUF:x} ", out, re.M)
+    check_true("the test buffer's MR", m is not None, f"a key for base {BUF:#x}", out)
+    return int(m.group(1), 16)
+
+
+def moved(src, dst, move, addr, length, seed):
+    """fill on src; dst must not verify; move(); dst must verify; another seed must not."""
+    out = cmd(src, f"fill {addr:#x} {length:#x} {seed}")
+    check_true("fill", out.startswith(f"fill: 0x{addr:08x} + 0x{length:x} seed {seed}:"), "fill: ...", out)
+    out = cmd(dst, f"verify {addr:#x} {length:#x} {seed}")
+    check_true("before the transfer the destination does not hold the pattern",
+               out.startswith("verify: FAILED:"), "verify: FAILED: ...", out)
+    move()
+    out = cmd(dst, f"verify {addr:#x} {length:#x} {seed}")
+    check_true("after the transfer every byte matches", "all bytes match" in out,
+               f"verify: 0x{addr:08x} + 0x{length:x} seed {seed}: all bytes match", out)
+    out = cmd(dst, f"verify {addr:#x} {length:#x} {seed + 1}")
+    check_true("another seed does not match", out.startswith("verify: FAILED:"), "verify: FAILED", out)
+
+
+def wr(con, line, op, length):
+    out = cmd(con, line)
+    check_true(f"{line}", re.match(rf"{op}: IBV_WC_SUCCESS, {length} bytes, \d+ us\n$", out) is not None,
+               f"{op}: IBV_WC_SUCCESS, {length} bytes, N us", out)
+
+
+def bw_table(out, size, iters):
+    """The throughput table's numbers, bounded."""
+    m = re.search(r"^ #bytes +#iterations +BW peak\[Gb/sec\] +BW average\[Gb/sec\] +MsgRate\[Mpps\]\n"
+                  rf" (\d+) +(\d+) +{NUM} +{NUM} +{NUM}\n", out, re.M)
+    check_true("a perftest bandwidth table", m is not None, "#bytes #iterations BW peak ...", out)
+    check("#bytes", size, int(m.group(1)))
+    check("#iterations", iters, int(m.group(2)))
+    peak, avg, rate = float(m.group(3)), float(m.group(4)), float(m.group(5))
+    check_true("0 < BW average <= BW peak < the wire's rate", 0 < avg <= peak < WIRE_GBPS,
+               f"0 < avg <= peak < {WIRE_GBPS}", f"peak {peak} avg {avg}")
+    # the message rate and the average describe the same run
+    check_true("MsgRate x size = BW average", abs(rate * 1e6 * size * 8 / 1e9 - avg) <= 0.02 * avg + 0.01,
+               f"{rate} Mpps x {size} B = {avg} Gb/s", rate * 1e6 * size * 8 / 1e9)
+    return peak, avg, rate
+
+
+def case_pair_nic1_listens():
+    """NIC 1 listens, NIC 0 connects; WRITE and SEND 0 -> 1, READ 1 -> 0; bench."""
+    with pair() as (a, b):
+        qpn, _ = exchange(b, a, "10.0.0.2", "10.0.0.1")
+        rkey = key_of(b)
+        q = f"{qpn:#x}"
+        x = BUF + 0x20000
+        moved(a, b, lambda: wr(a, f"write {q} {x:#x} {x:#x} {rkey:#x} 0x10000", "write", 65536),
+              x, 0x10000, 101)
+        x = BUF + 0x40000
+        moved(b, a, lambda: wr(a, f"read {q} {x:#x} {x:#x} {rkey:#x} 0x8000", "read", 32768), x, 0x8000, 102)
+        moved(a, b, lambda: wr(a, f"send {q} {BUF:#x} 0x800", "send", 2048), BUF, 0x800, 103)
+        out = cmd(b, f"qp show {q}")
+        check_true("NIC 1 counted the receive", re.search(r"completed 1, errors 0\n  last receive: "
+                                                          r"IBV_WC_SUCCESS, 2048 bytes", out) is not None,
+                   "completed 1 ... last receive: IBV_WC_SUCCESS, 2048 bytes", out)
+        # bench: the default QP is the exchange's
+        for line, size, iters in ((f"bench write 65536 16 --rkey {rkey:#x}", 65536, 16),
+                                  (f"bench read 4096 32 --rkey {rkey:#x}", 4096, 32),
+                                  ("bench send 4096 32", 4096, 32)):
+            out = cmd(a, line)
+            check_true(f"{line}: header", re.match(rf"bench: \S+( \S+)? on QP {q}, {size} bytes x {iters}, 16 "
+                                                   r"outstanding at most", out) is not None, "bench: ... on QP", out)
+            bw_table(out, size, iters)
+        out = cmd(a, "bench write 4096 8")
+        check_true("pingpong carries no rkey: said so", "the exchange carried no rkey (pingpong): assuming "
+                   f"the peer's test buffer has key 0x{rkey:x} like ours" in out, "the note", out)
+        out = cmd(a, f"bench lat read 4096 8 {q} --rkey {rkey:#x}")
+        m = re.search(rf"^ #bytes +#iterations +t_min\[usec\] +t_max\[usec\] +t_avg\[usec\]\n 4096 +8 +{NUM} +"
+                      rf"{NUM} +{NUM}\n", out, re.M)
+        check_true("a latency table", m is not None, "#bytes #iterations t_min t_max t_avg", out)
+        tmin, tmax, tavg = (float(m.group(i)) for i in (1, 2, 3))
+        check_true("0 < t_min <= t_avg <= t_max < 1 ms", 0 < tmin <= tavg <= tmax < 1000, "ordered", m.group(0))
+        out = cmd(b, f"qp show {q}")
+        check_true("the SEND bench landed on NIC 1", "completed 33, errors 0" in out, "completed 33", out)
+
+
+def case_pair_nic0_listens():
+    """The roles reversed: NIC 0 listens, NIC 1 connects; WRITE both ways, SEND 1 -> 0; bench from NIC 1."""
+    with pair() as (a, b):
+        qpn, _ = exchange(a, b, "10.0.0.1", "10.0.0.2")
+        k0, k1 = key_of(a), key_of(b)
+        q = f"{qpn:#x}"
+        x = BUF + 0x60000
+        moved(b, a, lambda: wr(b, f"write {q} {x:#x} {x:#x} {k0:#x} 0x4000", "write", 16384), x, 0x4000, 201)
+        x = BUF + 0x70000
+        moved(a, b, lambda: wr(a, f"write {q} {x:#x} {x:#x} {k1:#x} 0x4000", "write", 16384), x, 0x4000, 202)
+        moved(b, a, lambda: wr(b, f"send {q} {BUF:#x} 0x1000", "send", 4096), BUF, 0x1000, 203)
+        out = cmd(b, f"bench write 16384 16 --rkey {k0:#x}")
+        bw_table(out, 16384, 16)
+
+
+def case_pair_bench_interrupt_and_silent_peer():
+    """Ctrl-C ends a long run (the QP stays usable); a peer whose QP was reset ends one by timeout."""
+    with pair() as (a, b):
+        qpn, _ = exchange(b, a, "10.0.0.2", "10.0.0.1")
+        rkey = key_of(b)
+        line = f"bench write 65536 100000 --rkey {rkey:#x}"
+        a.send(line)
+        a.wait_for(r"bench: RDMA WRITE on QP .*\n", 60)
+        time.sleep(1.0)  # some completions first (wall time; the count is checked below)
+        os.write(a.fd_out, b"\x03")
+        out = a.wait_for(r"solonic> ", 120)[: -len("solonic> ")].replace("\r", "")
+        m = re.search(r"\^C\n(?s:.*)bench: interrupted \(Ctrl-C\) after (\d+) of 100000 completions\n$", out)
+        check_true("Ctrl-C ends the run", m is not None, "^C ... bench: interrupted (Ctrl-C) after N of 100000", out)
+        n = int(m.group(1))
+        check_true("some but not all completed", 0 < n < 100000, "0 < N < 100000", n)
+        bw_table(out, 65536, n)
+        bw_table(cmd(a, f"bench write 4096 16 --rkey {rkey:#x}"), 4096, 16)  # nothing left behind
+        out = cmd(b, f"qp reset {qpn:#x}")
+        check("NIC 1 resets its QP", f"qp 0x{qpn:06x} back to RESET\n", out)
+        out = cmd(a, f"bench write 64 4 --rkey {rkey:#x} --timeout 1")
+        check_true("a silent peer: the wait ends", out.endswith(
+            "bench: no completion within 1 ms (0 of 4 posted work requests completed)\n"),
+            "bench: no completion within 1 ms (0 of 4 posted work requests completed)", out)
+
+
+# ---- wrong input (one NIC with the transport)
+
+ARGS = [
+    ("bench", "bench: expected [lat] write|read|send SIZE ITERS [QPN] [--rkey KEY] [--depth N] "
+              "[--timeout MS] (see 'help bench')"),
+    ("bench lat", "bench: expected [lat] write|read|send SIZE ITERS [QPN] [--rkey KEY] [--depth N] "
+                  "[--timeout MS] (see 'help bench')"),
+    ("bench atomic 8 1", "bench: expected write, read or send (or lat), got 'atomic'"),
+    ("bench lat lat 8 1", "bench: expected write, read or send, got 'lat'"),
+    ("bench write", "bench write: expected SIZE ITERS"),
+    ("bench lat send 64", "bench lat send: expected SIZE ITERS"),
+    ("bench read 64 --depth 2", "bench read: expected SIZE ITERS"),
+    ("bench write 0 1", "bench: SIZE: expected 1..1048576 bytes (the exchange's test buffer), got 0"),
+    ("bench write 0x100001 1", "bench: SIZE: expected 1..1048576 bytes (the exchange's test buffer), got 0x100001"),
+    ("bench write 64k 1", "bench: SIZE: expected a number (decimal or 0x hex), got '64k'"),
+    ("bench send 64 0", "bench: ITERS: expected 1..100000, got 0"),
+    ("bench send 64 100001", "bench: ITERS: expected 1..100000, got 100001"),
+    ("bench write 64 1 1", "bench: QPN: expected 2..0xffffff (0 and 1 are not RC QPs), got 1"),
+    ("bench write 64 1 0x1000000", "bench: QPN: expected 2..0xffffff (0 and 1 are not RC QPs), got 0x1000000"),
+    ("bench write 64 1 0x11 0x12", "bench: unexpected argument '0x12' (see 'help bench')"),
+    ("bench write 64 1 --fast", "bench: unknown option '--fast' (see 'help bench')"),
+    ("bench write 64 1 --rkey", "bench: --rkey needs a value"),
+    ("bench write 64 1 --rkey x", "bench: --rkey: expected a number (decimal or 0x hex), got 'x'"),
+    ("bench write 64 1 --timeout 0", "bench: --timeout: expected 1..10000 ms, got 0"),
+    ("bench write 64 1 --timeout 10001", "bench: --timeout: expected 1..10000 ms, got 10001"),
+    ("bench write 64 1 --depth 0", "bench: --depth: expected 1..192 (capped at the SQ depth), got 0"),
+    ("bench lat write 64 1 --depth 2", "bench: --depth: a latency run has one work request outstanding"),
+    # well-formed, but nothing to run on
+    ("bench write 64 1", "bench: no connected QP (run listen or connect first, or give a QPN)"),
+    ("bench write 64 1 0x12", "bench: QP 0x12 was not created here (see 'qp list')"),
+    ("qp create", "qp 0x000011 created (INIT)"),
+    ("bench send 64 1 0x11", "bench: QP 0x11 is in INIT, not RTS (listen or connect programs it)"),
+]
+
+
+def case_args_bench():
+    lines = [a for a, _ in ARGS]
+    with Sim(typed(*lines, "help bench", "help"), max_cycles=80_000_000, max_seconds=120) as s:
+        s.boot()
+        for line, want in ARGS:
+            check(f"output of {line!r}", want + "\n", s.reply(line).replace("\r", ""))
+        out = s.reply("help bench")
+        for want in ("usage: bench [lat] write|read|send SIZE ITERS [QPN] [OPTIONS]", "--rkey KEY", "--depth N",
+                     "--timeout MS", "Ctrl-C"):
+            check_true("help bench", want in out, want, tail(out))
+        out = s.reply("help")
+        check_true("help lists bench", re.search(r"^  bench \[lat\] write\|read\|send", out, re.M) is not None,
+                   "  bench [lat] write|read|send ...", tail(out))
+        check("exit code", 0, s.wait_exit())
+
+
+# ---- a Scapy peer on the NIC's --eth0 port, with the transport (real QPs)
+
+def peer_nic(keys):
+    os.environ.setdefault("SOLONIC_NIC_SIM", os.path.join(ROOT, "build/sim/solonic_sim"))
+    import test_qpx_console as tc
+    return tc, tc.start(keys)
+
+
+AFTER = ("qp list", "mr list", "bench write 64 1")
+EMPTY = {"qp list": "qp: no QPs (qp create, listen or connect make one)\n",
+         "mr list": "mr: no memory regions\n",
+         "bench write 64 1": "bench: no connected QP (run listen or connect first, or give a QPN)\n"}
+
+
+def failed_cleanly(n, want):
+    m = n.sim.expect(r"(qpx: [^\n]*)\n" + re.escape("solonic> "), what="the failure line")
+    check_true("failure line", want in m.group(1) and m.group(1).endswith("; QP 0x11 back to RESET"),
+               want + " ...; QP 0x11 back to RESET", m.group(1))
+    for line in AFTER:
+        check(f"after the failure: {line}", EMPTY[line], n.sim.reply(line))
+
+
+def case_peer_abandons_halfway():
+    """The peer connects, sends 20 of its 52 bytes and closes: the QP is undone."""
+    line = "listen --wait 500"
+    tc, n = peer_nic(typed(line, *AFTER))
+    with n:
+        n.sim.expect(re.escape(line) + r"\n", what="echo")
+        n.sim.expect(r"local address: LID 0x0000, QPN 0x000011", what="the QP was created")
+        t = tc.Tcp(n, 40010, tc.PORT)
+        t.connect()
+        t.send(tc.patch_gid([p for c, p in tc.exchange("rc_pingpong") if c][0], tc.PEER_IP)[:20])
+        t.close()
+        failed_cleanly(n, "the peer closed the connection after 20 of 52 bytes of the pingpong destination")
+
+
+def case_peer_sends_garbage():
+    """The NIC connects; the peer answers its destination with garbage."""
+    line = "connect 10.0.0.100"
+    tc, n = peer_nic(typed(line, *AFTER))
+    with n:
+        t = tc.Tcp(n, tc.PORT, 0)
+        t.accept()
+        t.recv(52, "client destination")
+        t.send(b"0000:000011:zzzzzz:" + b"g" * 32 + b"\x00")
+        failed_cleanly(n, "bad pingpong destination from the peer: pingpong destination: PSN")
+
+
+def case_peer_never_answers():
+    """The peer accepts the connection and then says nothing: the step times out (simulated ms)."""
+    line = "connect 10.0.0.100 --timeout 2"
+    tc, n = peer_nic(typed(line, *AFTER))
+    with n:
+        t = tc.Tcp(n, tc.PORT, 0)
+        t.accept()
+        t.recv(52, "client destination")
+        failed_cleanly(n, "timeout: no pingpong destination from the peer within 2 ms (got 0 of 52 bytes)")
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
-if __name__ == "__main__":
+
+def main():
     if sys.argv[1:] == ["--list"]:
         print("\n".join(CASES))
-        sys.exit(0)
+        return 0
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print(f"usage: {sys.argv[0]} --list | CASE ({', '.join(CASES)})", file=sys.stderr)
+        return 2
+    t0 = time.monotonic()
     try:
         CASES[sys.argv[1]]()
     except Failure as e:
         print(f"FAIL {sys.argv[1]}: {e}")
-        sys.exit(1)
-    print(f"PASS {sys.argv[1]}")
+        return 1
+    except Exception as e:  # a console timeout from nicsim, a dead simulator: a failure, said so
+        print(f"FAIL {sys.argv[1]}: {type(e).__name__}: {e}")
+        return 1
+    print(f"PASS {sys.argv[1]} ({time.monotonic() - t0:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
