@@ -442,6 +442,10 @@ static int cmd_stats(int argc, char **argv) {
            (unsigned long)REG32(MGMT_RX_COUNT));
     printf("mgmt    tx_frames %lu tx_err %lu\n", (unsigned long)REG32(MGMT_TX_FRAMES),
            (unsigned long)REG32(MGMT_TX_ERR));
+    uint32_t qp1, other;
+    net_gsi_counts(&qp1, &other);
+    printf("gsi     qp1_mads %lu other_roce %lu (RDMA CM not supported yet)\n", (unsigned long)qp1,
+           (unsigned long)other);
     roce_stats_print(); /* fw/roce: the transport's counters */
     return CON_OK;
 }

@@ -57,6 +57,20 @@ bool parse_socket_spec(const std::string &s, SocketSpec &spec, std::string &err)
     std::string a = s.substr(c1 + 1, c2 - c1 - 1), b = s.substr(c2 + 1);
     if (kind == "udp") {
         spec.kind = SocketSpec::Kind::Udp;
+        // udp:127.0.0.1:LPORT:RPORT is accepted too (the form QEMU users write); the
+        // socket is always on the loopback address
+        if (a == "127.0.0.1" || a == "localhost") {
+            auto c3 = b.find(':');
+            if (c3 == std::string::npos) {
+                err = "--eth0 udp:127.0.0.1:LPORT:RPORT needs both ports, not '" + s + "'";
+                return false;
+            }
+            a = b.substr(0, c3);
+            b = b.substr(c3 + 1);
+        } else if (a.find('.') != std::string::npos) {
+            err = "--eth0 udp: the socket is on 127.0.0.1 only, not '" + s + "'";
+            return false;
+        }
         if (!parse_port(a, spec.lport) || !parse_port(b, spec.rport)) {
             err = "--eth0 udp:LPORT:RPORT: ports are 1..65535, not '" + a + "' and '" + b + "'";
             return false;

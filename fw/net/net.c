@@ -82,6 +82,7 @@ int net_init(void) {
     netif_set_up(&net.netif);
     net.up = true;
     if (net_echo_init() != 0) printf("net: warning: the echo services did not start\n");
+    if (net_gsi_init() != 0) printf("net: warning: the QP 1 (RDMA CM) handler did not start\n");
     print_config();
     return 0;
 }

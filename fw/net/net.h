@@ -47,6 +47,11 @@ void net_set_mac(const uint8_t mac[6]);
 /* Start the echo services (net_echo.c); 0 on success. */
 int net_echo_init(void);
 
+/* Take RoCEv2 packets for QP 1 (connection-manager MADs) off lwIP's hands:
+   counted, reported once (net_gsi.c); 0 on success. */
+int net_gsi_init(void);
+void net_gsi_counts(uint32_t *qp1, uint32_t *other);
+
 /*
  * Console characters a long-running network command (ping) read while it
  * watched for Ctrl-C, oldest first, -1 when none is left: the main loop gives

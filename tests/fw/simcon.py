@@ -55,7 +55,7 @@ def typed(*lines, end="\r", exit_code=0):
 class Sim:
     """One simulation run; output is kept with CRLF turned into LF."""
 
-    def __init__(self, keys="", max_cycles=100_000_000, max_seconds=90, extra=()):
+    def __init__(self, keys="", max_cycles=100_000_000, max_seconds=90, extra=(), keep_stdin=False):
         self.err = tempfile.TemporaryFile()
         self.cmdline = [SIM, "--fw", HEX, "--max-cycles", str(max_cycles),
                         "--max-seconds", str(max_seconds), *extra]
@@ -65,7 +65,8 @@ class Sim:
         self.pos = 0  # text before pos has been consumed by expect()
         self.timeout = max_seconds + 30
         self.send(keys)
-        self.p.stdin.close()
+        if not keep_stdin:  # otherwise the test types more with send() and the run ends at stop()
+            self.p.stdin.close()
 
     @property
     def text(self):

@@ -13,7 +13,7 @@ import subprocess
 ORDER = 45
 TB = "build/mgmt/Vtb_mgmt"
 FW_TB = "build/mgmt/Vtb_fw_mgmt"
-BUILD = [TB, FW_TB, "build/fw/solonic.elf", "build/fw/solonic.hex"]
+BUILD = [TB, FW_TB, "build/sim/solonic_sim", "build/fw/solonic.elf", "build/fw/solonic.hex"]
 PY = "/usr/bin/python3"
 FW_SCRIPT = "tests/mgmt/test_fw_net.py"
 
@@ -48,4 +48,6 @@ def cases():
     c += [{"name": "fw_" + n, "cmd": [PY, FW_SCRIPT, n], "timeout": 240} for n in names]
     for t in ("arp", "icmp", "tcp"):
         c.append({"name": f"lwip_{t}", "pytest": f"tests/mgmt/test_lwip_{t}.py", "timeout": 900})
+    # through the real NIC (its packet layer routes QP 1 to the firmware)
+    c.append({"name": "gsi_qp1", "pytest": "tests/mgmt/test_gsi.py", "timeout": 300})
     return c

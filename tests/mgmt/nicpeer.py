@@ -67,7 +67,7 @@ def valid_checksums(pkt):
 class NicPeer:
     """The simulator with its console, and the peer on its Ethernet port."""
 
-    def __init__(self, keys="", instance=None, max_cycles=400_000_000, max_seconds=150):
+    def __init__(self, keys="", instance=None, max_cycles=400_000_000, max_seconds=150, keep_stdin=False):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.bind(("127.0.0.1", 0))
         self.sock.settimeout(0.1)
@@ -84,7 +84,7 @@ class NicPeer:
         if instance is not None:
             extra += ["--instance", str(instance)]
         simcon.SIM = os.environ.get("SOLONIC_NIC_SIM", os.path.join(ROOT, "build/mgmt/Vtb_fw_mgmt"))
-        self.sim = Sim(keys, max_cycles=max_cycles, max_seconds=max_seconds, extra=extra)
+        self.sim = Sim(keys, max_cycles=max_cycles, max_seconds=max_seconds, extra=extra, keep_stdin=keep_stdin)
 
     # ---- the wire
     def send(self, pkt):
