@@ -15,8 +15,13 @@ interop-image: $(INTEROP_DIR)/initrd.img
 $(INTEROP_DIR)/initrd.img $(INTEROP_DIR)/vmlinuz &: $(INTEROP_INPUTS)
 	$(PY) interop/build_image.py --out $(INTEROP_DIR)
 
-# The interop test group (two guests and, later, a guest against the simulated NIC).
+# The whole interop group: the short set of `make test` plus the sweep against the
+# simulated NIC and the two-guest run (SOLONIC_INTEROP_FULL=1), then the summary table
+# of every run against the NIC (build/interop/nic/*.json, one row per tool run).
 interop: interop-image
-	$(PY) tests/run.py -k interop/
+	rm -f $(INTEROP_DIR)/nic/*.json
+	SOLONIC_INTEROP_FULL=1 $(PY) tests/run.py -k interop/; st=$$?; \
+	  echo; echo "interop against the simulated NIC (build/interop/nic/):"; \
+	  $(PY) interop/nic_peer.py table $(INTEROP_DIR)/nic/*.json || st=1; exit $$st
 
 endif

@@ -261,7 +261,7 @@ static void status(void) {
     printf("tool: %s", t.armed ? "on" : "off");
     if (t.armed)
         printf(" (pingpong -n %lu -s %lu%s, idle bound %lu ms)", (unsigned long)t.iters,
-               (unsigned long)t.size, t.size_given ? "" : " (default; a server echoes any size)",
+               (unsigned long)t.size, t.size_given ? "" : " by default: a server echoes any size",
                (unsigned long)t.idle_ms);
     printf("\n");
     if (t.running) {

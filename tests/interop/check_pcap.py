@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check a RoCEv2 capture: every RoCE packet's ICRC, and tshark's decode.
 
-    check_pcap.py FILE.pcap [--expect OPCODE ...]
+    check_pcap.py FILE.pcap [--expect OPCODE ...] [--echo [--chk-from IP]]
 
 For every Ethernet/IPv4/UDP frame to port 4791 the ICRC is recomputed (CRC-32
 over the invariant fields: 8 bytes of ones for the absent LRH, the IPv4 header
@@ -9,7 +9,11 @@ with TOS, TTL and checksum set to ones, the UDP header with its checksum set to
 ones, the BTH with its reserved byte 4 set to ones, then the rest of the
 packet up to the ICRC) and compared with the stored one (least significant
 byte first). Then tshark decodes the file: it must find exactly as many
-InfiniBand (RoCE) frames and no malformed packet. Exit 0 when all holds.
+InfiniBand (RoCE) frames and no malformed packet. With --echo, every SEND
+conversation (a QP pair) is reassembled in PSN order and must be an
+ibv_rc_pingpong data phase: each message came back unchanged, as many each
+way; --chk-from IP: IP's messages are the tool's --chk buffer (0x7b, 0 at
+each 4 KiB page start). Exit 0 when all holds.
 """
 import argparse
 import collections
@@ -100,6 +104,105 @@ def check_icrc(frames):
     return ops, bad
 
 
+SEND_OPS = {0x00: 0, 0x01: 0, 0x02: 0, 0x03: 4, 0x04: 0, 0x05: 4, 0x16: 4, 0x17: 4}  # extra header bytes
+SEND_LAST_OPS = {0x02, 0x03, 0x04, 0x05, 0x16, 0x17}
+PAGE = 4096
+
+
+def send_messages(frames):
+    """The SEND messages of every QP pair, reassembled in PSN order (retransmitted packets,
+    same PSN, count once and must carry the same payload). Returns (conversations, problems):
+    conversations is a list of dicts {a, b, sport, first: (src, [messages]), second: (...)}
+    in the order they began, `first` being the side that sent the first SEND."""
+    flows, order, bad = {}, [], []
+    for i, (f, orig) in enumerate(frames, 1):
+        p = roce_packet(f)
+        if p is None or len(f) < orig:
+            continue
+        ip, udp, ib = p
+        op = ib[0]
+        if op not in SEND_OPS or len(ib) < 16:
+            continue
+        src, dst = ip[12:16], ip[16:20]
+        sport = struct.unpack(">H", udp[0:2])[0]
+        dqpn = int.from_bytes(ib[5:8], "big")
+        psn = int.from_bytes(ib[9:12], "big")
+        pad = (ib[1] >> 4) & 3
+        payload = bytes(ib[12 + SEND_OPS[op]:len(ib) - 4 - pad])
+        key = (src, dst, sport, dqpn)
+        segs = flows.setdefault(key, [])
+        # a new conversation on the same key starts with a far-away (random) PSN
+        if not segs or (psn - segs[-1]["base"]) & 0xFFFFFF >= 1 << 20:
+            segs.append({"base": psn, "pkts": {}, "t": i})
+            order.append((i, key, len(segs) - 1))
+        seg = segs[-1]
+        rel = (psn - seg["base"]) & 0xFFFFFF
+        if rel in seg["pkts"]:
+            if seg["pkts"][rel][1] != payload:
+                bad.append(f"frame {i}: a retransmitted SEND (PSN {psn:#x}) carries other data")
+            continue
+        seg["pkts"][rel] = (op, payload)
+    def messages(seg):
+        msgs, cur = [], b""
+        for rel in sorted(seg["pkts"]):
+            op, payload = seg["pkts"][rel]
+            cur += payload
+            if op in SEND_LAST_OPS:
+                msgs.append(cur)
+                cur = b""
+        return msgs
+    convs, used = [], set()
+    for t, key, n in order:
+        if (key, n) in used:
+            continue
+        src, dst, sport, _ = key
+        # the answer: the other direction, same UDP source port (both ends derive it from the
+        # QP pair), the first segment that began after this one and is not taken yet
+        other = None
+        for t2, key2, n2 in order:
+            if (key2, n2) not in used and key2[:3] == (dst, src, sport) and t2 > t:
+                other = (key2, n2)
+                break
+        used.add((key, n))
+        first = (".".join(map(str, src)), messages(flows[key][n]))
+        second = (".".join(map(str, dst)), [])
+        if other:
+            used.add(other)
+            second = (".".join(map(str, dst)), messages(flows[other[0]][other[1]]))
+        convs.append({"a": first[0], "b": second[0], "sport": sport, "first": first,
+                      "second": second})
+    return convs, bad
+
+
+def chk_pattern_ok(msg):
+    """ibv_rc_pingpong --chk's client buffer: 0x7b, with 0 at the start of every page."""
+    return all(b == (0 if i % PAGE == 0 else 0x7B) for i, b in enumerate(msg))
+
+
+def check_echo(frames, pattern_from=""):
+    """ibv_rc_pingpong's data phase: in every conversation with SENDs both ways (one-way
+    ones, ib_send_bw's, are left alone) the answering side's i-th SEND equals the first
+    side's i-th SEND, as many each way; when pattern_from (an IPv4 address) sent first, its
+    messages must be --chk's buffer. Returns (the two-way conversations, problems)."""
+    convs, bad = send_messages(frames)
+    convs = [c for c in convs if c["first"][1] and c["second"][1]]
+    for c in convs:
+        (a, ma), (b, mb) = c["first"], c["second"]
+        tag = f"SENDs {a} <-> {b} (UDP source port {c['sport']})"
+        if len(ma) != len(mb):
+            bad.append(f"{tag}: {len(ma)} messages one way, {len(mb)} back")
+        for i, (x, y) in enumerate(zip(ma, mb)):
+            if x != y:
+                d = next((j for j in range(min(len(x), len(y))) if x[j] != y[j]), min(len(x), len(y)))
+                bad.append(f"{tag}: message {i + 1} came back different ({len(x)} bytes sent, "
+                           f"{len(y)} back, first difference at byte {d})")
+        if a in pattern_from.split(","):
+            for i, m in enumerate(ma):
+                if not chk_pattern_ok(m):
+                    bad.append(f"{tag}: message {i + 1} from {a} is not --chk's buffer")
+    return convs, bad
+
+
 def tshark_check(path):
     """(RoCE frames tshark decodes, malformed frames), or raises on a tshark failure."""
     def count(flt):
@@ -112,11 +215,14 @@ def tshark_check(path):
     return len(count("infiniband")), count("_ws.malformed || _ws.expert.severity == error")
 
 
-def check(path, expect=(), tshark=True):
-    """Problems found in the capture (empty: all good) and the opcode counts."""
+def check(path, expect=(), tshark=True, echo=False, pattern_from=""):
+    """Problems found in the capture (empty: all good) and the opcode counts. echo: every
+    SEND conversation must be a pingpong (check_echo)."""
     data = open(path, "rb").read()
     frames = read_pcap(data)
     ops, bad = check_icrc(frames)
+    if echo:
+        bad += check_echo(frames, pattern_from)[1]
     n = sum(ops.values())
     if n == 0:
         bad.append("no RoCE packet in the capture")
@@ -137,10 +243,19 @@ def main():
     ap.add_argument("pcap")
     ap.add_argument("--expect", nargs="*", default=[], help="opcodes that must occur")
     ap.add_argument("--no-tshark", action="store_true")
+    ap.add_argument("--echo", action="store_true",
+                    help="every SEND conversation is ibv_rc_pingpong's: echoed byte for byte")
+    ap.add_argument("--chk-from", default="", metavar="IP",
+                    help="with --echo: IP sends ibv_rc_pingpong --chk's client buffer")
     a = ap.parse_args()
-    bad, ops = check(a.pcap, a.expect, not a.no_tshark)
+    bad, ops = check(a.pcap, a.expect, not a.no_tshark, a.echo, a.chk_from)
     print(f"{a.pcap}: {sum(ops.values())} RoCE packets: "
           + ", ".join(f"{k} {v}" for k, v in sorted(ops.items())))
+    if a.echo:
+        for c in send_messages(read_pcap(open(a.pcap, "rb").read()))[0]:
+            (x, mx), (y, my) = c["first"], c["second"]
+            print(f"  SENDs {x} -> {y}: {len(mx)} messages of {sorted({len(m) for m in mx})} bytes, "
+                  f"{len(my)} back")
     for b in bad:
         print("  " + b)
     print("ok" if not bad else f"{len(bad)} problem(s)")

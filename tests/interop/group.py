@@ -1,15 +1,30 @@
 """tests/interop: Linux soft-RoCE (rdma_rxe) guests under QEMU, built from Debian
-packages (interop/). Two guests joined by a datagram socket pair on 127.0.0.1
-run ibv_rc_pingpong and ib_write_bw against each other; the capture is checked
-(ICRC of every packet, tshark decode); the runner's time bound is proven.
-Later: a guest against the simulated NIC."""
+packages (interop/), against the simulated NIC and against each other.
+
+- nic: the NIC (build/sim/solonic_sim, NIC 0 on a UDP socket) as the server of
+  ibv_rc_pingpong --chk and ib_write_bw in a guest, the capture checked (tshark,
+  ICRC, the pingpong echo byte for byte); interop/nic_peer.py runs it.
+- runner: run_guest.py's time bound, the console parser, the pcap checker.
+- with SOLONIC_INTEROP_FULL=1 (`make interop`): nic_sweep (pingpong with the NIC as
+  server and client, ib_write_bw / ib_read_bw / ib_send_bw at 4 KiB and 64 KiB) and
+  pair (two guests against each other: the reference behaviour of rxe).
+"""
+import os
+
 ORDER = 90
-BUILD = ["interop-image"]   # cached: rebuilt only when interop/'s inputs change
+# the guest image is cached: rebuilt only when interop/'s inputs change
+BUILD = ["interop-image", "build/sim/solonic_sim", "build/fw/solonic.hex"]
 
 
 def cases():
-    return [
-        # boots two guests (about 7 s of CPU each under TCG), then two tools
-        {"name": "pair", "pytest": "tests/interop/test_pair.py", "timeout": 420},
+    c = [
+        # one guest boot (about 7 s of CPU under TCG) and the simulator: about a minute
+        {"name": "nic", "pytest": "tests/interop/test_nic.py", "timeout": 420},
         {"name": "runner", "pytest": "tests/interop/test_runner.py", "timeout": 180},
     ]
+    if os.environ.get("SOLONIC_INTEROP_FULL") == "1":
+        c += [
+            {"name": "nic_sweep", "pytest": "tests/interop/test_nic_sweep.py", "timeout": 2000},
+            {"name": "pair", "pytest": "tests/interop/test_pair.py", "timeout": 420},
+        ]
+    return c

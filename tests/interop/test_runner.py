@@ -101,3 +101,32 @@ def test_console_parsing():
     assert r.status == 2 and "stopped before finishing" in r.reason
     r = _parse("booting\n", ["a"], timed_out=True, ready=-1)
     assert r.status == 124 and "never became ready" in r.reason
+
+
+def test_checker_echo():
+    """ibv_rc_pingpong's server receives into its buffer and sends that buffer: the
+    reference capture (two rxe guests, -n 3 -s 2048, no --chk) is an echo."""
+    frames = check_pcap.read_pcap((DATA / "rc_pingpong.pcap").read_bytes())
+    convs, bad = check_pcap.check_echo(frames)
+    assert not bad, bad
+    assert len(convs) == 1
+    (a, ma), (b, mb) = convs[0]["first"], convs[0]["second"]
+    assert (a, b, len(ma), len(mb)) == ("10.0.0.2", "10.0.0.1", 3, 3)
+    assert all(len(m) == 2048 for m in ma + mb)
+    # without --chk the client's buffer is all 0x7b: not --chk's (0 at each page start)
+    _, bad = check_pcap.check_echo(frames, pattern_from="10.0.0.2")
+    assert len(bad) == 3 and all("not --chk's buffer" in b for b in bad), bad
+    # one byte changed in the server's second answer: caught
+    data = bytearray((DATA / "rc_pingpong.pcap").read_bytes())
+    off, seen = 24, 0
+    for f, _ in frames:
+        off += 16
+        p = check_pcap.roce_packet(f)
+        if p and p[0][12:16] == bytes([10, 0, 0, 1]) and p[2][0] == 0x00:   # SEND_FIRST
+            seen += 1
+            if seen == 2:
+                data[off + 14 + 20 + 8 + 12 + 100] ^= 0x40
+                break
+        off += len(f)
+    _, bad = check_pcap.check_echo(check_pcap.read_pcap(bytes(data)))
+    assert any("message 2 came back different" in b and "byte 100" in b for b in bad), bad

@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""Run the unmodified Linux tools in an interop guest against the simulated NIC.
+
+One run = one simulator (build/sim/solonic_sim, NIC 0's Ethernet port on a UDP
+datagram socket on 127.0.0.1, every frame into a pcap) and one guest (rdma_rxe,
+interop/run_guest.py) whose -netdev dgram points at it. The guest is 10.0.0.2,
+the NIC 10.0.0.1 (instance 0's default). A run executes a list of steps in
+order, one guest boot for all of them:
+
+  NIC as server: 'tool on ...' and 'listen ...' on the NIC's console, the tool
+                 in the guest as client (it retries while the NIC is not
+                 listening yet);
+  NIC as client: the tool in the guest as server, 'connect 10.0.0.2' on the
+                 NIC's console once the guest runs it (retried while refused).
+
+The NIC's data phase (fw/roce/qpx_tool.c) ends each step with one line
+"tool: ...: ok" (or FAILED). A step passes when the guest's tool exited 0 with
+its result lines and the NIC's line says ok. Every wait is bounded.
+
+    nic_peer.py run --name pp --step 'server:pingpong:2048:5' --step 'server:write_bw:4096:5'
+    nic_peer.py table build/interop/nic/*.json
+
+Step spec: ROLE:TEST:SIZE:ITERS, ROLE server|client (the NIC's role), TEST
+pingpong|write_bw|read_bw|send_bw. From Python: run(name, [Step(...)]) -> RunResult.
+"""
+import argparse
+import dataclasses
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "interop"))
+sys.path.insert(0, str(REPO / "scripts"))
+import nicsim       # noqa: E402
+import run_guest    # noqa: E402
+
+SIM = nicsim.SIM     # $SOLONIC_SIM, else build/sim/solonic_sim
+FW = nicsim.FW       # $SOLONIC_FW, else build/fw/solonic.hex
+OUT = REPO / "build" / "interop" / "nic"
+NIC_IP, GUEST_IP = "10.0.0.1", "10.0.0.2"
+PROMPT = re.escape(nicsim.PROMPT)
+PERFTEST = ("write_bw", "read_bw", "send_bw")
+
+
+@dataclasses.dataclass
+class Step:
+    role: str          # the NIC's: server (listen) or client (connect)
+    test: str          # pingpong, write_bw, read_bw, send_bw
+    size: int
+    iters: int = 5
+
+    @classmethod
+    def parse(cls, spec):
+        role, test, size, iters = spec.split(":")
+        if role not in ("server", "client") or test not in ("pingpong",) + PERFTEST:
+            raise ValueError(f"bad step {spec!r}")
+        if role == "client" and test != "pingpong":
+            raise ValueError("the NIC is a client for ibv_rc_pingpong only")
+        return cls(role, test, int(size, 0), int(iters, 0))
+
+    def guest_cmd(self):
+        if self.test == "pingpong":
+            cmd = f"ibv_rc_pingpong -g 1 -n {self.iters} -s {self.size} --chk"
+        else:
+            # perftest picks the IPv4 RoCE v2 GID (index 1) itself; -x 1 says so anyway
+            cmd = f"ib_{self.test} -x 1 -s {self.size} -n {self.iters}"
+        return cmd + (" {peer}" if self.role == "server" else "")
+
+    def nic_cmds(self, idle_ms):
+        if self.test == "pingpong":
+            tool = f"tool on -n {self.iters} -s {self.size} --idle {idle_ms}"
+            xchg = "listen --wait 600000" if self.role == "server" else f"connect {GUEST_IP}"
+        else:
+            tool = "tool on"
+            xchg = f"listen --tool perftest --test {self.test} --wait 600000"
+        return tool, xchg
+
+    def label(self):
+        tool = "ibv_rc_pingpong" if self.test == "pingpong" else f"ib_{self.test}"
+        return f"{tool} -s {self.size} -n {self.iters}, NIC {self.role}"
+
+
+@dataclasses.dataclass
+class StepResult:
+    step: Step
+    ok: bool = False
+    why: str = ""
+    guest_rc: int = -1
+    guest_out: str = ""
+    nic_out: str = ""
+    nic_line: str = ""
+    figures: str = ""
+    seconds: float = 0.0
+
+
+@dataclasses.dataclass
+class RunResult:
+    name: str
+    ok: bool
+    why: str
+    steps: list
+    pcap: str
+    seconds: float
+    boot_seconds: float
+    nic_log: str
+    guest_console: str
+    sim_stats: str = ""
+    counters: dict = dataclasses.field(default_factory=dict)
+
+
+def _figures(step, out):
+    """The tool's own result line(s), condensed."""
+    if step.test == "pingpong":
+        m1 = re.search(r"^(\d+) bytes in ([0-9.]+) seconds = ([0-9.]+) Mbit/sec", out, re.M)
+        m2 = re.search(r"^(\d+) iters in [0-9.]+ seconds = ([0-9.]+) usec/iter", out, re.M)
+        if m1 and m2:
+            return f"{m1.group(1)} B in {m1.group(2)} s = {m1.group(3)} Mbit/s, {m2.group(2)} usec/iter"
+        return ""
+    m = re.search(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", out, re.M)
+    if m:
+        return (f"{m.group(1)} B x {m.group(2)}: BW peak {m.group(3)} MB/s, "
+                f"average {m.group(4)} MB/s, {m.group(5)} Mpps")
+    return ""
+
+
+def _guest_ok(step, out):
+    if step.test == "pingpong":
+        want = step.size * step.iters * 2
+        if not re.search(rf"^{want} bytes in [0-9.]+ seconds", out, re.M):
+            return f"no '{want} bytes in ... seconds' line"
+        if not re.search(rf"^{step.iters} iters in [0-9.]+ seconds", out, re.M):
+            return f"no '{step.iters} iters in ...' line"
+        if "invalid data" in out:
+            return "the tool found invalid data (--chk)"
+        return ""
+    m = re.search(r"^\s*(\d+)\s+(\d+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s*$", out, re.M)
+    if not m or int(m.group(1)) != step.size or int(m.group(2)) != step.iters:
+        return f"no result line '{step.size} {step.iters} ...'"
+    return ""
+
+
+class SimNic:
+    """solonic_sim with NIC 0 on a UDP socket and its console on pipes."""
+
+    def __init__(self, lport, rport, pcap, max_seconds, fw=FW, sim=SIM):
+        self.cmdline = [str(sim), "--fw", str(fw), "--eth0", f"udp:{lport}:{rport}",
+                        "--pcap", str(pcap), "--max-seconds", str(int(max_seconds)),
+                        "--max-cycles", str(10**12), "--stats"]
+        self.err_path = str(pcap) + ".sim.txt"
+
+    def start(self):
+        self.err = open(self.err_path, "w")
+        self.proc = subprocess.Popen(self.cmdline, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.err, bufsize=0, start_new_session=True)
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self.con = nicsim.Console("NIC 0", self.proc.stdout.fileno(), self.proc.stdin.fileno(),
+                                  self.proc)
+        self.con.wait_for(PROMPT, 60)
+        return self
+
+    def cmd(self, line, timeout=60.0):
+        return self.con.cmd(line, timeout)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                self.con.send("exit 0")
+                self.proc.wait(timeout=20)
+            except (OSError, subprocess.TimeoutExpired):
+                os.killpg(self.proc.pid, 9)
+                self.proc.wait()
+        self.err.close()
+        return pathlib.Path(self.err_path).read_text(errors="replace")
+
+
+def _wait_guest_line(guest, pattern, timeout):
+    rx = re.compile(pattern)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if any(rx.search(ln) for ln in list(guest.lines)):
+            return True
+        if guest.proc.poll() is not None:
+            return False
+        time.sleep(0.2)
+    return False
+
+
+def _nic_server(nic, step, idle_ms, timeout):
+    tool, xchg = step.nic_cmds(idle_ms)
+    out = nic.cmd(tool)
+    nic.con.send(xchg)
+    out += nic.con.wait_for(PROMPT, timeout)        # listen returns after the exchange
+    if re.search(r"^(listen|qpx): .*(RESET|failed|cannot|no client|stopped)", out, re.M):
+        return out, ""
+    # pingpong: the loop's line; perftest: the end-of-test exchange, then the line
+    # (a line end may come as \r\n split over two reads: nicsim leaves the \r then)
+    m_out = nic.con.wait_for(r"^(tool: .*: (ok|FAILED.*)|qpx: .*(RESET|stopped).*)\r?$", timeout)
+    out += m_out
+    return out, m_out.strip().splitlines()[-1].strip()
+
+
+def _nic_client(nic, guest, n, step, idle_ms, timeout):
+    tool, xchg = step.nic_cmds(idle_ms)
+    out = nic.cmd(tool)
+    # the guest's n-th test has started; its server needs a moment to listen
+    if not _wait_guest_line(guest, rf"\] RUN {n}: ", timeout):
+        return out + "(the guest never started the test)\n", ""
+    end = time.monotonic() + timeout
+    while True:
+        time.sleep(1.0)
+        ans = nic.cmd(xchg, timeout)
+        out += ans
+        if "exchange with" in ans and "done" in ans:
+            break
+        if "refused" not in ans and "no answer" not in ans or time.monotonic() > end:
+            return out, ""
+    m_out = nic.con.wait_for(r"^tool: .*: (ok|FAILED.*)\r?$", timeout)
+    out += m_out
+    return out, m_out.strip().splitlines()[-1].strip()
+
+
+def run(name, steps, timeout=600.0, step_timeout=240.0, idle_ms=2000, out_dir=OUT, accel="auto"):
+    """One simulator and one guest; the steps in order. Writes NAME.pcap, NAME.json,
+    NAME.nic.txt and NAME.guest.txt into out_dir."""
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pcap = out_dir / f"{name}.pcap"
+    for suffix in (".pcap", ".json", ".nic.txt", ".guest.txt", ".pcap.sim.txt"):
+        (out_dir / f"{name}{suffix}").unlink(missing_ok=True)
+    t0 = time.monotonic()
+    lport, rport = run_guest.free_udp_ports(2)
+    nic = SimNic(lport, rport, pcap, timeout + 60).start()
+    spec = run_guest.GuestSpec(ip=f"{GUEST_IP}/24", peer=NIC_IP, role="client", name="guest",
+                               local_port=rport, remote_port=lport,
+                               tests=[s.guest_cmd() for s in steps], timeout=timeout,
+                               test_timeout=int(step_timeout), wait=60, accel=accel)
+    guest = run_guest.Guest(spec).start()
+    results, why, done = [], "", False
+    try:
+        for i, step in enumerate(steps, 1):
+            r = StepResult(step)
+            ts = time.monotonic()
+            try:
+                if step.role == "server":
+                    r.nic_out, r.nic_line = _nic_server(nic, step, idle_ms, step_timeout)
+                else:
+                    r.nic_out, r.nic_line = _nic_client(nic, guest, i, step, idle_ms, step_timeout)
+            except nicsim.ConsoleTimeout as e:
+                r.nic_out += f"\n{e}\n"
+            r.seconds = time.monotonic() - ts
+            results.append(r)
+            if not r.nic_line.endswith(": ok"):
+                why = f"step {i} ({step.label()}): the NIC side did not finish well"
+                break
+        done = not why
+    finally:
+        if not done:        # no use waiting for the guest's remaining tests
+            guest.kill()
+        res = guest.wait()
+        counters = {}
+        try:                # the transport's counters: rxe's retransmissions show as resp_dup
+            txt = nic.cmd("stats", 30)
+            counters = {k: int(v) for k, v in re.findall(r"\b([a-z_]+) (\d+)\b",
+                        "\n".join(ln for ln in txt.splitlines() if ln.startswith("roce")))}
+        except (nicsim.ConsoleTimeout, OSError):
+            pass
+        stats = nic.stop()
+    for i, r in enumerate(results):
+        if i < len(res.tests):
+            _, r.guest_rc, r.guest_out = res.tests[i]
+            r.figures = _figures(r.step, r.guest_out)
+        bad = []
+        if r.guest_rc != 0:
+            bad.append(f"the guest's tool exited {r.guest_rc}" if r.guest_rc >= 0
+                       else "the guest's tool did not run to its end")
+        elif _guest_ok(r.step, r.guest_out):
+            bad.append(_guest_ok(r.step, r.guest_out))
+        if not r.nic_line.endswith(": ok"):
+            bad.append("NIC: " + (r.nic_line or "no summary line (" +
+                                  (r.nic_out.strip().splitlines() or ["nothing"])[-1] + ")"))
+        r.ok, r.why = not bad, "; ".join(bad)
+    ok = bool(results) and len(results) == len(steps) and all(r.ok for r in results) and res.ok
+    if not ok and not why:
+        why = next((f"step {i}: {r.why}" for i, r in enumerate(results, 1) if not r.ok), "") \
+            or res.reason or "not every step ran"
+    nic_log = nic.con.transcript()
+    (out_dir / f"{name}.nic.txt").write_text(nic_log)
+    (out_dir / f"{name}.guest.txt").write_text(res.console)
+    rr = RunResult(name, ok, why, results, str(pcap), time.monotonic() - t0,
+                   res.ready_seconds, nic_log, res.console, stats, counters)
+    (out_dir / f"{name}.json").write_text(json.dumps(_summary(rr), indent=1) + "\n")
+    return rr
+
+
+def _summary(rr):
+    return {"name": rr.name, "ok": rr.ok, "why": rr.why, "pcap": rr.pcap,
+            "seconds": round(rr.seconds, 1), "boot_seconds": round(rr.boot_seconds, 1),
+            "counters": {k: v for k, v in rr.counters.items()
+                         if k in ("rx_packets", "tx_packets", "resp_dup", "req_retrans",
+                                  "resp_nak_seq", "resp_nak_rnr", "rx_icrc_bad")},
+            "steps": [{"tool": "ibv_rc_pingpong" if r.step.test == "pingpong" else f"ib_{r.step.test}",
+                       "size": r.step.size, "iters": r.step.iters, "role": f"NIC {r.step.role}",
+                       "ok": r.ok, "why": r.why, "figures": r.figures, "nic": r.nic_line,
+                       "guest_rc": r.guest_rc, "seconds": round(r.seconds, 1),
+                       "guest_cmd": r.step.guest_cmd().replace("{peer}", NIC_IP)}
+                      for r in rr.steps]}
+
+
+def table(summaries):
+    """The summary table of `make interop`."""
+    rows = [("run", "tool", "size", "n", "role", "result", "s", "tool's figures / why")]
+    for s in summaries:
+        for st in s["steps"]:
+            rows.append((s["name"], st["tool"], str(st["size"]), str(st["iters"]), st["role"],
+                         "pass" if st["ok"] else "FAIL", f"{st['seconds']:.0f}",
+                         st["figures"] if st["ok"] else st["why"]))
+        if not s["steps"]:
+            rows.append((s["name"], "", "", "", "", "FAIL", "", s["why"]))
+    w = [max(len(r[i]) for r in rows) for i in range(7)]
+    lines = ["  ".join(c.ljust(w[i]) for i, c in enumerate(r[:7])) + "  " + r[7] for r in rows]
+    lines.insert(1, "-" * min(140, max(len(ln) for ln in lines)))
+    for s in summaries:
+        c = s.get("counters", {})
+        lines.append(f"run {s['name']}: {'ok' if s['ok'] else 'FAILED: ' + s['why']}, "
+                     f"{s['seconds']:.0f} s (guest ready after {s['boot_seconds']:.0f} s); NIC: "
+                     + (", ".join(f"{k} {v}" for k, v in c.items()) or "no counters"))
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n".join(__doc__.splitlines()[2:]))
+    sub = ap.add_subparsers(dest="mode", required=True)
+    r = sub.add_parser("run", help="one simulator and one guest, steps in order")
+    r.add_argument("--name", required=True)
+    r.add_argument("--step", action="append", required=True, help="ROLE:TEST:SIZE:ITERS")
+    r.add_argument("--timeout", type=float, default=600)
+    r.add_argument("--idle-ms", type=int, default=2000, help="the NIC loop's idle bound (simulated)")
+    r.add_argument("--out", default=str(OUT))
+    t = sub.add_parser("table", help="print the summary table of result files")
+    t.add_argument("json", nargs="*")
+    a = ap.parse_args()
+    if a.mode == "table":
+        sums = [json.loads(pathlib.Path(f).read_text()) for f in a.json]
+        print(table(sums))
+        return 0 if sums and all(s["ok"] for s in sums) else 1
+    rr = run(a.name, [Step.parse(s) for s in a.step], timeout=a.timeout, idle_ms=a.idle_ms,
+             out_dir=a.out)
+    for st in rr.steps:
+        print(f"--- {st.step.label()}: {'pass' if st.ok else 'FAIL: ' + st.why}")
+        print(st.guest_out.rstrip())
+        print("NIC: " + st.nic_line)
+    print(f"--- run {rr.name}: {'ok' if rr.ok else 'FAILED: ' + rr.why} in {rr.seconds:.0f} s "
+          f"(guest ready after {rr.boot_seconds:.0f} s), capture {rr.pcap}")
+    print(table([_summary(rr)]))
+    return 0 if rr.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
