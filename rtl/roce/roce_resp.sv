@@ -23,6 +23,7 @@ module roce_resp #(
   parameter int ACK_COALESCE = 8,
   parameter int NATOM        = 4,
   parameter int PAY_DEPTH    = 16,
+  parameter int CPL_DEPTH    = 16,   // payload DMA completions (> outstanding commands, see u_wr_cpl)
   parameter int QW           = $clog2(NQP)
 ) (
   input  wire logic                        clk,
@@ -179,11 +180,32 @@ module roce_resp #(
   assign pf_ready             = act_valid && (act_sink ? m_dma_wr_axis_tready : 1'b1);
   assign act_ready            = pf_valid && pf_ready && pf_last;
 
+  // ---- payload DMA completions: always accepted
+  // roce_resp_tx takes a payload write's completion only when that packet's
+  // event reaches the head of its queue, e.g. not while it waits for an
+  // atomic's write. mem_dma_wr holds one completion and then withholds
+  // bready, and B is shared by every write client (mem_axi_arb), so a
+  // completion left waiting there would stall the atomic's (and the
+  // completer's) B behind it: a deadlock. This FIFO takes every completion
+  // at once. It cannot fill: a payload command is issued together with its
+  // event, which stays in roce_resp_check's 8-entry event FIFO until
+  // roce_resp_tx has taken the completion, so at most 8 are outstanding.
+  logic              wc_valid, wc_ready;
+  mem_pkg::dma_cpl_t wc;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [$clog2(CPL_DEPTH):0] wc_count;   // occupancy is not needed
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  roce_fifo #(.WIDTH(mem_pkg::CPL_W), .DEPTH(CPL_DEPTH)) u_wr_cpl (
+    .clk, .rst,
+    .in_valid(s_dma_wr_cpl_valid), .in_ready(s_dma_wr_cpl_ready), .in_data(s_dma_wr_cpl),
+    .out_valid(wc_valid), .out_ready(wc_ready), .out_data(wc), .count(wc_count));
+
   // ---- answers
   roce_resp_tx #(.NQP(NQP), .ACK_COALESCE(ACK_COALESCE), .NATOM(NATOM)) u_tx (
     .clk, .rst, .qp_reset_valid, .qp_reset_qpn,
     .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev(ev),
-    .s_cpl_valid(s_dma_wr_cpl_valid), .s_cpl_ready(s_dma_wr_cpl_ready), .s_cpl(s_dma_wr_cpl),
+    .s_cpl_valid(wc_valid), .s_cpl_ready(wc_ready), .s_cpl(wc),
     .m_rd_cmd_valid(m_dma_rd_cmd_valid), .m_rd_cmd_ready(m_dma_rd_cmd_ready), .m_rd_cmd(m_dma_rd_cmd),
     .s_rd_axis_tdata(s_dma_rd_axis_tdata), .s_rd_axis_tkeep(s_dma_rd_axis_tkeep),
     .s_rd_axis_tvalid(s_dma_rd_axis_tvalid), .s_rd_axis_tready(s_dma_rd_axis_tready),
@@ -247,6 +269,8 @@ module roce_resp #(
       $error("roce_resp: m_tx_hdr dropped or changed while stalled");
     if (!rst && tv_q && !m_axis_tx_tvalid) $error("roce_resp: m_axis_tx_tvalid dropped while stalled");
     if (!rst && cv_q && !m_cqe_valid) $error("roce_resp: m_cqe_valid dropped while stalled");
+    if (!rst && s_dma_wr_cpl_valid && !s_dma_wr_cpl_ready)
+      $error("roce_resp: payload DMA completion FIFO full (it must never hold the shared B channel)");
   end
 `endif
 

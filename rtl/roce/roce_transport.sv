@@ -84,6 +84,10 @@ module roce_transport #(
   localparam int CW  = $clog2(CQ_DEPTH);
   localparam int DW  = roce_pkg::DATA_W;
   localparam int KW  = roce_pkg::KEEP_W;
+  // READ/atomic requests outstanding per QP and direction (caps.max_rd_atomic).
+  // The responder's atomic cache keeps as many results per QP: a requester may
+  // resend all of its outstanding atomics, and every one must be answered.
+  localparam int MAX_RD_ATOMIC = 16;
 
   // ================================================================ registers
   logic [23:0] qp_qpn;
@@ -127,7 +131,7 @@ module roce_transport #(
 
   roce_regs u_regs (
     .clk, .rst, .req, .we, .addr, .be, .wdata, .gnt, .rvalid, .rdata, .err,
-    .caps_i            ({7'd0, 5'(16), 5'(SAW), 5'($clog2(RQ_DEPTH)), 5'(MW), 5'(QW)}),
+    .caps_i            ({7'd0, 5'(MAX_RD_ATOMIC), 5'(SAW), 5'($clog2(RQ_DEPTH)), 5'(MW), 5'(QW)}),
     .qp_qpn_q          (qp_qpn),
     .qp_state_q        (qp_state),
     .qp_pmtu_q         (qp_pmtu),
@@ -383,7 +387,7 @@ module roce_transport #(
     cnt_rq_overflow_d = cnt_rq_overflow_q + 32'(rq_post_valid && (!rq_post_ready || rq_qpn >= 24'(NQP)));
   end
 
-  roce_resp #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH)) u_resp (
+  roce_resp #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH), .NATOM(MAX_RD_ATOMIC)) u_resp (
     .clk, .rst, .init_done(qp_init_done && mr_init_done),
     .qp_reset_valid(qp_reset), .qp_reset_qpn(qp_reset_q),
     .s_hdr_valid(qh_v), .s_hdr_ready(qh_r), .s_hdr(qh),

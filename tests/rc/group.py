@@ -1,0 +1,28 @@
+"""Two complete RC transports end to end (tests/rc): each side is roce_transport +
+mem_axi_arb + mem_axi_ram (memories 0 and 1), joined by the wire model
+(sim/wire/eth_wire), driven through the sbus registers from C++ (tb_rc.cpp).
+Every byte that arrives is compared with what the C++ side posted; CQEs with
+the IB rules; every WR has a completion deadline and the run a cycle limit.
+Longer campaign: make rc-soak. Figures: make transport-bench."""
+ORDER = 48
+BUILD = ["build/rc/Vtb_rc"]
+TB = "build/rc/Vtb_rc"
+
+_TESTS = [
+    ("smoke_every_opcode_both_directions", "smoke"),
+    ("every_opcode_every_mtu_0_to_12k", "ops"),
+    ("messages_0_b_to_5_mib", "big"),
+    ("psn_wrap_both_directions", "wrap"),
+    ("64_qps_at_once", "many"),
+    ("nak_remote_access_invalid_nothing_written_flush_reset_reuse", "nak_access"),
+    ("rnr_then_success_and_rnr_retry_exhausted", "rnr"),
+    ("wire_cut_retry_exhausted_flush_reset_reuse", "retry_exc"),
+    ("write_1mib_mtu4096_at_least_95pct_of_wire", "perf"),
+]
+
+
+def cases():
+    c = [{"name": n, "cmd": [TB, f"+test={t}"], "timeout": 120} for n, t in _TESTS]
+    c.append({"name": "campaign_2000_ops_8_qps_drop1_reorder1_corrupt01_seed1",
+              "cmd": [TB, "+test=campaign", "+seed=1", "+ops=2000"], "timeout": 240})
+    return c

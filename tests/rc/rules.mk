@@ -1,0 +1,37 @@
+# tests/rc: two complete RC transports (roce_transport + mem_axi_arb +
+# mem_axi_ram each) joined by the wire model, driven through their registers
+# from C++ (tb_rc.cpp). Builds only below $(BUILD)/rc/.
+RC_DIR   := $(BUILD)/rc
+RC_PKGS  := rtl/net/net_pkg.sv rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv rtl/roce/roce_qp_pkg.sv \
+            rtl/roce/roce_req_pkg.sv
+RC_RTL   := $(filter-out $(RC_PKGS),$(sort $(wildcard rtl/roce/*.sv))) \
+            $(addprefix rtl/mem/,mem_fifo.sv mem_skid.sv mem_dma_rd.sv mem_dma_wr.sv mem_axi_arb.sv mem_axi_ram.sv) \
+            rtl/net/net_axis_skid.sv $(REGS_SV_DIR)/roce_regs.sv
+RC_CPP   := tests/rc/tb_rc.cpp sim/wire/eth_wire.cpp rtl/mem/mem_model.cpp
+RC_DEPS  := $(RC_PKGS) $(RC_RTL) $(RC_CPP) tests/rc/tests.inc tests/rc/tb_rc_side.sv sim/wire/eth_wire.h rtl/mem/mem_model.h \
+            $(REGS_HDR) tests/rc/rules.mk
+
+$(RC_DIR)/Vtb_rc: $(RC_DEPS)
+	@mkdir -p $(RC_DIR)
+	$(VERILATOR) $(VFLAGS) --cc --exe --build -Mdir $(RC_DIR)/obj --top-module tb_rc_side \
+	  -CFLAGS "-O2 -std=c++17 -I$(abspath rtl/mem) -I$(abspath sim/wire) -I$(abspath $(BUILD)/gen/include) -I$(abspath tests/rc)" \
+	  -o ../Vtb_rc $(RC_PKGS) $(RC_RTL) tests/rc/tb_rc_side.sv $(abspath $(RC_CPP)) \
+	  >$(RC_DIR)/build.log 2>&1 || (grep -E '%(Error|Warning)' -A3 $(RC_DIR)/build.log | head -60; tail -20 $(RC_DIR)/build.log; exit 1)
+
+# the longer seeded campaign (not in make test)
+.PHONY: rc-soak transport-bench
+rc-soak: $(RC_DIR)/Vtb_rc
+	$(PY) tests/rc/soak.py
+
+# perftest-style figures of the two-transport bench (make bench calls it)
+transport-bench: $(RC_DIR)/Vtb_rc
+	$(RC_DIR)/Vtb_rc +test=bench
+
+# The cases that find the open receive-path deadlock (tests/rc/README.md); not in
+# make test until it is fixed. Exits non-zero while any of them fails.
+.PHONY: rc-known-failing
+rc-known-failing: $(RC_DIR)/Vtb_rc
+	@fail=0; for t in ops big wrap many retry_exc; do \
+	  $(RC_DIR)/Vtb_rc +test=$$t >/dev/null 2>&1 && echo "PASS $$t" || { echo "FAIL $$t"; fail=1; }; done; \
+	$(RC_DIR)/Vtb_rc +test=campaign +seed=1 +ops=2000 >/dev/null 2>&1 && echo "PASS campaign" || { echo "FAIL campaign"; fail=1; }; \
+	exit $$fail

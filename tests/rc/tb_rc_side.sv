@@ -1,0 +1,118 @@
+// tb_rc_side: one side of the two-transport bench (tests/rc): the RC
+// transport with its memory, wired as rtl/top/nic_top.sv wires it:
+//
+//   frames in --> roce_transport --> frames out        (C++: eth_wire::Cable)
+//                  | sbus registers                    (C++: register driver)
+//                  | 2 read + 3 write AXI clients
+//                mem_axi_arb --> mem_axi_ram           (C++: mem_model, inst_id)
+//
+// The C++ bench (tb_rc.cpp) builds two of these models, one per side, and
+// tells their memories apart by inst_id (0 and 1). Probes: the memory's W
+// beats and the responder's receive stream, for latency figures.
+`default_nettype none
+
+module tb_rc_side #(
+  parameter int NQP = 256,
+  parameter int NMR = 256
+) (
+  input  wire logic          clk,
+  input  wire logic          rst,
+  input  wire logic [7:0]    inst_id,
+  input  wire logic [47:0]   our_mac,
+  input  wire logic [31:0]   our_ip,
+  input  wire logic [511:0]  rx_tdata,
+  input  wire logic [63:0]   rx_tkeep,
+  input  wire logic          rx_tvalid,
+  output logic               rx_tready,
+  input  wire logic          rx_tlast,
+  output logic [511:0]       tx_tdata,
+  output logic [63:0]        tx_tkeep,
+  output logic               tx_tvalid,
+  input  wire logic          tx_tready,
+  output logic               tx_tlast,
+  input  wire logic          req,
+  input  wire logic          we,
+  input  wire logic [15:0]   addr,
+  input  wire logic [3:0]    be,
+  input  wire logic [31:0]   wdata,
+  output logic               gnt,
+  output logic               rvalid,
+  output logic [31:0]        rdata,
+  output logic               err,
+  // probes: a W beat / the last W beat of a burst accepted by the memory
+  output logic               probe_w_fire,
+  output logic               probe_w_last,
+  output logic [63:0]        probe_aw_addr,
+  output logic               probe_aw_fire
+);
+
+  localparam int NR = 2, NW = 3, DW = 512, KW = 64;
+  logic [NR*64-1:0] c_araddr;  logic [NR*8-1:0] c_arlen;
+  logic [NR-1:0]    c_arvalid, c_arready, c_rvalid, c_rready;
+  logic [DW-1:0]    c_rdata;   logic [1:0] c_rresp, c_bresp;  logic c_rlast;
+  logic [NW*64-1:0] c_awaddr;  logic [NW*8-1:0] c_awlen;
+  logic [NW-1:0]    c_awvalid, c_awready, c_wlast, c_wvalid, c_wready, c_bvalid, c_bready;
+  logic [NW*DW-1:0] c_wdata;   logic [NW*KW-1:0] c_wstrb;
+
+  roce_transport #(.NQP(NQP), .NMR(NMR)) u_roce (
+    .clk, .rst, .our_mac, .our_ip,
+    .s_axis_rx_tdata(rx_tdata), .s_axis_rx_tkeep(rx_tkeep), .s_axis_rx_tvalid(rx_tvalid),
+    .s_axis_rx_tready(rx_tready), .s_axis_rx_tlast(rx_tlast), .s_axis_rx_tuser(1'b0),
+    .m_axis_tx_tdata(tx_tdata), .m_axis_tx_tkeep(tx_tkeep), .m_axis_tx_tvalid(tx_tvalid),
+    .m_axis_tx_tready(tx_tready), .m_axis_tx_tlast(tx_tlast),
+    .req, .we, .addr, .be, .wdata, .gnt, .rvalid, .rdata, .err,
+    .m_axi_araddr(c_araddr), .m_axi_arlen(c_arlen), .m_axi_arvalid(c_arvalid), .m_axi_arready(c_arready),
+    .m_axi_rdata(c_rdata), .m_axi_rresp(c_rresp), .m_axi_rlast(c_rlast), .m_axi_rvalid(c_rvalid),
+    .m_axi_rready(c_rready),
+    .m_axi_awaddr(c_awaddr), .m_axi_awlen(c_awlen), .m_axi_awvalid(c_awvalid), .m_axi_awready(c_awready),
+    .m_axi_wdata(c_wdata), .m_axi_wstrb(c_wstrb), .m_axi_wlast(c_wlast), .m_axi_wvalid(c_wvalid),
+    .m_axi_wready(c_wready), .m_axi_bresp(c_bresp), .m_axi_bvalid(c_bvalid), .m_axi_bready(c_bready)
+  );
+
+  logic [1:0]   awid, bid, arid, rid, bresp, rresp, awburst, arburst;
+  logic [63:0]  awaddr, araddr, wstrb;
+  logic [7:0]   awlen, arlen;
+  logic [2:0]   awsize, arsize;
+  logic         awvalid, awready, wlast, wvalid, wready, bvalid, bready;
+  logic         arvalid, arready, rlast, rvalid_m, rready;
+  logic [511:0] wdata_m, rdata_m;
+
+  mem_axi_arb #(.NR(NR), .NW(NW)) u_arb (
+    .clk, .rst,
+    .s_axi_araddr(c_araddr), .s_axi_arlen(c_arlen), .s_axi_arvalid(c_arvalid), .s_axi_arready(c_arready),
+    .s_axi_rdata(c_rdata), .s_axi_rresp(c_rresp), .s_axi_rlast(c_rlast), .s_axi_rvalid(c_rvalid),
+    .s_axi_rready(c_rready),
+    .s_axi_awaddr(c_awaddr), .s_axi_awlen(c_awlen), .s_axi_awvalid(c_awvalid), .s_axi_awready(c_awready),
+    .s_axi_wdata(c_wdata), .s_axi_wstrb(c_wstrb), .s_axi_wlast(c_wlast), .s_axi_wvalid(c_wvalid),
+    .s_axi_wready(c_wready), .s_axi_bresp(c_bresp), .s_axi_bvalid(c_bvalid), .s_axi_bready(c_bready),
+    .m_axi_awid(awid), .m_axi_awaddr(awaddr), .m_axi_awlen(awlen), .m_axi_awsize(awsize),
+    .m_axi_awburst(awburst), .m_axi_awvalid(awvalid), .m_axi_awready(awready),
+    .m_axi_wdata(wdata_m), .m_axi_wstrb(wstrb), .m_axi_wlast(wlast), .m_axi_wvalid(wvalid),
+    .m_axi_wready(wready), .m_axi_bid(bid), .m_axi_bresp(bresp), .m_axi_bvalid(bvalid),
+    .m_axi_bready(bready), .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
+    .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arvalid(arvalid),
+    .m_axi_arready(arready), .m_axi_rid(rid), .m_axi_rdata(rdata_m), .m_axi_rresp(rresp),
+    .m_axi_rlast(rlast), .m_axi_rvalid(rvalid_m), .m_axi_rready(rready)
+  );
+
+  // latencies as in the simulator's NIC (sim/sim_nic.sv); the C++ may reconfigure
+  mem_axi_ram #(.INST(0), .ID_W(2), .RD_LATENCY(40), .WR_LATENCY(20)) u_mem (
+    .clk, .rst, .inst_id,
+    .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
+    .s_axi_awburst(awburst), .s_axi_awvalid(awvalid), .s_axi_awready(awready),
+    .s_axi_wdata(wdata_m), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid),
+    .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid),
+    .s_axi_bready(bready), .s_axi_arid(arid), .s_axi_araddr(araddr), .s_axi_arlen(arlen),
+    .s_axi_arsize(arsize), .s_axi_arburst(arburst), .s_axi_arvalid(arvalid),
+    .s_axi_arready(arready), .s_axi_rid(rid), .s_axi_rdata(rdata_m), .s_axi_rresp(rresp),
+    .s_axi_rlast(rlast), .s_axi_rvalid(rvalid_m), .s_axi_rready(rready)
+  );
+
+  always_comb begin
+    probe_w_fire  = wvalid && wready;
+    probe_w_last  = wvalid && wready && wlast;
+    probe_aw_fire = awvalid && awready;
+    probe_aw_addr = awaddr;
+  end
+
+endmodule
