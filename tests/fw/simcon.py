@@ -168,7 +168,7 @@ class Sim:
 
 def run_tool(args):
     return subprocess.run(args, cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True,
-                          timeout=60).stdout
+                          timeout=300).stdout  # bounded; a loaded 2-core machine can stall a process for a while
 
 
 def symbols():
