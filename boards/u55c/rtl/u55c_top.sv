@@ -1,0 +1,133 @@
+`default_nettype none
+
+// solonic on the AMD Alveo U55C (XCU55C-FSVH2892-2L-E): powered by its host's
+// PCIe slot, but no host software: the PCIe block is not used.
+//   clk_100mhz_0 (LVDS) -> MMCM -> 250 MHz NIC clock and 125 MHz CMAC init clock
+//   QSFP28 port 0 (GTY quad 130, CMACE4_X0Y3) -> cmac_usplus_0 (100GBASE-R4,
+//   RS-FEC on by default; created by boards/u55c/cmac.tcl at build time) -> board_nic
+//   UART: the FPGA UART that the card's USB debug port (FTDI) carries, 115200
+//   8N1 (pins in boards/u55c/u55c.xdc, see docs/boards.md for what is verified)
+//   no switches: INSTANCE sets the instance number; QSFP0 LEDs: activity, link
+//   (green), heartbeat (yellow); the HBM catastrophic-temperature pin is held low.
+module u55c_top #(
+  parameter              IMEM_INIT = "",
+  parameter logic [31:0] GIT_HASH  = 32'h0,
+  parameter int          RSFEC     = 1,         // 1: RS-FEC (clause 91) on both directions
+  parameter logic [7:0]  INSTANCE  = 8'd0
+) (
+  input  wire logic       clk_100mhz_0_p,
+  input  wire logic       clk_100mhz_0_n,
+  output logic            qsfp0_led_act,
+  output logic            qsfp0_led_stat_g,
+  output logic            qsfp0_led_stat_y,
+  output logic            hbm_cattrip,
+  output logic            uart_txd,
+  input  wire logic       uart_rxd,
+  // QSFP28 0 (the card's QSFP module control goes through its satellite controller)
+  output logic      [3:0] qsfp0_tx_p,
+  output logic      [3:0] qsfp0_tx_n,
+  input  wire logic [3:0] qsfp0_rx_p,
+  input  wire logic [3:0] qsfp0_rx_n,
+  input  wire logic       qsfp0_mgt_refclk_p,   // 161.1328125 MHz
+  input  wire logic       qsfp0_mgt_refclk_n
+);
+
+  // ---------------------------------------------------------------- clocks
+  logic clk_100_in, clk_fb, clk_250_mmcm, clk_125_mmcm, clk_250, clk_125, mmcm_locked;
+
+  IBUFDS u_clk_ibuf (.I(clk_100mhz_0_p), .IB(clk_100mhz_0_n), .O(clk_100_in));
+
+  // VCO 1000 MHz: /4 = 250 MHz (NIC), /8 = 125 MHz (CMAC init and DRP clock).
+  // The primitive's unused clock outputs stay open (waiver below).
+  /* verilator lint_off PINCONNECTEMPTY */
+  MMCME4_BASE #(
+    .CLKIN1_PERIOD   (10.0),
+    .DIVCLK_DIVIDE   (1),
+    .CLKFBOUT_MULT_F (10.0),
+    .CLKOUT0_DIVIDE_F(4.0),
+    .CLKOUT1_DIVIDE  (8)
+  ) u_mmcm (
+    .CLKIN1(clk_100_in), .CLKFBIN(clk_fb), .CLKFBOUT(clk_fb), .CLKFBOUTB(),
+    .RST(1'b0), .PWRDWN(1'b0),
+    .CLKOUT0(clk_250_mmcm), .CLKOUT0B(), .CLKOUT1(clk_125_mmcm), .CLKOUT1B(),
+    .CLKOUT2(), .CLKOUT2B(), .CLKOUT3(), .CLKOUT3B(), .CLKOUT4(), .CLKOUT5(), .CLKOUT6(),
+    .LOCKED(mmcm_locked)
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  BUFG u_bufg_250 (.I(clk_250_mmcm), .O(clk_250));
+  BUFG u_bufg_125 (.I(clk_125_mmcm), .O(clk_125));
+
+  logic arst, rst_125;
+  assign arst = !mmcm_locked;
+
+  board_reset_sync u_rst_125 (.clk(clk_125), .arst(arst), .rst(rst_125));
+
+  // ------------------------------------------------------------------ CMAC
+  logic         mac_clk, mac_rx_reset, mac_tx_reset, mac_rx_aligned;
+  logic [511:0] mac_rx_tdata, mac_tx_tdata;
+  logic [63:0]  mac_rx_tkeep, mac_tx_tkeep;
+  logic         mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser;
+  logic         mac_tx_tvalid, mac_tx_tready, mac_tx_tlast, mac_tx_tuser;
+  logic [15:0]  drp_do;
+  logic         drp_rdy;
+
+  cmac_usplus_0 u_cmac (
+    .gt_rxp_in(qsfp0_rx_p), .gt_rxn_in(qsfp0_rx_n),
+    .gt_txp_out(qsfp0_tx_p), .gt_txn_out(qsfp0_tx_n),
+    .gt_ref_clk_p(qsfp0_mgt_refclk_p), .gt_ref_clk_n(qsfp0_mgt_refclk_n),
+    .gt_txusrclk2(mac_clk),
+    .gt_loopback_in(12'd0),
+    .gtwiz_reset_tx_datapath(1'b0), .gtwiz_reset_rx_datapath(1'b0),
+    .sys_reset(rst_125), .init_clk(clk_125),
+    .ctl_tx_rsfec_enable(RSFEC != 0), .ctl_rx_rsfec_enable(RSFEC != 0),
+    .ctl_rsfec_ieee_error_indication_mode(1'b0),
+    .ctl_rx_rsfec_enable_correction(RSFEC != 0), .ctl_rx_rsfec_enable_indication(RSFEC != 0),
+    .rx_clk(mac_clk), .core_rx_reset(1'b0),
+    .ctl_rx_enable(1'b1), .ctl_rx_force_resync(1'b0), .ctl_rx_test_pattern(1'b0),
+    .usr_rx_reset(mac_rx_reset), .stat_rx_aligned(mac_rx_aligned),
+    .rx_axis_tvalid(mac_rx_tvalid), .rx_axis_tdata(mac_rx_tdata), .rx_axis_tlast(mac_rx_tlast),
+    .rx_axis_tkeep(mac_rx_tkeep), .rx_axis_tuser(mac_rx_tuser),
+    .core_tx_reset(1'b0),
+    .ctl_tx_enable(1'b1), .ctl_tx_send_idle(1'b0), .ctl_tx_send_rfi(1'b0),
+    .ctl_tx_send_lfi(1'b0), .ctl_tx_test_pattern(1'b0),
+    .usr_tx_reset(mac_tx_reset),
+    .tx_axis_tvalid(mac_tx_tvalid), .tx_axis_tready(mac_tx_tready), .tx_axis_tdata(mac_tx_tdata),
+    .tx_axis_tlast(mac_tx_tlast), .tx_axis_tkeep(mac_tx_tkeep), .tx_axis_tuser(mac_tx_tuser),
+    .tx_preamblein(56'd0),
+    .core_drp_reset(1'b0), .drp_clk(clk_125), .drp_addr(10'd0), .drp_di(16'd0),
+    .drp_en(1'b0), .drp_we(1'b0), .drp_do(drp_do), .drp_rdy(drp_rdy)
+  );
+
+  // the HBM is not used: its catastrophic-temperature output to the card stays low
+  assign hbm_cattrip = 1'b0;
+
+  // ------------------------------------------------------------------- NIC
+  logic [7:0]  nic_led;
+  logic        nic_rst, exit_valid;
+  // the NIC's status without pins here (the simulation reads them inside; later registers)
+  logic [31:0] exit_code, cnt_rx_frames, cnt_rx_drop_full, cnt_rx_cut_long, cnt_rx_cut_link,
+               cnt_tx_frames, cnt_tx_drop_link, cnt_tx_too_long;
+
+  board_nic #(.IMEM_INIT(IMEM_INIT), .GIT_HASH(GIT_HASH)) u_nic (
+    .clk(clk_250), .arst, .instance_id(INSTANCE),
+    .mac_clk, .mac_rx_reset, .mac_tx_reset, .mac_rx_aligned,
+    .mac_rx_tdata, .mac_rx_tkeep, .mac_rx_tvalid, .mac_rx_tlast, .mac_rx_tuser,
+    .mac_tx_tdata, .mac_tx_tkeep, .mac_tx_tvalid, .mac_tx_tready, .mac_tx_tlast, .mac_tx_tuser,
+    .uart_txd, .uart_rxd,
+    .led(nic_led),
+    .rst_out(nic_rst), .exit_valid, .exit_code,
+    .cnt_rx_frames, .cnt_rx_drop_full, .cnt_rx_cut_long, .cnt_rx_cut_link,
+    .cnt_tx_frames, .cnt_tx_drop_link, .cnt_tx_too_long
+  );
+
+  assign qsfp0_led_act    = nic_led[2] || nic_led[3];   // RX or TX frames
+  assign qsfp0_led_stat_g = nic_led[1];                 // CMAC RX aligned
+  assign qsfp0_led_stat_y = nic_led[0];                 // heartbeat
+
+  logic unused;
+  assign unused = ^{nic_led[7:4], drp_do, drp_rdy, nic_rst, exit_valid, exit_code, cnt_rx_frames,
+                    cnt_rx_drop_full, cnt_rx_cut_long, cnt_rx_cut_link, cnt_tx_frames,
+                    cnt_tx_drop_link, cnt_tx_too_long};
+
+endmodule

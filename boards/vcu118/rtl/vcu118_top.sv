@@ -1,0 +1,138 @@
+`default_nettype none
+
+// solonic on the AMD VCU118 (XCVU9P-L2FLGA2104E): stand-alone, no host.
+//   clk_125mhz (LVDS) -> MMCM -> 250 MHz NIC clock and 125 MHz CMAC init clock
+//   QSFP28 port 1 (GTY quad 231) -> cmac_usplus_0 (100GBASE-R4, RS-FEC on by
+//   default; created by boards/<board>/cmac.tcl at build time) -> board_nic
+//   USB-UART (CP2105, 115200 8N1) <-> the firmware's console
+//   DIP switches 3:0 = instance number (firmware default MAC/IP), LEDs 7:0 as
+//   board_nic says, centre button = reset.
+// In simulation (tests/boards) the MMCM, buffers and CMAC are stand-ins.
+module vcu118_top #(
+  parameter              IMEM_INIT = "",
+  parameter logic [31:0] GIT_HASH  = 32'h0,
+  parameter int          RSFEC     = 1          // 1: RS-FEC (clause 91) on both directions
+) (
+  input  wire logic       clk_125mhz_p,
+  input  wire logic       clk_125mhz_n,
+  input  wire logic       btnc,                 // reset
+  input  wire logic [3:0] sw,
+  output logic      [7:0] led,
+  output logic            uart_txd,             // to the CP2105's RXD
+  input  wire logic       uart_rxd,             // from the CP2105's TXD
+  // QSFP28 1
+  output logic      [3:0] qsfp1_tx_p,
+  output logic      [3:0] qsfp1_tx_n,
+  input  wire logic [3:0] qsfp1_rx_p,
+  input  wire logic [3:0] qsfp1_rx_n,
+  input  wire logic       qsfp1_mgt_refclk_0_p, // 156.25 MHz
+  input  wire logic       qsfp1_mgt_refclk_0_n,
+  output logic            qsfp1_modsell,
+  output logic            qsfp1_resetl,
+  input  wire logic       qsfp1_modprsl,
+  input  wire logic       qsfp1_intl,
+  output logic            qsfp1_lpmode
+);
+
+  // ---------------------------------------------------------------- clocks
+  logic clk_125_in, clk_fb, clk_250_mmcm, clk_125_mmcm, clk_250, clk_125, mmcm_locked;
+
+  IBUFDS u_clk_ibuf (.I(clk_125mhz_p), .IB(clk_125mhz_n), .O(clk_125_in));
+
+  // VCO 1250 MHz: /5 = 250 MHz (NIC), /10 = 125 MHz (CMAC init and DRP clock).
+  // The primitive's unused clock outputs stay open (waiver below).
+  /* verilator lint_off PINCONNECTEMPTY */
+  MMCME4_BASE #(
+    .CLKIN1_PERIOD   (8.0),
+    .DIVCLK_DIVIDE   (1),
+    .CLKFBOUT_MULT_F (10.0),
+    .CLKOUT0_DIVIDE_F(5.0),
+    .CLKOUT1_DIVIDE  (10)
+  ) u_mmcm (
+    .CLKIN1(clk_125_in), .CLKFBIN(clk_fb), .CLKFBOUT(clk_fb), .CLKFBOUTB(),
+    .RST(btnc), .PWRDWN(1'b0),
+    .CLKOUT0(clk_250_mmcm), .CLKOUT0B(), .CLKOUT1(clk_125_mmcm), .CLKOUT1B(),
+    .CLKOUT2(), .CLKOUT2B(), .CLKOUT3(), .CLKOUT3B(), .CLKOUT4(), .CLKOUT5(), .CLKOUT6(),
+    .LOCKED(mmcm_locked)
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  BUFG u_bufg_250 (.I(clk_250_mmcm), .O(clk_250));
+  BUFG u_bufg_125 (.I(clk_125_mmcm), .O(clk_125));
+
+  logic arst, rst_125;
+  assign arst = !mmcm_locked || btnc;
+
+  board_reset_sync u_rst_125 (.clk(clk_125), .arst(arst), .rst(rst_125));
+
+  // ------------------------------------------------------------------ CMAC
+  logic         mac_clk, mac_rx_reset, mac_tx_reset, mac_rx_aligned;
+  logic [511:0] mac_rx_tdata, mac_tx_tdata;
+  logic [63:0]  mac_rx_tkeep, mac_tx_tkeep;
+  logic         mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser;
+  logic         mac_tx_tvalid, mac_tx_tready, mac_tx_tlast, mac_tx_tuser;
+  logic [15:0]  drp_do;
+  logic         drp_rdy;
+
+  cmac_usplus_0 u_cmac (
+    .gt_rxp_in(qsfp1_rx_p), .gt_rxn_in(qsfp1_rx_n),
+    .gt_txp_out(qsfp1_tx_p), .gt_txn_out(qsfp1_tx_n),
+    .gt_ref_clk_p(qsfp1_mgt_refclk_0_p), .gt_ref_clk_n(qsfp1_mgt_refclk_0_n),
+    .gt_txusrclk2(mac_clk),
+    .gt_loopback_in(12'd0),
+    .gtwiz_reset_tx_datapath(1'b0), .gtwiz_reset_rx_datapath(1'b0),
+    .sys_reset(rst_125), .init_clk(clk_125),
+    .ctl_tx_rsfec_enable(RSFEC != 0), .ctl_rx_rsfec_enable(RSFEC != 0),
+    .ctl_rsfec_ieee_error_indication_mode(1'b0),
+    .ctl_rx_rsfec_enable_correction(RSFEC != 0), .ctl_rx_rsfec_enable_indication(RSFEC != 0),
+    .rx_clk(mac_clk), .core_rx_reset(1'b0),
+    .ctl_rx_enable(1'b1), .ctl_rx_force_resync(1'b0), .ctl_rx_test_pattern(1'b0),
+    .usr_rx_reset(mac_rx_reset), .stat_rx_aligned(mac_rx_aligned),
+    .rx_axis_tvalid(mac_rx_tvalid), .rx_axis_tdata(mac_rx_tdata), .rx_axis_tlast(mac_rx_tlast),
+    .rx_axis_tkeep(mac_rx_tkeep), .rx_axis_tuser(mac_rx_tuser),
+    .core_tx_reset(1'b0),
+    .ctl_tx_enable(1'b1), .ctl_tx_send_idle(1'b0), .ctl_tx_send_rfi(1'b0),
+    .ctl_tx_send_lfi(1'b0), .ctl_tx_test_pattern(1'b0),
+    .usr_tx_reset(mac_tx_reset),
+    .tx_axis_tvalid(mac_tx_tvalid), .tx_axis_tready(mac_tx_tready), .tx_axis_tdata(mac_tx_tdata),
+    .tx_axis_tlast(mac_tx_tlast), .tx_axis_tkeep(mac_tx_tkeep), .tx_axis_tuser(mac_tx_tuser),
+    .tx_preamblein(56'd0),
+    .core_drp_reset(1'b0), .drp_clk(clk_125), .drp_addr(10'd0), .drp_di(16'd0),
+    .drp_en(1'b0), .drp_we(1'b0), .drp_do(drp_do), .drp_rdy(drp_rdy)
+  );
+
+  // QSFP28 module control: selected, out of reset, high-power mode
+  assign qsfp1_modsell = 1'b0;
+  assign qsfp1_resetl  = 1'b1;
+  assign qsfp1_lpmode  = 1'b0;
+
+  // ------------------------------------------------------------------- NIC
+  logic [7:0]  nic_led;
+  logic        qsfp_present, nic_rst, exit_valid;
+  // the NIC's status without pins here (the simulation reads them inside; later registers)
+  logic [31:0] exit_code, cnt_rx_frames, cnt_rx_drop_full, cnt_rx_cut_long, cnt_rx_cut_link,
+               cnt_tx_frames, cnt_tx_drop_link, cnt_tx_too_long;
+
+  board_sync_bit u_sync_present (.clk(clk_250), .rst(1'b0), .d(!qsfp1_modprsl), .q(qsfp_present));
+
+  board_nic #(.IMEM_INIT(IMEM_INIT), .GIT_HASH(GIT_HASH)) u_nic (
+    .clk(clk_250), .arst, .instance_id({4'd0, sw}),
+    .mac_clk, .mac_rx_reset, .mac_tx_reset, .mac_rx_aligned,
+    .mac_rx_tdata, .mac_rx_tkeep, .mac_rx_tvalid, .mac_rx_tlast, .mac_rx_tuser,
+    .mac_tx_tdata, .mac_tx_tkeep, .mac_tx_tvalid, .mac_tx_tready, .mac_tx_tlast, .mac_tx_tuser,
+    .uart_txd, .uart_rxd,
+    .led(nic_led),
+    .rst_out(nic_rst), .exit_valid, .exit_code,
+    .cnt_rx_frames, .cnt_rx_drop_full, .cnt_rx_cut_long, .cnt_rx_cut_link,
+    .cnt_tx_frames, .cnt_tx_drop_link, .cnt_tx_too_long
+  );
+
+  // LED 6: a QSFP28 module is present; LED 7: its interrupt line is active
+  assign led = {!qsfp1_intl, qsfp_present, nic_led[5:0]};
+
+  logic unused;
+  assign unused = ^{nic_led[7:6], drp_do, drp_rdy, nic_rst, exit_valid, exit_code, cnt_rx_frames,
+                    cnt_rx_drop_full, cnt_rx_cut_long, cnt_rx_cut_link, cnt_tx_frames,
+                    cnt_tx_drop_link, cnt_tx_too_long};
+
+endmodule

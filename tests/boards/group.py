@@ -1,0 +1,52 @@
+"""boards: the board wrappers and their clock crossings (docs/boards.md).
+
+- tb_cdc: the asynchronous FIFO (boards/common/rtl/board_async_fifo.sv), plain
+  and whole-frame, on two clocks with random periods, gaps and back-pressure;
+  every word numbered and checked.
+- tb_board: the VCU118 board top with the CMAC stand-in (322.265625 MHz, its
+  own clock) and the NIC at 250 MHz: boot over the UART pins, ARP and ICMP
+  with a Scapy peer through the crossings (test_board.py).
+- lint and Yosys elaboration of the board RTL (Xilinx primitives and the CMAC
+  as black boxes for Yosys), the MMI writer for updatemem, and the
+  Vivado-less message of 'make bitstream'."""
+import glob
+import os
+
+ORDER = 90
+TB_CDC = "build/boards/Vtb_cdc"
+TB_BOARD = "build/boards/Vtb_board"
+# The board-level bench (a second full NIC model, minutes to build) and the board
+# tops' Yosys elaboration run with `make boards-test` (SOLONIC_BOARDS_FULL=1);
+# make test keeps the crossings' benches, the lint of both tops and the flow checks.
+FULL = os.environ.get("SOLONIC_BOARDS_FULL") == "1"
+BUILD = [TB_CDC] + ([TB_BOARD, "build/fw/solonic.hex"] if FULL else [])
+
+COMMON = sorted(glob.glob("boards/common/rtl/*.sv"))
+
+
+def nic_rtl():
+    import subprocess
+    out = subprocess.run(["make", "-s", "-f", "Makefile", "-f", "-", "boards-print-NIC_RTL"],
+                         input="boards-print-%: ; @echo $($*)\n", stdout=subprocess.PIPE, text=True)
+    return out.stdout.split()
+
+
+def cases():
+    c = [{"name": f"async_fifo_random_clocks_seed{s}", "cmd": [TB_CDC, f"+seed={s}"]} for s in range(1, 9)]
+    if FULL:
+        c.append({"name": "vcu118_board_boot_arp_ping_through_cmac_cdc", "pytest": "tests/boards/test_board.py",
+                  "timeout": 400})
+    rtl = nic_rtl()
+    for top, files in (("vcu118_top", COMMON + ["boards/vcu118/rtl/vcu118_top.sv"]),
+                       ("u55c_top", COMMON + ["boards/u55c/rtl/u55c_top.sv"])):
+        c.append({"name": f"lint_{top}", "cmd": ["verilator", "--lint-only", "-Wall", "--top-module", top,
+                                                  "tests/boards/sim_prims.sv", "tests/boards/cmac_usplus_0.sv",
+                                                  *rtl, *files]})
+        if FULL:
+            c.append({"name": f"yosys_elaborates_{top}", "cmd": ["/usr/bin/python3", "tests/boards/yosys_board.py",
+                                                                  top, *rtl, *files], "timeout": 600})
+    c += [
+        {"name": "mmi_writer", "pytest": "tests/boards/test_mmi.py"},
+        {"name": "bitstream_without_vivado_says_so", "pytest": "tests/boards/test_flow_msgs.py"},
+    ]
+    return c

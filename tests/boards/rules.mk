@@ -1,0 +1,28 @@
+# tests/boards: the board-level bench (one VCU118 board top with the CMAC
+# stand-in, two clocks) and the clock-crossing benches. Outputs in $(BUILD)/boards/.
+TB_BOARDS_DIR  := $(BUILD)/boards
+TB_BOARD_RTL   := tests/boards/tb_board.vlt $(NIC_RTL) $(sort $(wildcard boards/common/rtl/*.sv)) boards/vcu118/rtl/vcu118_top.sv \
+                  tests/boards/sim_prims.sv tests/boards/cmac_usplus_0.sv tests/boards/tb_board.sv
+TB_CDC_RTL     := boards/common/rtl/board_sync_bit.sv boards/common/rtl/board_async_fifo.sv tests/boards/tb_cdc.sv
+
+$(TB_BOARDS_DIR)/Vtb_board: $(TB_BOARD_RTL) tests/boards/tb_board.cpp tests/boards/rules.mk
+	@mkdir -p $(TB_BOARDS_DIR)
+	$(VERILATOR) $(VFLAGS) --cc --exe --build --timescale 1ns/1ps -Mdir $(TB_BOARDS_DIR)/obj_board \
+	  --top-module tb_board -CFLAGS "-O2 -std=c++17" -MAKEFLAGS OPT_FAST=-O2 -o ../Vtb_board \
+	  $(TB_BOARD_RTL) $(abspath tests/boards/tb_board.cpp) >$(TB_BOARDS_DIR)/build_board.log 2>&1 \
+	  || (tail -40 $(TB_BOARDS_DIR)/build_board.log; exit 1)
+
+$(TB_BOARDS_DIR)/Vtb_cdc: $(TB_CDC_RTL) tests/boards/tb_cdc.cpp tests/boards/rules.mk
+	@mkdir -p $(TB_BOARDS_DIR)
+	$(VERILATOR) $(VFLAGS) --cc --exe --build --timescale 1ns/1ps -Mdir $(TB_BOARDS_DIR)/obj_cdc \
+	  --top-module tb_cdc -CFLAGS "-O2 -std=c++17" -o ../Vtb_cdc \
+	  $(TB_CDC_RTL) $(abspath tests/boards/tb_cdc.cpp) >$(TB_BOARDS_DIR)/build_cdc.log 2>&1 \
+	  || (tail -40 $(TB_BOARDS_DIR)/build_cdc.log; exit 1)
+
+.PHONY: boards-models
+boards-models: $(TB_BOARDS_DIR)/Vtb_board $(TB_BOARDS_DIR)/Vtb_cdc
+
+# Everything of the board flow that runs here, incl. the board-level end-to-end bench.
+.PHONY: boards-test
+boards-test:
+	SOLONIC_BOARDS_FULL=1 $(PY) tests/run.py -k boards/
