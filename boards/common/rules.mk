@@ -23,7 +23,7 @@ UPDATEMEM  ?= updatemem
 .PHONY: synth bitstream update-fw program flash boards-check-board
 
 synth: regs
-	$(PY) boards/common/synth.py --jobs 2 $(NIC_RTL)
+	$(PY) boards/common/synth.py $(NIC_RTL)
 
 boards-check-board:
 	@case " $(BOARDS) " in *" $(BOARD) "*) ;; \

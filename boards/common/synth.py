@@ -1,30 +1,37 @@
 #!/usr/bin/env python3
 """make synth: a synthesis estimate with Debian's Yosys (0.23) for UltraScale+.
 
-Each block is synthesised on its own (`synth_xilinx -family xcup -noiopad
--noclkbuf -flatten`, no pins, no placement), at the default QP count and at
-4096 QPs where the block has an NQP parameter. From the netlist:
+Yosys runs `synth_xilinx -family xcup -noiopad -noclkbuf` (no pins, no placement) on
+nic_top at the default QP count and on roce_transport at 4096 QPs, hierarchically: every module
+is synthesised once per parameter set and not optimised across its ports, so a block's
+figures are those of that block alone, in the parameters nic_top gives it. The rows
+(the SoC, the packet-layer blocks, the transport, nic_top) are read out of those two
+netlists by instance path; nic_top at 4096 QPs is derived (nic_top - roce_transport +
+roce_transport at 4096 QPs: exact for a hierarchical netlist's cell counts, since nic_top
+passes NQP to roce_transport only); the board's MAC crossings are synthesised on their own
+(flattened). Flattening all of nic_top before synthesis is what did not finish in the
+first sessions (and made Yosys 0.23 fail on a LUTRAM of the SoC).
+
+From each netlist:
 
   LUT     LUT1..LUT6 cells (a LUT6_2 would count once; Yosys does not make them)
   LUTRAM  distributed-RAM cells (RAM32M/RAM64M/RAM*X1*), counted apart
   FF      FDRE/FDSE/FDCE/FDPE
   RAMB36 / RAMB18 / URAM288 / DSP  the hard blocks
-  levels  the longest register-to-register (or port) path, counted in LUTs plus
-          CARRY cells (MUXF7/8/9 are inside a slice and count 0), by our own
-          walk over the JSON netlist: a first timing proxy, not a timing report
+  levels  the longest path between sequential cells or ports, counted in LUTs plus
+          CARRY cells (MUXF7/8/9 are inside a slice and count 0), by our own walk over
+          the flattened netlist, inside the block's instance: a first timing proxy, not
+          a timing report; the path itself is printed to build/synth/paths.md
 
-Results are cached in build/synth/cache/ keyed by the SHA-256 of the Yosys
-script and every input file, so an unchanged block is not synthesised again.
-At most 2 Yosys runs go in parallel. The table goes to build/synth/report.md
-and to stdout.
+Results are cached in build/synth/cache/ keyed by the SHA-256 of the Yosys script and
+every input file. Yosys runs one at a time under `nice -n 15`. The table goes to
+build/synth/report.md and to stdout, each row with the wall time of the run it came from.
 
-usage: synth.py [--jobs N] [--only NAME[,NAME]] FILE...   (FILE: the NIC's RTL, packages first)
+usage: synth.py [--only RUN[,RUN]] FILE...   (FILE: the NIC's RTL, packages first)
 """
 import argparse
-import concurrent.futures as cf
 import hashlib
 import json
-import os
 import re
 import pathlib
 import subprocess
@@ -35,27 +42,36 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "synth"
 BOARD_RTL = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "boards/common/rtl").glob("*.sv"))
 
-# (name, top module, parameters, group)
-BLOCKS = [
-    ("soc_top", "soc_top", {"UART_SERIAL": 1}, "SoC"),
-    ("net_rx", "net_rx", {}, "packet layer"),
-    ("net_tx_arbiter", "net_tx_arbiter", {}, "packet layer"),
-    ("roce_rx_parse", "roce_rx_parse", {}, "packet layer"),
-    ("roce_icrc_check", "roce_icrc_check", {}, "packet layer"),
-    ("roce_tx_build", "roce_tx_build", {}, "packet layer"),
-    ("roce_icrc_insert", "roce_icrc_insert", {}, "packet layer"),
-    ("roce_transport", "roce_transport", {}, "transport"),
-    ("roce_transport_4096qp", "roce_transport", {"NQP": 4096}, "transport"),
-    ("nic_top", "nic_top", {"UART_SERIAL": 1}, "NIC"),
-    ("nic_top_4096qp", "nic_top", {"UART_SERIAL": 1, "NQP": 4096}, "NIC"),
-    ("board_mac_rx_cdc", "board_mac_rx_cdc", {}, "board"),
-    ("board_mac_tx_cdc", "board_mac_tx_cdc", {}, "board"),
+# Yosys runs: (name, top, parameters, hierarchical)
+RUNS = [
+    ("nic_top", "nic_top", {"UART_SERIAL": 1}, True),
+    ("roce_transport_4096qp", "roce_transport", {"NQP": 4096}, True),
+    ("board_mac_rx_cdc", "board_mac_rx_cdc", {}, False),
+    ("board_mac_tx_cdc", "board_mac_tx_cdc", {}, False),
+]
+
+# Rows: (name, run, instance path in the run's top ("" = the top), group)
+ROWS = [
+    ("soc_top", "nic_top", "u_soc", "SoC"),
+    ("net_rx", "nic_top", "u_net_rx", "packet layer"),
+    ("net_tx_arbiter", "nic_top", "u_tx_arb", "packet layer"),
+    ("roce_icrc_check", "nic_top", "u_roce.u_icrc_check", "packet layer"),
+    ("roce_rx_parse", "nic_top", "u_roce.u_parse", "packet layer"),
+    ("roce_tx_build", "nic_top", "u_roce.u_build", "packet layer"),
+    ("roce_icrc_insert", "nic_top", "u_roce.u_icrc_insert", "packet layer"),
+    ("roce_transport", "nic_top", "u_roce", "transport"),
+    ("roce_transport_4096qp", "roce_transport_4096qp", "", "transport"),
+    ("nic_top", "nic_top", "", "NIC"),
+    ("nic_top_4096qp", None, "", "NIC"),   # derived: nic_top - roce_transport + roce_transport_4096qp
+    ("board_mac_rx_cdc", "board_mac_rx_cdc", "", "board"),
+    ("board_mac_tx_cdc", "board_mac_tx_cdc", "", "board"),
 ]
 
 SEQ_PREFIX = ("FD", "RAMB", "URAM", "DSP48", "SRL", "RAM32M", "RAM64M", "RAM32X", "RAM64X",
               "RAM128X", "RAM256X", "RAM16X", "RAM32X1", "FIFO")
 
-# capacity of the boards' parts (AMD data sheets DS923 / the Alveo U55C data sheet DS978)
+# capacity of the boards' parts (AMD data sheets DS923 / the Alveo U55C data sheet DS978;
+# see docs/boards.md)
 PARTS = {
     "VCU118 (XCVU9P)": {"LUT": 1182240, "FF": 2364480, "RAMB36": 2160, "URAM288": 960, "DSP": 6840},
     "U55C (XCU55C)": {"LUT": 1303680, "FF": 2607360, "RAMB36": 2016, "URAM288": 960, "DSP": 9024},
@@ -70,24 +86,11 @@ def sha(paths, extra):
     return h.hexdigest()[:24]
 
 
-def yosys_script(files, top, params, json_out, stat_out, flatten_first=True):
+def yosys_script(files, top, params, hier, out_dir):
     chp = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
-    # Yosys 0.23 can fail mapping a LUTRAM in a flattened design (lutrams_xc5v_map.v:
-    # "invalid OPTION_ABITS/WIDTH"); then the block is synthesised hierarchically and
-    # flattened afterwards (flatten_first=False)
-    synth = (f"synth_xilinx -family xcup -noiopad -noclkbuf -flatten -top {top}; " if flatten_first else
-             f"synth_xilinx -family xcup -noiopad -noclkbuf -top {top}; flatten; ")
+    synth = f"synth_xilinx -family xcup -noiopad -noclkbuf {'' if hier else '-flatten '}-top {top}; "
     return (f"read_verilog -sv -DSYNTHESIS {' '.join(files)}; {chp}{synth}"
-            f"tee -q -o {stat_out} stat; write_json {json_out}")
-
-
-def cell_counts(stat_text):
-    counts = {}
-    for line in stat_text.splitlines():
-        f = line.split()
-        if len(f) == 2 and f[1].isdigit() and f[0][0].isupper():
-            counts[f[0]] = counts.get(f[0], 0) + int(f[1])
-    return counts
+            f"write_json {out_dir}/hier.json; flatten; opt_clean; write_json {out_dir}/flat.json")
 
 
 def summarise(counts):
@@ -100,14 +103,46 @@ def summarise(counts):
             "CARRY": counts.get("CARRY4", 0) + counts.get("CARRY8", 0)}
 
 
-def logic_levels(netlist_path, top):
-    """Longest combinational path in LUT+CARRY levels between sequential cells / ports."""
-    with open(netlist_path) as f:
-        nl = json.load(f)
-    mod = nl["modules"][top]
+def hier_counts(nl, top, path):
+    """Primitive cell counts of the instance at path (dot-separated) in the hierarchical netlist."""
+    mods = nl["modules"]
+    mod = top
+    for inst in [p for p in path.split(".") if p]:
+        cells = mods[mod]["cells"]
+        if inst not in cells:
+            raise KeyError(f"no instance {inst} in {mod}")
+        mod = cells[inst]["type"]
+    memo = {}
+
+    def total(m):
+        if m in memo:
+            return memo[m]
+        c = {}
+        for cell in mods[m]["cells"].values():
+            t = cell["type"]
+            if t in mods and not mods[t].get("attributes", {}).get("blackbox"):
+                for k, v in total(t).items():
+                    c[k] = c.get(k, 0) + v
+            else:
+                c[t] = c.get(t, 0) + 1
+        memo[m] = c
+        return c
+
+    return total(mod)
+
+
+def norm(name):
+    """A flattened cell name as an instance path: '$flatten\\u_a.\\u_b.$abc$1' -> 'u_a.u_b.$abc$1'."""
+    if name.startswith("$flatten"):
+        name = name[len("$flatten"):]
+    return name.replace("\\", "")
+
+
+def logic_levels(mod, prefixes):
+    """For each prefix: the longest combinational path in LUT+CARRY levels between sequential
+    cells / ports, counting only the cells inside that instance, and the path's cells."""
     cells = mod["cells"]
-    drivers = {}   # net bit -> cell name (combinational cells only)
-    weight = {}
+    drivers, weight = {}, {}
     for name, c in cells.items():
         t = c["type"]
         if t.startswith(SEQ_PREFIX):
@@ -128,27 +163,75 @@ def logic_levels(netlist_path, top):
                     if isinstance(b, int) and b in drivers:
                         ins.add(drivers[b])
         fanin[name] = ins
-    depth = {}
-    sys.setrecursionlimit(1000000)
-    on_stack = set()
-
-    def d(n):
-        if n in depth:
-            return depth[n]
-        if n in on_stack:      # a combinational loop: cut it here
-            return 0
-        on_stack.add(n)
-        best = 0
-        for m in fanin[n]:
-            best = max(best, d(m))
-        on_stack.discard(n)
-        depth[n] = best + weight[n]
-        return depth[n]
-
-    # iterative warm-up in topological-ish order keeps the recursion shallow
-    for n in weight:
-        d(n)
-    return max(depth.values(), default=0)
+    normed = {n: norm(n) for n in weight}
+    bitname = {}   # net bit -> a public net name with the bit index, to print the paths
+    for nn, info in mod.get("netnames", {}).items():
+        if info.get("hide_name"):
+            continue
+        bits = info["bits"]
+        for i, b in enumerate(bits):
+            if isinstance(b, int) and b not in bitname:
+                bitname[b] = norm(nn) + (f"[{i}]" if len(bits) > 1 else "")
+    out = {}
+    for pre in prefixes:
+        inside = {n for n in weight if not pre or normed[n].startswith(pre + ".")}
+        depth, back = {}, {}
+        # iterative DFS (the netlists are deep), combinational loops cut where met
+        for root in inside:
+            if root in depth:
+                continue
+            stack, on = [(root, iter(fanin[root]))], {root}
+            while stack:
+                n, it = stack[-1]
+                pushed = False
+                for m in it:
+                    if m in inside and m not in depth and m not in on:
+                        stack.append((m, iter(fanin[m])))
+                        on.add(m)
+                        pushed = True
+                        break
+                if pushed:
+                    continue
+                stack.pop()
+                on.discard(n)
+                best, arg = 0, None
+                for m in fanin[n]:
+                    if m in depth and depth[m] > best:
+                        best, arg = depth[m], m
+                depth[n] = best + weight[n]
+                back[n] = arg
+        if not depth:
+            out[pre] = (0, [])
+            continue
+        end = max(depth, key=depth.get)
+        chain, n = [], end
+        while n is not None:
+            if weight[n]:
+                c = cells[n]
+                outs = [b for port, d in c.get("port_directions", {}).items() if d == "output"
+                        for b in c["connections"][port] if isinstance(b, int)]
+                nets = sorted({bitname[b] for b in outs if b in bitname})
+                chain.append(f"{c['type']:7s} {', '.join(nets[:2]) if nets else normed[n]}")
+            n = back[n]
+        chain.reverse()
+        # where the path ends: the registers (or RAM/DSP ports) its last LUT feeds, by their outputs
+        last = cells[end]
+        obits = {b for port, d in last.get("port_directions", {}).items() if d == "output"
+                 for b in last["connections"][port] if isinstance(b, int)}
+        sinks = []
+        for name, c in cells.items():
+            if name in weight:
+                continue
+            if any(isinstance(b, int) and b in obits for port, d in c.get("port_directions", {}).items()
+                   if d == "input" for b in c["connections"][port]):
+                q = [bitname.get(b) for port, d in c.get("port_directions", {}).items() if d == "output"
+                     for b in c["connections"][port] if isinstance(b, int)]
+                sinks.append(f"{c['type']} {next((x for x in q if x), norm(name))}")
+                if len(sinks) >= 3:
+                    break
+        chain.append("-> " + ("; ".join(sinks) if sinks else "an output port"))
+        out[pre] = (depth[end], chain)
+    return out
 
 
 def closure(files, top):
@@ -176,42 +259,73 @@ def closure(files, top):
     return pkgs + [f for f in files if f in need and f not in pkgs]
 
 
-def run_block(name, top, params, all_files):
+def collect(name, top, params, work, secs, rows):
+    """The rows' figures from a finished run's netlists in work/."""
+    with open(work / "hier.json") as f:
+        hnl = json.load(f)
+    with open(work / "flat.json") as f:
+        fnl = json.load(f)
+    lv = logic_levels(fnl["modules"][top], [path for _, path in rows])
+    res = {}
+    for r, path in rows:
+        fig = summarise(hier_counts(hnl, top, path))
+        fig["levels"], fig["path"] = lv[path]
+        fig.update({"run": name, "instance": path or top, "top": top, "params": params,
+                    "seconds": secs, "yosys": "0.23 synth_xilinx -family xcup"})
+        res[r] = fig
+    return res
+
+
+def run(name, top, params, hier, all_files):
+    """One Yosys run; returns {row name: figures} for the rows read from it."""
+    rows = [(r, path) for r, rn, path, _ in ROWS if rn == name]   # (no rows: derived ones)
     files = closure(all_files, top)
     if files is None:
-        return {"name": name, "params": params, "error": f"no module {top} in the RTL", "seconds": 0}
-    script_key = yosys_script(files, top, params, "J", "S")
-    key = sha(files, script_key)
+        return {r: {"error": f"no module {top} in the RTL", "seconds": 0} for r, _ in rows}
+    key = sha(files, yosys_script(files, top, params, hier, "D") + repr(rows))
     cache = OUT / "cache" / f"{name}-{key}.json"
     if cache.exists():
-        r = json.loads(cache.read_text())
-        r["cached"] = True
-        return r
+        res = json.loads(cache.read_text())
+        for r in res.values():
+            r["cached"] = True
+        return res
     work = OUT / "work" / name
     work.mkdir(parents=True, exist_ok=True)
-    jpath, spath, log = work / "netlist.json", work / "stat.txt", work / "yosys.log"
+    log = work / "yosys.log"
+    print(f"synth: {name}: yosys started ({'hierarchical' if hier else 'flattened'}; "
+          f"{', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})", file=sys.stderr, flush=True)
     t0 = time.monotonic()
-    p = subprocess.run(["yosys", "-q", "-l", str(log), "-p",
-                        yosys_script(files, top, params, str(jpath), str(spath))],
+    p = subprocess.run(["nice", "-n", "15", "yosys", "-q", "-l", str(log), "-p",
+                        yosys_script(files, top, params, hier, str(work))],
                        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0 and "lutrams_xc5v_map" in log.read_text(errors="replace"):
-        p = subprocess.run(["yosys", "-q", "-l", str(log), "-p",
-                            yosys_script(files, top, params, str(jpath), str(spath), flatten_first=False)],
-                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    secs = time.monotonic() - t0
+    secs = round(time.monotonic() - t0, 1)
     if p.returncode != 0:
-        return {"name": name, "params": params,
-                "error": f"yosys exit {p.returncode}; see {log.relative_to(ROOT)}",
-                "seconds": round(secs, 1)}
-    r = summarise(cell_counts(spath.read_text()))
-    r["levels"] = logic_levels(jpath, top)
-    r.update({"name": name, "top": top, "params": params, "seconds": round(secs, 1),
-              "yosys": "0.23 synth_xilinx -family xcup"})
+        return {r: {"error": f"yosys exit {p.returncode}; see {log.relative_to(ROOT)}", "seconds": secs}
+                for r, _ in rows}
+    res = collect(name, top, params, work, secs, rows)
     cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text(json.dumps(r, indent=1))
-    jpath.unlink()   # large; the cache keeps the figures
-    r["cached"] = False
-    return r
+    cache.write_text(json.dumps(res, indent=1))
+    (work / "hier.json").unlink()
+    (work / "flat.json").unlink()   # large; the cache keeps the figures
+    for r in res.values():
+        r["cached"] = False
+    return res
+
+
+FIG = ("LUT", "FF", "LUTRAM", "RAMB36", "RAMB18", "URAM288", "DSP", "CARRY")
+
+
+def derive_4096(results):
+    """nic_top at 4096 QPs = nic_top - its roce_transport + roce_transport at 4096 QPs: exact for
+    the cell counts of a hierarchical netlist (nic_top passes NQP to roce_transport only)."""
+    a, t, t4 = (results.get(n) for n in ("nic_top", "roce_transport", "roce_transport_4096qp"))
+    if not all(x and "error" not in x for x in (a, t, t4)):
+        return
+    r = {k: a[k] - t[k] + t4[k] for k in FIG}
+    r.update({"levels": max(a["levels"], t4["levels"]), "path": [], "instance": "nic_top (derived)",
+              "params": {"UART_SERIAL": 1, "NQP": 4096}, "derived": True,
+              "seconds": f"{a['seconds']} + {t4['seconds']}"})
+    results["nic_top_4096qp"] = r
 
 
 def fits(results):
@@ -224,44 +338,67 @@ def fits(results):
     base = kb(a) - 256 * per_qp
     rows = []
     for part, cap in PARTS.items():
-        total = cap["RAMB36"] * 36 + cap["URAM288"] * 288
         bram_only = cap["RAMB36"] * 36
         rows.append((part, per_qp, base,
-                     int((bram_only - base) / per_qp) if per_qp > 0 else None,
-                     int((total - base) / per_qp) if per_qp > 0 else None))
+                     int((bram_only - base) / per_qp) if per_qp > 0 else None))
     return rows
 
 
-def report(results, order):
+def report(results):
     lines = ["# Synthesis estimate (Yosys 0.23, UltraScale+)", "",
-             "`synth_xilinx -family xcup -noiopad -noclkbuf -flatten`, each block on its own, no pins, "
-             "no placement. Levels: the longest path between registers, RAMs, DSPs or ports in LUTs "
-             "plus CARRY cells (our own walk over the netlist), a first timing proxy only.", "",
-             "| block | params | LUT | FF | LUTRAM | RAMB36 | RAMB18 | URAM288 | DSP | levels | Yosys s |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for name in order:
-        r = results[name]
+             "`synth_xilinx -family xcup -noiopad -noclkbuf`, hierarchical, on nic_top at the default QP count "
+             "and on roce_transport at 4096 QPs; each block's row is its instance in that netlist (no "
+             "optimisation across its ports); nic_top at 4096 QPs is derived (nic_top - roce_transport + "
+             "roce_transport at 4096 QPs, exact for cell counts of a hierarchical netlist; its levels are the "
+             "larger of the two). The board crossings are synthesised alone (flattened). No pins, no placement. "
+             "Levels: the longest path between registers, RAMs, DSPs or ports inside the block, in LUTs plus "
+             "CARRY cells (our own walk over the flattened netlist), a first timing proxy only. Yosys s: the "
+             "wall time of the run the row comes from (one nic_top run gives all its rows).", "",
+             "| block | instance | params | LUT | FF | LUTRAM | RAMB36 | RAMB18 | URAM288 | DSP | levels | Yosys s |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, _, _, _ in ROWS:
+        r = results.get(name)
+        if r is None:
+            continue
         prm = ",".join(f"{k}={v}" for k, v in (r.get("params") or {}).items()) or "defaults"
         if "error" in r:
-            lines.append(f"| {name} | {prm} | {r['error']} | | | | | | | | |")
+            lines.append(f"| {name} | | | {r['error']} | | | | | | | | {r['seconds']} |")
             continue
-        lines.append(f"| {name} | {prm} | {r['LUT']} | {r['FF']} | {r['LUTRAM']} | {r['RAMB36']} | "
+        lines.append(f"| {name} | {r['instance']} | {prm} | {r['LUT']} | {r['FF']} | {r['LUTRAM']} | {r['RAMB36']} | "
                      f"{r['RAMB18']} | {r['URAM288']} | {r['DSP']} | {r['levels']} | "
                      f"{r['seconds']}{' (cached)' if r.get('cached') else ''} |")
+    parts = [results.get(n) for n in ("nic_top", "board_mac_rx_cdc", "board_mac_tx_cdc")]
+    if all(p and "error" not in p for p in parts):
+        t = {k: sum(p[k] for p in parts) for k in ("LUT", "FF", "LUTRAM", "RAMB36", "RAMB18", "URAM288", "DSP")}
+        lines.append(f"| **total** (nic_top + crossings) | | defaults | {t['LUT']} | {t['FF']} | {t['LUTRAM']} | "
+                     f"{t['RAMB36']} | {t['RAMB18']} | {t['URAM288']} | {t['DSP']} | | |")
+        for part, cap in PARTS.items():
+            lines.append(f"| share of {part} | | | {100 * t['LUT'] / cap['LUT']:.1f}% | {100 * t['FF'] / cap['FF']:.1f}% | | "
+                         f"{100 * (t['RAMB36'] + t['RAMB18'] / 2) / cap['RAMB36']:.1f}% | | | | | |")
     rows = fits(results)
     if rows:
-        lines += ["", "QPs that fit, from nic_top's block-RAM growth between 256 and 4096 QPs "
-                  "(Kib per QP; the rest of nic_top taken as fixed; Yosys maps tables to RAMB36/18 only):", "",
-                  "| part | Kib per QP | fixed Kib | QPs in RAMB36 alone | QPs in RAMB36 + URAM288 |",
-                  "| --- | ---: | ---: | ---: | ---: |"]
-        for part, per_qp, base, b1, b2 in rows:
-            lines.append(f"| {part} | {per_qp:.2f} | {base:.0f} | {b1} | {b2} |")
+        lines += ["", "Block RAM growth of nic_top between 256 and 4096 QPs as Yosys maps it (RAMB36/18 only; "
+                  "scripts/qp_budget.py gives the table-by-table count and URAM288):", "",
+                  "| part | Kib per QP | fixed Kib | QPs in RAMB36 alone (linear) |",
+                  "| --- | ---: | ---: | ---: |"]
+        for part, per_qp, base, b1 in rows:
+            lines.append(f"| {part} | {per_qp:.2f} | {base:.0f} | {b1} |")
     return "\n".join(lines) + "\n"
+
+
+def paths_report(results):
+    lines = ["# Longest paths (LUT + CARRY levels) per block", ""]
+    for name, _, _, _ in ROWS:
+        r = results.get(name)
+        if not r or "error" in r or not r.get("path"):
+            continue
+        lines += [f"## {name}: {r['levels']} levels", ""] + [f"    {c}" for c in r["path"]] + [""]
+    return "\n".join(lines)
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=1, help="ignored: Yosys runs one at a time")
     ap.add_argument("--only", default="")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
@@ -269,19 +406,23 @@ def main():
     missing = [f for f in files if not (ROOT / f).exists()]
     if missing:
         sys.exit(f"synth: missing input files: {' '.join(missing)} (run 'make regs' first)")
-    sel = [b for b in BLOCKS if not a.only or b[0] in a.only.split(",")]
+    sel = [x for x in RUNS if not a.only or x[0] in a.only.split(",")]
     OUT.mkdir(parents=True, exist_ok=True)
     results = {}
-    with cf.ThreadPoolExecutor(max_workers=max(1, min(a.jobs, 2))) as ex:
-        futs = {ex.submit(run_block, n, t, p, files): n for n, t, p, _ in sel}
-        for fut in cf.as_completed(futs):
-            r = fut.result()
-            results[futs[fut]] = r
+    prev = OUT / "results.json"
+    if a.only and prev.exists():
+        results.update(json.loads(prev.read_text()))
+    for name, top, params, hier in sel:
+        res = run(name, top, params, hier, files)
+        for row, r in res.items():
+            results[row] = r
             state = r.get("error") or f"{r['LUT']} LUT, {r['FF']} FF, {r['levels']} levels"
-            print(f"synth: {futs[fut]}: {state} ({r['seconds']} s{', cached' if r.get('cached') else ''})",
+            print(f"synth: {row}: {state} ({r['seconds']} s{', cached' if r.get('cached') else ''})",
                   file=sys.stderr, flush=True)
-    text = report(results, [b[0] for b in sel])
+    derive_4096(results)
+    text = report(results)
     (OUT / "report.md").write_text(text)
+    (OUT / "paths.md").write_text(paths_report(results))
     (OUT / "results.json").write_text(json.dumps(results, indent=1))
     print(text)
     if any("error" in r for r in results.values()):
