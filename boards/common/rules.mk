@@ -3,6 +3,7 @@
 # boards/*/rules.mk; every rule lives here, once.
 #
 #   make synth                          Yosys estimate of the blocks -> build/synth/report.md
+#   make qp-budget                      QPs per board from the RTL's table RAMs (scripts/qp_budget.py)
 #   make bitstream BOARD=vcu118|u55c    Vivado, non-project flow -> build/boards/<board>/solonic_<board>.bit
 #   make update-fw BOARD=... [ELF=...]  updatemem: a new firmware ELF into the existing bitstream
 #   make program BOARD=...              load the bitstream over JTAG (Vivado hardware manager)
@@ -20,10 +21,13 @@ ELF        ?= $(BUILD)/fw/solonic.elf
 VIVADO     ?= vivado
 UPDATEMEM  ?= updatemem
 
-.PHONY: synth bitstream update-fw program flash boards-check-board
+.PHONY: synth qp-budget bitstream update-fw program flash boards-check-board
 
 synth: regs
 	$(PY) boards/common/synth.py $(NIC_RTL)
+
+qp-budget: regs
+	$(PY) scripts/qp_budget.py --md $(BUILD)/synth/qp_budget.md --json $(BUILD)/synth/qp_budget.json
 
 boards-check-board:
 	@case " $(BOARDS) " in *" $(BOARD) "*) ;; \

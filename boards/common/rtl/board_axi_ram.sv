@@ -7,7 +7,7 @@
 // cycle of RAM latency behind a first-word-fall-through output register, so a
 // burst streams one beat per cycle while rready is high.
 module board_axi_ram #(
-  parameter int BYTES = 4194304,   // power of two; 4 MiB = 64 URAM288
+  parameter int BYTES = 4194304,   // power of two; 4 MiB of 512-bit words = 128 URAM288 (8 wide, 16 deep)
   parameter int ID_W  = 2,
   // STYLE is only read by the ram_style attribute below (Vivado), which Verilator does not count
   /* verilator lint_off UNUSEDPARAM */
