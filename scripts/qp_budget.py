@@ -12,7 +12,7 @@ simple dual-port RAM (UG573):
   RAMB36: 512x72, 1Kx36, 2Kx18, 4Kx9, 8Kx4, 16Kx2, 32Kx1 (a RAMB18 is half:
           512x36, 1Kx18, 2Kx9, 4Kx4, 8Kx2, 16Kx1), the cheapest shape, cascaded;
   URAM288: 4Kx72, cascaded in depth and width;
-  LUTRAM: memories of at most 64 entries or with an asynchronous read, not counted.
+  LUTRAM: memories of at most 64 entries, not counted.
 
 Per-QP tables stay in RAMB36, or (second column) move to the URAM288 the board leaves
 free where one URAM288 replaces at least 4 RAMB36. The result is a table of RAMB36 / URAM288 per QP
@@ -117,7 +117,10 @@ def uram(width, depth):
 
 
 def is_lutram(width, depth, sync):
-    return depth <= 64 or not sync
+    # depth only: Yosys's memory_dff does not always fold the read register of our block-RAM
+    # templates in a flattened design, so the read-port flag is not a reliable sign; the
+    # RTL's memories of 128 entries and more are all written as block-RAM templates
+    return depth <= 64
 
 
 def classify(mems_a, nqp_a, mems_b, nqp_b):
@@ -195,7 +198,7 @@ def main():
     fixed36 = sum(bram36(t["width"], t["depth"]) for t in fixed_ram)
     lines += ["", f"Per QP: {total_bits_qp} bits ({total_bits_qp / 8:.0f} bytes) of table RAM. "
               f"Fixed block RAM of nic_top: {fixed36:g} RAMB36 ({len(fixed_ram)} memories; "
-              f"{len(fixed) - len(fixed_ram)} small or asynchronous-read memories go to LUTRAM). "
+              f"{len(fixed) - len(fixed_ram)} memories of at most 64 entries go to LUTRAM). "
               f"The board wrapper adds {BOARD_FIXED['RAMB36']} RAMB36 (MAC crossings) and "
               f"{BOARD_FIXED['URAM288']} URAM288 (the NIC's 4 MiB memory).", "",
              "| QPs | table bits | tables alone, RAMB36 | nic_top, RAMB36 | nic_top, tables in URAM288 where it pays: RAMB36 + URAM288 |",

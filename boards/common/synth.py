@@ -344,6 +344,12 @@ def fits(results):
     return rows
 
 
+def lut_levels(r):
+    """How many of the path's levels are LUTs (CARRY cells in a chain are much faster)."""
+    n = sum(1 for c in r.get("path") or [] if c.startswith("LUT"))
+    return f" ({n})" if n else ""
+
+
 def report(results):
     lines = ["# Synthesis estimate (Yosys 0.23, UltraScale+)", "",
              "`synth_xilinx -family xcup -noiopad -noclkbuf`, hierarchical, on nic_top at the default QP count "
@@ -352,20 +358,23 @@ def report(results):
              "roce_transport at 4096 QPs, exact for cell counts of a hierarchical netlist; its levels are the "
              "larger of the two). The board crossings are synthesised alone (flattened). No pins, no placement. "
              "Levels: the longest path between registers, RAMs, DSPs or ports inside the block, in LUTs plus "
-             "CARRY cells (our own walk over the flattened netlist), a first timing proxy only. Yosys s: the "
+             "CARRY cells (our own walk over the flattened netlist), a first timing proxy only; in brackets how many "
+             "of them are LUTs (consecutive CARRY cells of one adder are far faster than a LUT each). Yosys s: the "
              "wall time of the run the row comes from (one nic_top run gives all its rows).", "",
-             "| block | instance | params | LUT | FF | LUTRAM | RAMB36 | RAMB18 | URAM288 | DSP | levels | Yosys s |",
+             "| block | instance | params | LUT | FF | LUTRAM | RAMB36 | RAMB18 | URAM288 | DSP | levels (LUTs of them) | Yosys s |",
              "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, _, _, _ in ROWS:
         r = results.get(name)
         if r is None:
             continue
         prm = ",".join(f"{k}={v}" for k, v in (r.get("params") or {}).items()) or "defaults"
+        if r.get("instance") not in (None, r.get("top"), "nic_top (derived)"):
+            prm = f"in {r['run']}"
         if "error" in r:
             lines.append(f"| {name} | | | {r['error']} | | | | | | | | {r['seconds']} |")
             continue
         lines.append(f"| {name} | {r['instance']} | {prm} | {r['LUT']} | {r['FF']} | {r['LUTRAM']} | {r['RAMB36']} | "
-                     f"{r['RAMB18']} | {r['URAM288']} | {r['DSP']} | {r['levels']} | "
+                     f"{r['RAMB18']} | {r['URAM288']} | {r['DSP']} | {r['levels']}{lut_levels(r)} | "
                      f"{r['seconds']}{' (cached)' if r.get('cached') else ''} |")
     parts = [results.get(n) for n in ("nic_top", "board_mac_rx_cdc", "board_mac_tx_cdc")]
     if all(p and "error" not in p for p in parts):
