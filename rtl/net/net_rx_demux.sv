@@ -319,16 +319,24 @@ module net_rx_demux #(
 
   // --------------------------------------------------------------- counters
   logic [32*NCNT-1:0] cnt_q, cnt_d;   // counter i in bits [32*i +: 32]
+  logic [NCNT-1:0]    cnt_inc_q;      // the verdict, registered: the counters count one
+                                      // cycle after the frame's last beat (keeps the
+                                      // verdict logic and the 32-bit adders in two cycles)
 
   always_comb begin
     for (int i = 0; i < NCNT; i++) begin
-      cnt_d[32*i +: 32] = cnt_q[32*i +: 32] + 32'(cnt_inc[i]);
+      cnt_d[32*i +: 32] = cnt_q[32*i +: 32] + 32'(cnt_inc_q[i]);
     end
   end
 
   always_ff @(posedge clk) begin
-    if (rst) cnt_q <= '0;
-    else     cnt_q <= cnt_d;
+    if (rst) begin
+      cnt_q     <= '0;
+      cnt_inc_q <= '0;
+    end else begin
+      cnt_q     <= cnt_d;
+      cnt_inc_q <= cnt_inc;
+    end
   end
 
   assign cnt_rx_roce         = cnt_q[32*net_pkg::RX_ROCE +: 32];
