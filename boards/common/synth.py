@@ -7,8 +7,9 @@ is synthesised once per parameter set and not optimised across its ports, so a b
 figures are those of that block alone, in the parameters nic_top gives it. The rows
 (the SoC, the packet-layer blocks, the transport, nic_top) are read out of those two
 netlists by instance path; nic_top at 4096 QPs is derived (nic_top - roce_transport +
-roce_transport at 4096 QPs: exact for a hierarchical netlist's cell counts, since nic_top
-passes NQP to roce_transport only); the board's MAC crossings are synthesised on their own
+roce_transport at 4096 QPs; nic_top passes NQP to roce_transport only, and no block is
+optimised across its ports, though Yosys's figures for one module vary somewhat with
+the run it is in); the board's MAC crossings are synthesised on their own
 (flattened). Flattening all of nic_top before synthesis is what did not finish in the
 first sessions (and made Yosys 0.23 fail on a LUTRAM of the SoC).
 
@@ -316,8 +317,8 @@ FIG = ("LUT", "FF", "LUTRAM", "RAMB36", "RAMB18", "URAM288", "DSP", "CARRY")
 
 
 def derive_4096(results):
-    """nic_top at 4096 QPs = nic_top - its roce_transport + roce_transport at 4096 QPs: exact for
-    the cell counts of a hierarchical netlist (nic_top passes NQP to roce_transport only)."""
+    """nic_top at 4096 QPs = nic_top - its roce_transport + roce_transport at 4096 QPs (nic_top passes NQP to roce_transport only; an estimate, since
+    Yosys's figures for one module vary somewhat with the run it is in)."""
     a, t, t4 = (results.get(n) for n in ("nic_top", "roce_transport", "roce_transport_4096qp"))
     if not all(x and "error" not in x for x in (a, t, t4)):
         return
@@ -355,7 +356,7 @@ def report(results):
              "`synth_xilinx -family xcup -noiopad -noclkbuf`, hierarchical, on nic_top at the default QP count "
              "and on roce_transport at 4096 QPs; each block's row is its instance in that netlist (no "
              "optimisation across its ports); nic_top at 4096 QPs is derived (nic_top - roce_transport + "
-             "roce_transport at 4096 QPs, exact for cell counts of a hierarchical netlist; its levels are the "
+             "roce_transport at 4096 QPs; its levels are the "
              "larger of the two). The board crossings are synthesised alone (flattened). No pins, no placement. "
              "Levels: the longest path between registers, RAMs, DSPs or ports inside the block, in LUTs plus "
              "CARRY cells (our own walk over the flattened netlist), a first timing proxy only; in brackets how many "
