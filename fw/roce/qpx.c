@@ -37,6 +37,7 @@ struct step {
 };
 
 #define MAX_STEPS 48
+#define CLOSE_WAIT_MS 2u /* a perftest server waits this long for the client to close first */
 #define RX_MAX 256 /* more than any item; a peer that sends more without waiting is wrong */
 
 static const char *const test_names[QPX_NTESTS] = {"write_bw",  "read_bw",  "send_bw",
@@ -626,11 +627,13 @@ static int run_step(void) {
         s.phase = QPX_ENDING;
         break;
     case SK_CLOSE:
-        /* a perftest server lets the client close first (bounded by the step's timeout):
-           the side that closes first keeps its port in TIME_WAIT, and lwIP (no SO_REUSE)
-           would then refuse the next listen on port 18515 */
+        /* a perftest server gives the client CLOSE_WAIT_MS to close first: the side that
+           closes first keeps its port in TIME_WAIT, and lwIP (no SO_REUSE) would then
+           refuse the next listen on port 18515 (a NIC client closes at once; perftest's
+           client resets the connection, which ends a TIME_WAIT anyway) */
         if (s.o.tool == QPX_TOOL_PERFTEST && s.o.server && !s.peer_closed && !s.reset &&
-            s.pcb && tmr_cycles() < s.deadline)
+            s.pcb && tmr_cycles() < s.deadline - tmr_ms_to_cycles(s.o.step_ms) +
+                                        tmr_ms_to_cycles(CLOSE_WAIT_MS))
             return 0;
         ip_str(s.peer_ip, b);
         if (s.o.tool == QPX_TOOL_PINGPONG)
