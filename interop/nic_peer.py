@@ -10,8 +10,9 @@ order, one guest boot for all of them:
   NIC as server: 'tool on ...' and 'listen ...' on the NIC's console, the tool
                  in the guest as client (it retries while the NIC is not
                  listening yet);
-  NIC as client: the tool in the guest as server, 'connect 10.0.0.2' on the
-                 NIC's console once the guest runs it (retried while refused).
+  NIC as client: the tool in the guest as server, 'tool on ...' and
+                 'connect 10.0.0.2 ...' on the NIC's console once the guest runs
+                 it (retried while refused).
 
 The NIC's data phase (fw/roce/qpx_tool.c) ends each step with one line
 "tool: ...: ok" (or FAILED). A step passes when the guest's tool exited 0 with
@@ -21,7 +22,8 @@ its result lines and the NIC's line says ok. Every wait is bounded.
     nic_peer.py table build/interop/nic/*.json
 
 Step spec: ROLE:TEST:SIZE:ITERS, ROLE server|client (the NIC's role), TEST
-pingpong|write_bw|read_bw|send_bw. From Python: run(name, [Step(...)]) -> RunResult.
+pingpong|write_bw|read_bw|send_bw|write_lat|read_lat|send_lat. From Python:
+run(name, [Step(...)]) -> RunResult.
 """
 import argparse
 import dataclasses
@@ -44,13 +46,17 @@ FW = nicsim.FW       # $SOLONIC_FW, else build/fw/solonic.hex
 OUT = REPO / "build" / "interop" / "nic"
 NIC_IP, GUEST_IP = "10.0.0.1", "10.0.0.2"
 PROMPT = re.escape(nicsim.PROMPT)
-PERFTEST = ("write_bw", "read_bw", "send_bw")
+PERFTEST = ("write_bw", "read_bw", "send_bw", "write_lat", "read_lat", "send_lat")
+LAT_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
+                    r"([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
+BW_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
+TOOL_LINE_RE = re.compile(r"^tool: .*: (ok|FAILED.*)\r?$", re.M)
 
 
 @dataclasses.dataclass
 class Step:
     role: str          # the NIC's: server (listen) or client (connect)
-    test: str          # pingpong, write_bw, read_bw, send_bw
+    test: str          # pingpong or one of PERFTEST
     size: int
     iters: int = 5
 
@@ -59,8 +65,6 @@ class Step:
         role, test, size, iters = spec.split(":")
         if role not in ("server", "client") or test not in ("pingpong",) + PERFTEST:
             raise ValueError(f"bad step {spec!r}")
-        if role == "client" and test != "pingpong":
-            raise ValueError("the NIC is a client for ibv_rc_pingpong only")
         return cls(role, test, int(size, 0), int(iters, 0))
 
     def guest_cmd(self):
@@ -76,9 +80,17 @@ class Step:
             tool = f"tool on -n {self.iters} -s {self.size} --idle {idle_ms}"
             xchg = "listen --wait 600000" if self.role == "server" else f"connect {GUEST_IP}"
         else:
-            tool = "tool on"
-            xchg = f"listen --tool perftest --test {self.test} --wait 600000"
+            tool = f"tool on -n {self.iters} -s {self.size} --idle {idle_ms}"
+            xchg = (f"listen --tool perftest --test {self.test} --wait 600000"
+                    if self.role == "server" else f"connect {GUEST_IP} --test {self.test}")
         return tool, xchg
+
+    def is_lat(self):
+        return self.test.endswith("_lat")
+
+    def guest_prints_result(self):
+        """ib_read_lat's server measures nothing and prints no result line."""
+        return not (self.test == "read_lat" and self.role == "client")
 
     def label(self):
         tool = "ibv_rc_pingpong" if self.test == "pingpong" else f"ib_{self.test}"
@@ -121,7 +133,13 @@ def _figures(step, out):
         if m1 and m2:
             return f"{m1.group(1)} B in {m1.group(2)} s = {m1.group(3)} Mbit/s, {m2.group(2)} usec/iter"
         return ""
-    m = re.search(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", out, re.M)
+    if step.is_lat():
+        m = LAT_RE.search(out)
+        if m:
+            return (f"{m.group(1)} B x {m.group(2)}: t_min {m.group(3)} us, t_typical "
+                    f"{m.group(5)} us, t_avg {m.group(6)} us")
+        return "" if step.guest_prints_result() else "(the server measures nothing)"
+    m = BW_RE.search(out)
     if m:
         return (f"{m.group(1)} B x {m.group(2)}: BW peak {m.group(3)} MB/s, "
                 f"average {m.group(4)} MB/s, {m.group(5)} Mpps")
@@ -138,7 +156,9 @@ def _guest_ok(step, out):
         if "invalid data" in out:
             return "the tool found invalid data (--chk)"
         return ""
-    m = re.search(r"^\s*(\d+)\s+(\d+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s*$", out, re.M)
+    if not step.guest_prints_result():
+        return ""
+    m = (LAT_RE if step.is_lat() else BW_RE).search(out)
     if not m or int(m.group(1)) != step.size or int(m.group(2)) != step.iters:
         return f"no result line '{step.size} {step.iters} ...'"
     return ""
@@ -198,7 +218,11 @@ def _nic_server(nic, step, idle_ms, timeout):
     if re.search(r"^(listen|qpx): .*(RESET|failed|cannot|no client|stopped)", out, re.M):
         return out, ""
     # pingpong: the loop's line; perftest: the end-of-test exchange, then the line
-    # (a line end may come as \r\n split over two reads: nicsim leaves the \r then)
+    # (a line end may come as \r\n split over two reads: nicsim leaves the \r then);
+    # listen waits while the NIC runs its side of a lat test: the line may be in out
+    m = TOOL_LINE_RE.search(out)
+    if m:
+        return out, m.group(0).strip()
     m_out = nic.con.wait_for(r"^(tool: .*: (ok|FAILED.*)|qpx: .*(RESET|stopped).*)\r?$", timeout)
     out += m_out
     return out, m_out.strip().splitlines()[-1].strip()
@@ -215,10 +239,16 @@ def _nic_client(nic, guest, n, step, idle_ms, timeout):
         time.sleep(1.0)
         ans = nic.cmd(xchg, timeout)
         out += ans
-        if "exchange with" in ans and "done" in ans:
+        # retried only while nothing listens yet (the guest's tool is still starting)
+        if not re.search(r"^connect: .*cannot connect to|^qpx: (cannot connect|no answer)", ans, re.M) \
+                or time.monotonic() > end:
             break
-        if "refused" not in ans and "no answer" not in ans or time.monotonic() > end:
-            return out, ""
+    # a perftest client's connect returns after its test and the end-of-test exchange
+    m = TOOL_LINE_RE.search(out)
+    if m:
+        return out, m.group(0).strip()
+    if not ("exchange with" in ans and "done" in ans):
+        return out, ""
     m_out = nic.con.wait_for(r"^tool: .*: (ok|FAILED.*)\r?$", timeout)
     out += m_out
     return out, m_out.strip().splitlines()[-1].strip()

@@ -304,6 +304,74 @@ def case_peer_never_answers():
         failed_cleanly(n, "timeout: no pingpong destination from the peer within 2 ms (got 0 of 52 bytes)")
 
 
+LAT_ROW = (r"^ (\d+) +(\d+) +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM +
+           r" +" + NUM + r" +" + NUM + r"\n")
+
+
+def tool_run(server, client, test, size, iters):
+    """Both NICs armed ('tool on'): NIC 1 listens, NIC 0 connects; both run their side of
+    perftest's TEST. Returns (client's output, server's output)."""
+    for con in (server, client):
+        out = cmd(con, f"tool on -n {iters} -s {size} --idle 50")
+        check_true("tool on", out.startswith(f"tool: on (-n {iters} -s {size}, idle bound 50 ms)"),
+                   "tool: on (...)", out)
+    server.send(f"listen --test {test} --wait 5000")
+    server.wait_for(rf"listen --test {test} --wait 5000\n", 30)
+    out_c = cmd(client, f"connect 10.0.0.2 --test {test}", timeout=300)
+    out_s = server.wait_for(r"solonic> ", 300).replace("\r", "")
+    end = rf"tool: {test} server with 10\.0\.0\.1: .*: (ok|FAILED.*)\r?\n"
+    if not re.search(end, out_s):
+        try:
+            out_s += server.wait_for(end, 300).replace("\r", "")
+        except Exception:
+            print("server so far:\n" + out_s)
+            raise
+    check_true(f"{test}: the client's line", re.search(
+        rf"^tool: {test} client with 10\.0\.0\.2: .*: ok\n", out_c, re.M) is not None,
+        f"tool: {test} client with 10.0.0.2: ...: ok", tail(out_c))
+    check_true(f"{test}: the server's line", re.search(
+        rf"^tool: {test} server with 10\.0\.0\.1: .*: ok\n", out_s, re.M) is not None,
+        f"tool: {test} server with 10.0.0.1: ...: ok", tail(out_s))
+    return out_c, out_s
+
+
+def lat_row(out, size, iters, lo, hi):
+    m = re.search(LAT_ROW, out, re.M)
+    check_true("a perftest latency table", m is not None, "#bytes #iterations t_min ...", out)
+    check("#bytes", size, int(m.group(1)))
+    check("#iterations", iters, int(m.group(2)))
+    tmin, tmax, typ, avg = (float(m.group(i)) for i in (3, 4, 5, 6))
+    check_true("t_min <= t_typical, t_avg <= t_max", tmin <= typ <= tmax and tmin <= avg <= tmax,
+               "ordered", m.group(0))
+    check_true(f"{lo} us < t_min, t_max < {hi} us (simulated)", lo < tmin and tmax < hi,
+               f"{lo}..{hi}", m.group(0))
+    return avg
+
+
+def case_pair_perftest_tools():
+    """Both NICs as perftest's peers ('tool on'): NIC 0 the client, NIC 1 the server of
+    write_lat (each watches its buffer's last byte and writes back), send_lat, read_lat and
+    write_bw (NIC 0 posts the WRITEs and sends the report NIC 1 prints)."""
+    with pair() as (a, b):
+        out_c, out_s = tool_run(b, a, "write_lat", 64, 8)
+        wl = lat_row(out_c, 64, 8, 0.5, 100)
+        lat_row(out_s, 64, 8, 0.5, 100)
+        sl = lat_row(tool_run(b, a, "send_lat", 256, 6)[0], 256, 6, 0.5, 100)
+        rl = lat_row(tool_run(b, a, "read_lat", 4096, 6)[0], 4096, 6, 0.5, 100)
+        out_c, out_s = tool_run(b, a, "write_bw", 16384, 8)
+        m = re.search(r"^ 16384 +8 +" + NUM + r" +" + NUM + r" +" + NUM + r"\n", out_c, re.M)
+        check_true("the client's bandwidth table (MB/s)", m is not None, " 16384 8 peak avg rate", out_c)
+        avg = float(m.group(2))
+        ms = re.search(r"qpx: the peer's report: 16384-byte messages x 8, BW average " + NUM +
+                       r" MB/s", out_s)
+        check_true("the server got the client's report", ms is not None and
+                   abs(float(ms.group(1)) - avg) < 0.01, f"BW average {avg:.2f}", tail(out_s))
+        # 100 Gb/s is 11920.93 MB/s (2^20 bytes)
+        check_true("0 < BW average < the wire's rate", 0 < avg < 11920.93, "0 .. 11920.93 MB/s", avg)
+        print(f"NIC-to-NIC (simulated time): write_lat 64 B {wl:.2f} us, send_lat 256 B {sl:.2f} us, "
+              f"read_lat 4096 B {rl:.2f} us, write_bw 16 KiB x 8 {avg:.2f} MB/s")
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 
