@@ -17,7 +17,10 @@
 // never refuses a post for a full ring).
 //
 // A run ends when every WR completed (done), at the first completion with a
-// status other than SUCCESS (error: its status and index), on abort, when a
+// status other than SUCCESS (error: its status and index), on abort (posting
+// stops at once; the run ends when every WR posted completed, or at once on a
+// second abort; an unsignaled last WR of a QP never completes: then the
+// timeout ends it), when a
 // QP of the run is reset (written) or when `timeout` cycles pass without a
 // post or a completion: nothing waits unbounded. CQEs of an earlier run (a
 // different run number) or arriving after the end are dropped.
@@ -91,7 +94,7 @@ module roce_wrgen #(
   end
   localparam int MAXO = RING / 2;   // max_out and W at most
 
-  typedef enum logic [0:0] {G_IDLE = 1'b0, G_RUN = 1'b1} gst_e;
+  typedef enum logic [1:0] {G_IDLE = 2'd0, G_RUN = 2'd1, G_DRAIN = 2'd2} gst_e;
 
   gst_e          st_q, st_d;
   logic [63:0]   now_q, now_d;
@@ -172,13 +175,13 @@ module roce_wrgen #(
     // ---- our completion
     c_k    = s_cqe.wr_id[31:0];
     c_slot = s_cqe.wr_id[32 +: SW];
-    c_ours = s_cqe_valid && st_q == G_RUN && s_cqe.wr_id[47:40] == run_q && {1'b0, s_cqe.wr_id[39:32]} < nqp_q;
+    c_ours = s_cqe_valid && st_q != G_IDLE && s_cqe.wr_id[47:40] == run_q && {1'b0, s_cqe.wr_id[39:32]} < nqp_q;
     c_ok   = s_cqe.status == roce_qp_pkg::WC_SUCCESS;
     c_inc  = c_k[7:0] + 8'd1 - dcnt_q[8*c_slot +: 8];
     done_n = done_q + {24'd0, c_inc};
     lat    = 32'(now_q - tpost_q);
 
-    if (st_q == G_RUN) begin
+    if (st_q != G_IDLE) begin
       idle_d = idle_q + 32'd1;
       if (m_wqe_valid && m_wqe_ready) begin
         idle_d = '0;
@@ -220,12 +223,14 @@ module roce_wrgen #(
             wv_d    = 1'b1;
             wt_d    = now_q[31:0];
           end
-          if (done_n == total_q) st_d = G_IDLE;
+          if (done_n == total_q || (st_q == G_DRAIN && done_n == i_q)) st_d = G_IDLE;
         end
       end
       if (abort) begin
+        // stop posting; wait for what is outstanding (a second abort: at once)
         stat_d[3] = 1'b1;
-        st_d = G_IDLE;
+        if (st_q == G_DRAIN || i_q == done_q) st_d = G_IDLE;
+        else if (st_d == G_RUN) st_d = G_DRAIN;
       end
       if (qp_reset && qp_reset_qpn >= qpn0_q &&
           {8'd0, qp_reset_qpn} <= {8'd0, qpn0_q} + 32'(({23'd0, nqp_q} - 32'd1) * {24'd0, stride_q})) begin
