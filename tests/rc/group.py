@@ -18,6 +18,8 @@ _TESTS = [
     ("rnr_then_success_and_rnr_retry_exhausted", "rnr"),
     ("wire_cut_retry_exhausted_flush_reset_reuse", "retry_exc"),
     ("write_1mib_mtu4096_at_least_95pct_of_wire", "perf"),
+    ("wrgen_every_byte_round_robin_errors_abort_reset_timeout", "gen"),
+    ("wrgen_64b_write_rate_floor_1_and_16_qps", "gen_rate"),
 ]
 
 

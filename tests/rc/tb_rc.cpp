@@ -127,6 +127,9 @@ static Side S[2];
 static std::unique_ptr<wire::Cable> cable;
 static std::unique_ptr<VerilatedContext> ctx;
 
+// tests may watch every frame a side sends (before the wire)
+static std::function<void(int, const wire::Frame &)> on_tx_frame;
+
 static void set_inputs(Side &s) {
     Vtb_rc_side *m = s.m.get();
     m->tx_tready = s.tx_in || s.cut || s.out->ready(cyc);
@@ -192,6 +195,7 @@ static void sample(Side &s) {
                 if (b[0] >= 0x0d && b[0] <= 0x12 && b[0] != 0x0e) printf(" aeth %02x msn %06x", b[12], (b[13] << 16) | (b[14] << 8) | b[15]);
                 printf("%s\n", s.cut ? " (cut)" : "");
             }
+            if (on_tx_frame) on_tx_frame(s.id, s.txf);
             if (s.cut) s.cut_frames++;
             else s.out->send(cyc, std::move(s.txf));
             s.txf = wire::Frame();
