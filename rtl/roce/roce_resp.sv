@@ -22,6 +22,7 @@ module roce_resp #(
   parameter int RQ_DEPTH     = 16,
   parameter int ACK_COALESCE = 8,
   parameter int NATOM        = 4,
+  parameter int RD_CTX       = 8,    // READ responses served at once, round robin (roce_resp_tx)
   parameter int PAY_DEPTH    = 16,
   parameter int CPL_DEPTH    = 16,   // payload DMA completions (> outstanding commands, see u_wr_cpl)
   parameter int QW           = $clog2(NQP)
@@ -202,7 +203,7 @@ module roce_resp #(
     .out_valid(wc_valid), .out_ready(wc_ready), .out_data(wc), .count(wc_count));
 
   // ---- answers
-  roce_resp_tx #(.NQP(NQP), .ACK_COALESCE(ACK_COALESCE), .NATOM(NATOM)) u_tx (
+  roce_resp_tx #(.NQP(NQP), .ACK_COALESCE(ACK_COALESCE), .NATOM(NATOM), .RD_CTX(RD_CTX)) u_tx (
     .clk, .rst, .qp_reset_valid, .qp_reset_qpn,
     .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev(ev),
     .s_cpl_valid(wc_valid), .s_cpl_ready(wc_ready), .s_cpl(wc),
