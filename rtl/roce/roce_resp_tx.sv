@@ -589,10 +589,12 @@ module roce_resp_tx #(
         hf_in.syn = roce_qp_pkg::AETH_ACK;
         hf_in.len = plen[15:0];
       end
-      cf_in_valid = fire && sel_pay;
-      cf_in.addr  = c.addr;
-      cf_in.len   = plen;
-      cf_in.tag   = '0;
+      if (sel_pay) begin                         // (not with an atomic's command: see fire)
+        cf_in_valid = fire;
+        cf_in.addr  = c.addr;
+        cf_in.len   = plen;
+        cf_in.tag   = '0;
+      end
     end
 
     freed = '0;
@@ -764,6 +766,11 @@ module roce_resp_tx #(
     if (ACK_COALESCE < 0 || ACK_COALESCE > 200) $error("roce_resp_tx: ACK_COALESCE %0d not in 0..200", ACK_COALESCE);
     if (RD_CTX < 1 || RD_AHEAD < 1) $error("roce_resp_tx: RD_CTX %0d and RD_AHEAD %0d must be >= 1", RD_CTX, RD_AHEAD);
     if (roce_qp_pkg::ROCE_TX_HDR_W != roce_pkg::TX_HDR_W) $error("roce_resp_tx: roce_qp_pkg::ROCE_TX_HDR_W is stale");
+  end
+  // the atomic's read command is never displaced by a context's
+  always_ff @(posedge clk) begin
+    if (!rst && se_cmd && cf_in_ready && !(cf_in_valid && cf_in.tag != '0))
+      $error("roce_resp_tx: the atomic's DMA read command was not pushed");
   end
   // the data of a READ packet never comes without its issued command
   always_ff @(posedge clk) begin
