@@ -184,11 +184,10 @@ module roce_resp #(
   // ---- payload DMA completions: always accepted
   // roce_resp_tx takes a payload write's completion only when that packet's
   // event reaches the head of its queue, e.g. not while it waits for an
-  // atomic's write. mem_dma_wr holds one completion and then withholds
-  // bready, and B is shared by every write client (mem_axi_arb), so a
-  // completion left waiting there would stall the atomic's (and the
-  // completer's) B behind it: a deadlock. This FIFO takes every completion
-  // at once. It cannot fill: a payload command is issued together with its
+  // atomic's write. (mem_dma_wr now buffers completions itself and never
+  // withholds bready, but would stop taking payload commands while its
+  // completions wait: this FIFO keeps the payload path moving.) It takes
+  // every completion at once. It cannot fill: a payload command is issued together with its
   // event, which stays in roce_resp_check's 8-entry event FIFO until
   // roce_resp_tx has taken the completion, so at most 8 are outstanding.
   logic              wc_valid, wc_ready;
