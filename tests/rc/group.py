@@ -25,7 +25,7 @@ _TESTS = [
 
 
 def cases():
-    c = [{"name": n, "cmd": [TB, f"+test={t}"], "timeout": 120} for n, t in _TESTS]
+    c = [{"name": n, "cmd": [TB, f"+test={t}"], "timeout": 300} for n, t in _TESTS]
     c.append({"name": "campaign_2000_ops_8_qps_drop1_reorder1_corrupt01_seed1",
               "cmd": [TB, "+test=campaign", "+seed=1", "+ops=2000"], "timeout": 240})
     return c
