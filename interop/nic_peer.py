@@ -50,6 +50,13 @@ PERFTEST = ("write_bw", "read_bw", "send_bw", "write_lat", "read_lat", "send_lat
 LAT_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
                     r"([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
 BW_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
+# A NIC client's data phase ends after this much simulated time without a
+# completion: the simulator runs at about 30-250 k cycles/s beside a TCG guest,
+# so 10 ms (2.5 M cycles) is 10-80 s of wall time, well inside a step's 240 s.
+# The guest answers within about a second of wall time (about 1 ms simulated at most);
+# the transport's own ACK timeout (67 ms) is longer than this: a lost response
+# ends the run here with a FAILED line instead of a recovery minutes later.
+CLIENT_IDLE_MS = 10
 TOOL_LINE_RE = re.compile(r"^tool: .*: (ok|FAILED.*)\r?$", re.M)
 
 
@@ -254,9 +261,11 @@ def _nic_client(nic, guest, n, step, idle_ms, timeout):
     return out, m_out.strip().splitlines()[-1].strip()
 
 
-def run(name, steps, timeout=600.0, step_timeout=240.0, idle_ms=2000, out_dir=OUT, accel="auto"):
+def run(name, steps, timeout=600.0, step_timeout=240.0, idle_ms=2000, out_dir=OUT, accel="auto",
+        client_idle_ms=CLIENT_IDLE_MS):
     """One simulator and one guest; the steps in order. Writes NAME.pcap, NAME.json,
-    NAME.nic.txt and NAME.guest.txt into out_dir."""
+    NAME.nic.txt and NAME.guest.txt into out_dir. idle_ms bounds a NIC server's run
+    without progress, client_idle_ms a NIC client's (both simulated time)."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     pcap = out_dir / f"{name}.pcap"
@@ -279,7 +288,8 @@ def run(name, steps, timeout=600.0, step_timeout=240.0, idle_ms=2000, out_dir=OU
                 if step.role == "server":
                     r.nic_out, r.nic_line = _nic_server(nic, step, idle_ms, step_timeout)
                 else:
-                    r.nic_out, r.nic_line = _nic_client(nic, guest, i, step, idle_ms, step_timeout)
+                    r.nic_out, r.nic_line = _nic_client(nic, guest, i, step, client_idle_ms,
+                                                        step_timeout)
             except nicsim.ConsoleTimeout as e:
                 r.nic_out += f"\n{e}\n"
             r.seconds = time.monotonic() - ts
@@ -371,7 +381,10 @@ def main():
     r.add_argument("--name", required=True)
     r.add_argument("--step", action="append", required=True, help="ROLE:TEST:SIZE:ITERS")
     r.add_argument("--timeout", type=float, default=600)
-    r.add_argument("--idle-ms", type=int, default=2000, help="the NIC loop's idle bound (simulated)")
+    r.add_argument("--idle-ms", type=int, default=2000,
+                   help="a NIC server's idle bound (simulated ms)")
+    r.add_argument("--client-idle-ms", type=int, default=CLIENT_IDLE_MS,
+                   help="a NIC client's idle bound (simulated ms)")
     r.add_argument("--out", default=str(OUT))
     t = sub.add_parser("table", help="print the summary table of result files")
     t.add_argument("json", nargs="*")
@@ -381,6 +394,7 @@ def main():
         print(table(sums))
         return 0 if sums and all(s["ok"] for s in sums) else 1
     rr = run(a.name, [Step.parse(s) for s in a.step], timeout=a.timeout, idle_ms=a.idle_ms,
+             client_idle_ms=a.client_idle_ms,
              out_dir=a.out)
     for st in rr.steps:
         print(f"--- {st.step.label()}: {'pass' if st.ok else 'FAIL: ' + st.why}")
