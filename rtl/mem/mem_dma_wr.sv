@@ -111,7 +111,7 @@ module mem_dma_wr #(
     else     ccnt_q <= ccnt_d;
   end
 
-  mem_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
+  lib_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
     .clk, .rst,
     .s_valid(s_cmd_valid && ccred), .s_ready(skid_ready), .s_data(s_cmd),
     .m_valid(cmd_valid),   .m_ready(cmd_ready),   .m_data(cmd)
@@ -192,7 +192,7 @@ module mem_dma_wr #(
 
   logic [$clog2(BQ_DEPTH+1)-1:0] unused_bq_count;
 
-  mem_fifo #(.WIDTH(BURST_W), .DEPTH(BQ_DEPTH)) u_bq (
+  lib_fifo #(.WIDTH(BURST_W), .DEPTH(BQ_DEPTH)) u_bq (
     .clk, .rst,
     .s_valid(sp_push), .s_ready(bq_in_ready), .s_data(bq_in),
     .m_valid(bq_out_valid), .m_ready(bq_pop), .m_data(bq_out),
@@ -255,14 +255,14 @@ module mem_dma_wr #(
   logic [$clog2(CMD_DEPTH+1)-1:0]  unused_info_count;
   logic [$clog2(MAX_BURSTS+1)-1:0] unused_bexp_count;
 
-  mem_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH)) u_info (
+  lib_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH)) u_info (
     .clk, .rst,
     .s_valid(take_cmd), .s_ready(info_in_ready), .s_data(info_in),
     .m_valid(info_out_valid), .m_ready(info_out_ready), .m_data(info_out),
     .count(unused_info_count)
   );
 
-  mem_fifo #(.WIDTH(BEXP_W), .DEPTH(MAX_BURSTS)) u_bexp (
+  lib_fifo #(.WIDTH(BEXP_W), .DEPTH(MAX_BURSTS)) u_bexp (
     .clk, .rst,
     .s_valid(bexp_push), .s_ready(bexp_in_ready), .s_data(bexp_in),
     .m_valid(bexp_out_valid), .m_ready(bexp_pop), .m_data(bexp_out),
@@ -274,7 +274,7 @@ module mem_dma_wr #(
   logic          pin_valid, pin_ready, pin_last;
   logic [SW-1:0] unused_pin_keep;
 
-  mem_skid #(.WIDTH(DW + SW + 1)) u_in_skid (
+  lib_skid #(.WIDTH(DW + SW + 1)) u_in_skid (
     .clk, .rst,
     .s_valid(s_axis_tvalid), .s_ready(s_axis_tready),
     .s_data({s_axis_tdata, s_axis_tkeep, s_axis_tlast}),
@@ -384,7 +384,7 @@ module mem_dma_wr #(
   logic                      w_out_valid;
   logic [RW-2:0]             unused_w_count;
 
-  mem_fifo #(.WIDTH(DW + SW + 1), .DEPTH(BUF_BEATS)) u_wbuf (
+  lib_fifo #(.WIDTH(DW + SW + 1), .DEPTH(BUF_BEATS)) u_wbuf (
     .clk, .rst,
     .s_valid(w_push), .s_ready(w_in_ready), .s_data({o_data, o_strb, o_last}),
     .m_valid(w_out_valid), .m_ready(w_pop),
@@ -429,7 +429,7 @@ module mem_dma_wr #(
     else     bst_q <= bst_d;
   end
 
-  mem_fifo #(.WIDTH(mem_pkg::CPL_W), .DEPTH(CPL_DEPTH)) u_cpl (
+  lib_fifo #(.WIDTH(mem_pkg::CPL_W), .DEPTH(CPL_DEPTH)) u_cpl (
     .clk, .rst,
     .s_valid(cpl_push), .s_ready(cpl_in_ready), .s_data(cpl_in),
     .m_valid(m_cpl_valid), .m_ready(m_cpl_ready), .m_data(m_cpl),

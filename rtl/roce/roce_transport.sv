@@ -613,7 +613,7 @@ module roce_transport #(
   // the responder's CQE valid comes from the process that reads its ready (see
   // the header slice above): a register slice keeps the merge's choice apart
   logic rsk_cqe_v, rsk_cqe_r;  roce_qp_pkg::cqe_t rsk_cqe;
-  mem_skid #(.WIDTH(roce_qp_pkg::CQE_W)) u_resp_cqe_slice (
+  lib_skid #(.WIDTH(roce_qp_pkg::CQE_W)) u_resp_cqe_slice (
     .clk, .rst,
     .s_valid(rs_cqe_v), .s_ready(rs_cqe_r), .s_data(rs_cqe),
     .m_valid(rsk_cqe_v), .m_ready(rsk_cqe_r), .m_data(rsk_cqe)
@@ -649,7 +649,7 @@ module roce_transport #(
   // its header valid in the same process that reads the ready, so without it
   // the mux's ready-from-valid choice would close a (false) combinational loop.
   roce_qp_pkg::qp_tx_hdr_t rsk_hdr;  logic rsk_hdr_v, rsk_hdr_r;
-  mem_skid #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W)) u_resp_hdr_slice (
+  lib_skid #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W)) u_resp_hdr_slice (
     .clk, .rst,
     .s_valid(rs_hdr_v), .s_ready(rs_hdr_r), .s_data(rs_hdr),
     .m_valid(rsk_hdr_v), .m_ready(rsk_hdr_r), .m_data(rsk_hdr)
