@@ -151,7 +151,7 @@ def case_pair_nic1_listens():
         out = cmd(a, f"bench write 64 4 --qps 2 --rkey {rkey:#x}")
         check("--qps 2 with one connected QP: said so",
               f"bench: --qps 2: QP 0x{qpn + 1:x} is not created here; only 1 consecutive connected QP from "
-              f"0x{qpn:x} (each listen/connect connects one QP)\n", out)
+              f"0x{qpn:x} (the exchange connects one QP at a time)\n", out)
         out = cmd(a, "bench write 4096 8")
         check_true("pingpong carries no rkey: said so", "the exchange carried no rkey (pingpong): assuming "
                    f"the peer's test buffer has key 0x{rkey:x} like ours" in out, "the note", out)
