@@ -27,7 +27,7 @@ REGS_SV    := $(patsubst regs/%.toml,$(REGS_SV_DIR)/%_regs.sv,$(REGS_DESC))
 # Every RTL file of the NIC (rtl/top/nic_top.sv), packages first, and the
 # generated register blocks: what the simulator and the synthesis flows read.
 NIC_RTL    := $(RTL_PKGS) \
-              $(filter-out $(RTL_PKGS),$(sort $(wildcard rtl/core/*.sv rtl/soc/*.sv rtl/net/*.sv \
+              $(filter-out $(RTL_PKGS),$(sort $(wildcard rtl/lib/*.sv rtl/core/*.sv rtl/soc/*.sv rtl/net/*.sv \
                  rtl/roce/*.sv rtl/mem/*.sv rtl/top/*.sv))) \
               $(REGS_SV)
 

@@ -10,6 +10,7 @@
 #include "console.h"
 #include "net.h"
 #include "roce/qpx.h"
+#include "roce/qpx_tool.h"
 #include "roce/roce.h"
 
 #define STEP_MS_MAX 10000u
@@ -101,13 +102,16 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
 
 /* Run the session until it needs no more waiting here; Ctrl-C stops it. */
 static int wait_session(void) {
-    while (qpx_phase() == QPX_RUNNING || qpx_phase() == QPX_ENDING) {
+    /* with 'tool on' the NIC's side of a perftest test runs here too (qpx_tool.c) */
+    while (qpx_phase() == QPX_RUNNING || qpx_phase() == QPX_ENDING || qpx_tool_active()) {
         net_poll();
         roce_poll();
         qpx_poll();
+        qpx_tool_poll();
         if (roce_con_interrupted()) {
             printf("^C\n");
-            qpx_abort("interrupted (Ctrl-C)");
+            if (qpx_tool_active()) qpx_tool_end("interrupted (Ctrl-C)");
+            if (qpx_phase() != QPX_IDLE) qpx_abort("interrupted (Ctrl-C)");
             return CON_ERR;
         }
     }

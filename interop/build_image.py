@@ -37,7 +37,11 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 HERE = REPO / "interop"
 PKG_LIST = HERE / "guest" / "packages.list"
 INIT = HERE / "guest" / "init"
-INPUTS = [PKG_LIST, INIT, pathlib.Path(__file__).resolve()]
+APT_SOURCES = REPO / "scripts" / "apt_sources.py"
+INPUTS = [PKG_LIST, INIT, pathlib.Path(__file__).resolve(), APT_SOURCES]
+
+sys.path.insert(0, str(APT_SOURCES.parent))
+import apt_sources  # noqa: E402  (scripts/apt_sources.py: the machine's apt archives)
 
 # Kernel modules the guest loads (dependencies are added from the modules'
 # own .modinfo). A name built into the kernel is fine; an unknown name fails.
@@ -80,64 +84,13 @@ def inputs_hash():
 
 # ---------------------------------------------------------------- apt sources
 
-def codename():
-    try:
-        for ln in open("/etc/os-release"):
-            if ln.startswith("VERSION_CODENAME="):
-                return ln.split("=", 1)[1].strip().strip('"') or "bookworm"
-    except OSError:
-        pass
-    return "bookworm"
-
-
 def derive_sources(cn):
     """deb lines for this release's main, -updates and -security suites, read from
-    the machine's apt configuration (one-line and deb822 formats)."""
-    suites = {cn, cn + "-updates", cn + "-security"}
-    out = []
-
-    def emit(uri, sts, comps, signed):
-        for s in sts:
-            if s in suites and "main" in comps:
-                opt = f" [signed-by={signed}]" if signed else ""
-                line = f"deb{opt} {uri} {s} main"
-                if line not in out:
-                    out.append(line)
-
-    for f in ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
-        try:
-            lines = open(f).read().splitlines()
-        except OSError:
-            continue
-        for ln in lines:
-            ln = ln.split("#", 1)[0].strip()
-            m = re.match(r"^deb\s+(\[[^\]]*\]\s+)?(\S+)\s+(\S+)\s+(.*)$", ln)
-            if not m:
-                continue
-            sb = re.search(r"signed-by=([^\s\]]+)", m.group(1) or "")
-            emit(m.group(2), [m.group(3)], m.group(4).split(), sb.group(1) if sb else None)
-    for f in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
-        try:
-            text = open(f).read()
-        except OSError:
-            continue
-        for stanza in re.split(r"\n\s*\n", text):
-            fields = {}
-            for ln in stanza.splitlines():
-                if ln.startswith("#") or ":" not in ln:
-                    continue
-                k, v = ln.split(":", 1)
-                fields[k.strip().lower()] = v.strip()
-            if fields.get("enabled", "yes").lower() == "no":
-                continue
-            if "deb" not in fields.get("types", "").split():
-                continue
-            for uri in fields.get("uris", "").split():
-                emit(uri, fields.get("suites", "").split(), fields.get("components", "").split(),
-                     fields.get("signed-by"))
-    if not any(f" {cn} main" in ln for ln in out):
-        sys.exit(f"interop-image: found no Debian archive for '{cn}' main in the apt configuration")
-    return out
+    the machine's apt configuration (scripts/apt_sources.py)."""
+    try:
+        return apt_sources.derive(cn, "deb", all_suites=True)
+    except LookupError as e:
+        sys.exit(f"interop-image: {e}")
 
 
 def download(out, packages):
@@ -145,7 +98,7 @@ def download(out, packages):
     apt = out / "apt"
     for d in ("lists/partial", "cache/archives/partial", "empty.d"):
         (apt / d).mkdir(parents=True, exist_ok=True)
-    (apt / "sources.list").write_text("\n".join(derive_sources(codename())) + "\n")
+    (apt / "sources.list").write_text("\n".join(derive_sources(apt_sources.codename())) + "\n")
     (apt / "status").write_text("")   # nothing installed: apt fetches every dependency
     opts = ["-o", f"Dir::Etc::SourceList={apt}/sources.list",
             "-o", f"Dir::Etc::SourceParts={apt}/empty.d",

@@ -10,8 +10,9 @@ order, one guest boot for all of them:
   NIC as server: 'tool on ...' and 'listen ...' on the NIC's console, the tool
                  in the guest as client (it retries while the NIC is not
                  listening yet);
-  NIC as client: the tool in the guest as server, 'connect 10.0.0.2' on the
-                 NIC's console once the guest runs it (retried while refused).
+  NIC as client: the tool in the guest as server, 'tool on ...' and
+                 'connect 10.0.0.2 ...' on the NIC's console once the guest runs
+                 it (retried while refused).
 
 The NIC's data phase (fw/roce/qpx_tool.c) ends each step with one line
 "tool: ...: ok" (or FAILED). A step passes when the guest's tool exited 0 with
@@ -21,7 +22,8 @@ its result lines and the NIC's line says ok. Every wait is bounded.
     nic_peer.py table build/interop/nic/*.json
 
 Step spec: ROLE:TEST:SIZE:ITERS, ROLE server|client (the NIC's role), TEST
-pingpong|write_bw|read_bw|send_bw. From Python: run(name, [Step(...)]) -> RunResult.
+pingpong|write_bw|read_bw|send_bw|write_lat|read_lat|send_lat. From Python:
+run(name, [Step(...)]) -> RunResult.
 """
 import argparse
 import dataclasses
@@ -44,13 +46,24 @@ FW = nicsim.FW       # $SOLONIC_FW, else build/fw/solonic.hex
 OUT = REPO / "build" / "interop" / "nic"
 NIC_IP, GUEST_IP = "10.0.0.1", "10.0.0.2"
 PROMPT = re.escape(nicsim.PROMPT)
-PERFTEST = ("write_bw", "read_bw", "send_bw")
+PERFTEST = ("write_bw", "read_bw", "send_bw", "write_lat", "read_lat", "send_lat")
+LAT_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
+                    r"([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
+BW_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
+# A NIC client's data phase ends after this much simulated time without a
+# completion: the simulator runs at about 30-250 k cycles/s beside a TCG guest,
+# so 10 ms (2.5 M cycles) is 10-80 s of wall time, well inside a step's 240 s.
+# The guest answers within about a second of wall time (about 1 ms simulated at most);
+# the transport's own ACK timeout (67 ms) is longer than this: a lost response
+# ends the run here with a FAILED line instead of a recovery minutes later.
+CLIENT_IDLE_MS = 10
+TOOL_LINE_RE = re.compile(r"^tool: .*: (ok|FAILED.*)\r?$", re.M)
 
 
 @dataclasses.dataclass
 class Step:
     role: str          # the NIC's: server (listen) or client (connect)
-    test: str          # pingpong, write_bw, read_bw, send_bw
+    test: str          # pingpong or one of PERFTEST
     size: int
     iters: int = 5
 
@@ -59,8 +72,6 @@ class Step:
         role, test, size, iters = spec.split(":")
         if role not in ("server", "client") or test not in ("pingpong",) + PERFTEST:
             raise ValueError(f"bad step {spec!r}")
-        if role == "client" and test != "pingpong":
-            raise ValueError("the NIC is a client for ibv_rc_pingpong only")
         return cls(role, test, int(size, 0), int(iters, 0))
 
     def guest_cmd(self):
@@ -76,9 +87,17 @@ class Step:
             tool = f"tool on -n {self.iters} -s {self.size} --idle {idle_ms}"
             xchg = "listen --wait 600000" if self.role == "server" else f"connect {GUEST_IP}"
         else:
-            tool = "tool on"
-            xchg = f"listen --tool perftest --test {self.test} --wait 600000"
+            tool = f"tool on -n {self.iters} -s {self.size} --idle {idle_ms}"
+            xchg = (f"listen --tool perftest --test {self.test} --wait 600000"
+                    if self.role == "server" else f"connect {GUEST_IP} --test {self.test}")
         return tool, xchg
+
+    def is_lat(self):
+        return self.test.endswith("_lat")
+
+    def guest_prints_result(self):
+        """ib_read_lat's server measures nothing and prints no result line."""
+        return not (self.test == "read_lat" and self.role == "client")
 
     def label(self):
         tool = "ibv_rc_pingpong" if self.test == "pingpong" else f"ib_{self.test}"
@@ -121,7 +140,13 @@ def _figures(step, out):
         if m1 and m2:
             return f"{m1.group(1)} B in {m1.group(2)} s = {m1.group(3)} Mbit/s, {m2.group(2)} usec/iter"
         return ""
-    m = re.search(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", out, re.M)
+    if step.is_lat():
+        m = LAT_RE.search(out)
+        if m:
+            return (f"{m.group(1)} B x {m.group(2)}: t_min {m.group(3)} us, t_typical "
+                    f"{m.group(5)} us, t_avg {m.group(6)} us")
+        return "" if step.guest_prints_result() else "(the server measures nothing)"
+    m = BW_RE.search(out)
     if m:
         return (f"{m.group(1)} B x {m.group(2)}: BW peak {m.group(3)} MB/s, "
                 f"average {m.group(4)} MB/s, {m.group(5)} Mpps")
@@ -138,7 +163,9 @@ def _guest_ok(step, out):
         if "invalid data" in out:
             return "the tool found invalid data (--chk)"
         return ""
-    m = re.search(r"^\s*(\d+)\s+(\d+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s*$", out, re.M)
+    if not step.guest_prints_result():
+        return ""
+    m = (LAT_RE if step.is_lat() else BW_RE).search(out)
     if not m or int(m.group(1)) != step.size or int(m.group(2)) != step.iters:
         return f"no result line '{step.size} {step.iters} ...'"
     return ""
@@ -198,7 +225,11 @@ def _nic_server(nic, step, idle_ms, timeout):
     if re.search(r"^(listen|qpx): .*(RESET|failed|cannot|no client|stopped)", out, re.M):
         return out, ""
     # pingpong: the loop's line; perftest: the end-of-test exchange, then the line
-    # (a line end may come as \r\n split over two reads: nicsim leaves the \r then)
+    # (a line end may come as \r\n split over two reads: nicsim leaves the \r then);
+    # listen waits while the NIC runs its side of a lat test: the line may be in out
+    m = TOOL_LINE_RE.search(out)
+    if m:
+        return out, m.group(0).strip()
     m_out = nic.con.wait_for(r"^(tool: .*: (ok|FAILED.*)|qpx: .*(RESET|stopped).*)\r?$", timeout)
     out += m_out
     return out, m_out.strip().splitlines()[-1].strip()
@@ -215,18 +246,26 @@ def _nic_client(nic, guest, n, step, idle_ms, timeout):
         time.sleep(1.0)
         ans = nic.cmd(xchg, timeout)
         out += ans
-        if "exchange with" in ans and "done" in ans:
+        # retried only while nothing listens yet (the guest's tool is still starting)
+        if not re.search(r"^connect: .*cannot connect to|^qpx: (cannot connect|no answer)", ans, re.M) \
+                or time.monotonic() > end:
             break
-        if "refused" not in ans and "no answer" not in ans or time.monotonic() > end:
-            return out, ""
+    # a perftest client's connect returns after its test and the end-of-test exchange
+    m = TOOL_LINE_RE.search(out)
+    if m:
+        return out, m.group(0).strip()
+    if not ("exchange with" in ans and "done" in ans):
+        return out, ""
     m_out = nic.con.wait_for(r"^tool: .*: (ok|FAILED.*)\r?$", timeout)
     out += m_out
     return out, m_out.strip().splitlines()[-1].strip()
 
 
-def run(name, steps, timeout=600.0, step_timeout=240.0, idle_ms=2000, out_dir=OUT, accel="auto"):
+def run(name, steps, timeout=600.0, step_timeout=240.0, idle_ms=2000, out_dir=OUT, accel="auto",
+        client_idle_ms=CLIENT_IDLE_MS):
     """One simulator and one guest; the steps in order. Writes NAME.pcap, NAME.json,
-    NAME.nic.txt and NAME.guest.txt into out_dir."""
+    NAME.nic.txt and NAME.guest.txt into out_dir. idle_ms bounds a NIC server's run
+    without progress, client_idle_ms a NIC client's (both simulated time)."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     pcap = out_dir / f"{name}.pcap"
@@ -249,7 +288,8 @@ def run(name, steps, timeout=600.0, step_timeout=240.0, idle_ms=2000, out_dir=OU
                 if step.role == "server":
                     r.nic_out, r.nic_line = _nic_server(nic, step, idle_ms, step_timeout)
                 else:
-                    r.nic_out, r.nic_line = _nic_client(nic, guest, i, step, idle_ms, step_timeout)
+                    r.nic_out, r.nic_line = _nic_client(nic, guest, i, step, client_idle_ms,
+                                                        step_timeout)
             except nicsim.ConsoleTimeout as e:
                 r.nic_out += f"\n{e}\n"
             r.seconds = time.monotonic() - ts
@@ -341,7 +381,10 @@ def main():
     r.add_argument("--name", required=True)
     r.add_argument("--step", action="append", required=True, help="ROLE:TEST:SIZE:ITERS")
     r.add_argument("--timeout", type=float, default=600)
-    r.add_argument("--idle-ms", type=int, default=2000, help="the NIC loop's idle bound (simulated)")
+    r.add_argument("--idle-ms", type=int, default=2000,
+                   help="a NIC server's idle bound (simulated ms)")
+    r.add_argument("--client-idle-ms", type=int, default=CLIENT_IDLE_MS,
+                   help="a NIC client's idle bound (simulated ms)")
     r.add_argument("--out", default=str(OUT))
     t = sub.add_parser("table", help="print the summary table of result files")
     t.add_argument("json", nargs="*")
@@ -351,6 +394,7 @@ def main():
         print(table(sums))
         return 0 if sums and all(s["ok"] for s in sums) else 1
     rr = run(a.name, [Step.parse(s) for s in a.step], timeout=a.timeout, idle_ms=a.idle_ms,
+             client_idle_ms=a.client_idle_ms,
              out_dir=a.out)
     for st in rr.steps:
         print(f"--- {st.step.label()}: {'pass' if st.ok else 'FAIL: ' + st.why}")

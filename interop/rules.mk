@@ -5,7 +5,7 @@ ifndef SOLONIC_INTEROP_RULES
 SOLONIC_INTEROP_RULES := 1
 
 INTEROP_DIR    := $(BUILD)/interop
-INTEROP_INPUTS := interop/build_image.py interop/guest/init interop/guest/packages.list
+INTEROP_INPUTS := interop/build_image.py interop/guest/init interop/guest/packages.list scripts/apt_sources.py
 
 .PHONY: interop-image interop
 

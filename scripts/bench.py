@@ -58,6 +58,44 @@ def bench_make(title, target):
         raise RuntimeError(f"make {target} failed ({p.returncode})")
 
 
+def bench_two_nics():
+    """Two NICs (solonic_sim --nics 2): the exchange, then the console's bench (work-request generator)."""
+    section("two NICs, the console's bench (posted by the work-request generator; PMTU 1024 from the "
+            "pingpong exchange, wire limit 92.25 Gb/s at 4 KiB)")
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from nicsim import ConsoleTimeout, NicPair
+    try:
+        with NicPair(max_seconds=1200) as (a, b):
+            b.send("listen --wait 5000")
+            b.wait_for(r"listen --wait 5000\n", 60)
+            out = a.cmd("connect 10.0.0.2", timeout=300)
+            if "exchange with 10.0.0.2 done" not in out:
+                raise RuntimeError(f"connect failed: {out.strip()[-300:]}")
+            b.wait_for(r"exchange with 10\.0\.0\.1 done", 300)
+            b.wait_for("solonic> ", 60)
+            m = re.search(r"^0x([0-9a-f]{8}) 0x0*100000 ", b.cmd("mr list", timeout=60), re.M)
+            if not m:
+                raise RuntimeError("NIC 1 has no MR on its test buffer")
+            rk = f"--rkey 0x{m[1]}"
+            print(" test   #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]")
+            for line in (f"bench write 64 2000 {rk}", f"bench write 4096 256 {rk}", f"bench write 65536 64 {rk}",
+                         f"bench read 4096 256 {rk}", f"bench read 65536 16 --depth 1 {rk}",
+                         "bench send 4096 64"):
+                out = a.cmd(line, timeout=600)
+                m = re.search(r"^ (\d+) +(\d+) +([\d.]+) +([\d.]+) +([\d.]+)\n", out, re.M)
+                if not m:
+                    raise RuntimeError(f"{line}: no table: {out.strip()[-300:]}")
+                print(f" {line.split()[1]:<6} {m[1]:<10} {m[2]:<14} {m[3]:<18} {m[4]:<20} {m[5]}")
+            out = a.cmd(f"bench lat write 64 16 {rk}", timeout=300)
+            m = re.search(r"min (\d+), max (\d+) cycles", out)
+            if not m:
+                raise RuntimeError(f"bench lat: {out.strip()[-300:]}")
+            print(f"64 B WRITE post to completion (bench lat, firmware-started, generator-posted): "
+                  f"{m[1]}..{m[2]} cycles")
+    except ConsoleTimeout as e:
+        raise RuntimeError(f"two NICs: {e}")
+
+
 def main():
     failed = 0
     steps = [bench_core,
@@ -65,6 +103,8 @@ def main():
     for extra in ("mem-bench", "roce-bench", "transport-bench"):
         if subprocess.run(["make", "-n", extra], cwd=ROOT, capture_output=True).returncode == 0:
             steps.append(lambda t=extra: bench_make(f"{t}", t))
+    if SIM.exists() and FW.exists():
+        steps.append(bench_two_nics)
     for step in steps:
         try:
             step()

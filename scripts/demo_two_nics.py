@@ -138,12 +138,15 @@ class Demo:
         self.bench_rows.append((line.split()[1], size, iters, peak, avg, rate))
 
     def benches(self):
-        print("\n== perftest-style runs (bench) from NIC 0; the firmware posts every work request")
+        print("\n== perftest-style runs (bench) from NIC 0; the transport's work-request generator posts "
+              "every work request")
         rk = f"--rkey {self.rkey[0]:#x}"
-        for line in (f"bench write 65536 64 {rk}", f"bench write 4096 64 {rk}",
-                     # three or more 64 KiB READs outstanding (more than 128 response
-                     # PSNs at PMTU 1024) hang in today's transport: two at a time
-                     f"bench read 65536 16 --depth 2 {rk}", f"bench read 4096 64 {rk}",
+        for line in (f"bench write 65536 64 {rk}", f"bench write 4096 64 {rk}", f"bench write 64 1000 {rk}",
+                     # 64 KiB READs at PMTU 1024 posted back to back by the generator
+                     # overrun NIC 0's receive path (the completer takes READ responses
+                     # slower than the wire brings them; drops, go-back-N resends that
+                     # overrun again): one at a time (docs/transport.md, open issues)
+                     f"bench read 65536 16 --depth 1 {rk}", f"bench read 4096 64 {rk}",
                      "bench send 4096 64"):
             self.bench(line)
         m = self.run(0, f"bench lat write 64 16 {rk}",

@@ -48,52 +48,9 @@ rm -rf "$APT_DIR"
 mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial" "$APT_DIR/src"
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 
-# Read the machine's Debian archive entries (one-line and deb822 formats) and turn
-# the ones for this release's main suite into deb-src lines.
-"${PY:-/usr/bin/python3}" - "$codename" > "$APT_DIR/sources.list" <<'PYEOF'
-import glob, re, sys
-codename = sys.argv[1]
-out = set()
-def emit(uri, suites, comps, signed):
-    if codename in suites and "main" in comps:
-        opt = f" [signed-by={signed}]" if signed else ""
-        out.add(f"deb-src{opt} {uri} {codename} main")
-for f in ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
-    try:
-        lines = open(f).read().splitlines()
-    except OSError:
-        continue
-    for ln in lines:
-        ln = ln.split("#", 1)[0].strip()
-        m = re.match(r"^(deb|deb-src)\s+(\[[^\]]*\]\s+)?(\S+)\s+(\S+)\s+(.*)$", ln)
-        if not m:
-            continue
-        opts = m.group(2) or ""
-        sb = re.search(r"signed-by=([^\s\]]+)", opts)
-        emit(m.group(3), [m.group(4)], m.group(5).split(), sb.group(1) if sb else None)
-for f in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
-    try:
-        text = open(f).read()
-    except OSError:
-        continue
-    for stanza in re.split(r"\n\s*\n", text):
-        fields = {}
-        for ln in stanza.splitlines():
-            if ln.startswith("#") or ":" not in ln:
-                continue
-            k, v = ln.split(":", 1)
-            fields[k.strip().lower()] = v.strip()
-        if fields.get("enabled", "yes").lower() == "no":
-            continue
-        if "deb" not in fields.get("types", "").split():
-            continue
-        for uri in fields.get("uris", "").split():
-            emit(uri, fields.get("suites", "").split(), fields.get("components", "").split(),
-                 fields.get("signed-by"))
-if not out:
-    sys.exit("deps: found no Debian archive for '%s' main in the apt configuration" % codename)
-print("\n".join(sorted(out)))
-PYEOF
+# deb-src lines for this release's main suite, read from the machine's apt
+# configuration (scripts/apt_sources.py): nothing here names an archive.
+"${PY:-/usr/bin/python3}" "$ROOT/scripts/apt_sources.py" --kind deb-src "$codename" > "$APT_DIR/sources.list"
 
 APT_OPTS=(-o "Dir::Etc::SourceList=$APT_DIR/sources.list" -o "Dir::Etc::SourceParts=-"
           -o "Dir::State::Lists=$APT_DIR/lists" -o "Dir::Cache=$APT_DIR/cache"

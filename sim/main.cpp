@@ -54,6 +54,7 @@ struct Options {
     double max_seconds = 0;
     bool quiet = false, stats = false;
     int nics = 1;
+    int instance = 0;  // instance number of NIC 0 (NIC 1 has the next)
     std::string wire, eth0, pcap, uart1_in, uart1_log;
     bool wire_set = false, uart1_pty = false;
     uint64_t eth_poll_idle = 0, eth_poll_active = 0;  // 0: SocketPort's default
@@ -76,6 +77,8 @@ void usage(FILE *f) {
                  "                    and faults, wall time and cycles/s at exit\n"
                  "Ethernet (frames without FCS; every link runs the wire model sim/wire):\n"
                  "  --nics N          1 or 2 NICs (default 1); with 2, NIC 0 and NIC 1 are joined by a cable\n"
+                 "  --instance N      NIC 0's instance number 0..14 (default 0; NIC 1 has N+1): the firmware's\n"
+                 "                    default MAC and IP follow it, as the DIP switches set it on a board\n"
                  "  --wire SPEC       the cable's (or --eth0's) wire model: drop=P,dup=P,reorder=P,corrupt=P,\n"
                  "                    skip=BYTES,delay=CYCLES,seed=N,rate=BPS (default: 100e9, no delay, no faults)\n"
                  "  --eth0 udp:LPORT:RPORT   NIC 0's port on a UDP socket: bind 127.0.0.1:LPORT, send to\n"
@@ -147,6 +150,14 @@ int parse(int argc, char **argv, Options &o) {
                 return EXIT_HARNESS;
             }
             o.nics = std::atoi(v);
+        } else if (a == "--instance") {
+            if (!(v = value("--instance"))) return EXIT_HARNESS;
+            uint64_t n;
+            if (!parse_u64(v, n) || n > 14) {
+                std::fprintf(stderr, "solonic_sim: --instance is 0..14, not '%s'\n", v);
+                return EXIT_HARNESS;
+            }
+            o.instance = int(n);
         } else if (a == "--max-cycles" || a == "--eth-poll-idle" || a == "--eth-poll-active") {
             if (!(v = value(a.c_str()))) return EXIT_HARNESS;
             uint64_t &dst = a == "--max-cycles"      ? o.max_cycles
@@ -330,7 +341,7 @@ int main(int argc, char **argv) {
 
     std::vector<std::unique_ptr<NicInstance>> nics;
     for (int i = 0; i < o.nics; i++) {
-        nics.push_back(std::make_unique<NicInstance>(ctx.get(), "nic" + std::to_string(i), uint8_t(i)));
+        nics.push_back(std::make_unique<NicInstance>(ctx.get(), "nic" + std::to_string(i), uint8_t(o.instance + i)));
         UartConsole *c = consoles[size_t(i)].get();
         nics[size_t(i)]->on_uart_tx = [c](uint8_t ch) { c->tx(ch); };
     }

@@ -37,6 +37,7 @@ struct step {
 };
 
 #define MAX_STEPS 48
+#define CLOSE_WAIT_MS 2u /* a perftest server waits this long for the client to close first */
 #define RX_MAX 256 /* more than any item; a peer that sends more without waiting is wrong */
 
 static const char *const test_names[QPX_NTESTS] = {"write_bw",  "read_bw",  "send_bw",
@@ -146,6 +147,20 @@ static void build_steps(void) {
     add(SK_PROGRAM, IT_NONE);
     xchg(IT_PT_DEST); /* two barriers before the test */
     xchg(IT_PT_DEST);
+    if (!is_bw()) {
+        /* the lat tests (seen from 4.5-0.17 in rxe guests): a third barrier before the test;
+           after it write_lat just closes, read_lat and send_lat exchange one barrier and
+           "done" */
+        xchg(IT_PT_DEST);
+        add(SK_PAUSE, IT_NONE);
+        if (s.o.test != QPX_WRITE_LAT) {
+            xchg(IT_PT_DEST);
+            add(SK_SEND, IT_DONE);
+            add(SK_RECV, IT_DONE);
+        }
+        add(SK_CLOSE, IT_NONE);
+        return;
+    }
     /* ib_send_bw (seen from 4.5-0.17 in an rxe guest): a third barrier once the receives are
        posted, and after the test no report exchange (only with -b), just the closing barrier */
     bool send_bw = s.o.test == QPX_SEND_BW;
@@ -203,6 +218,7 @@ static void fail(const char *fmt, ...) {
     vprintf(fmt, ap);
     va_end(ap);
     close_tcp(false);
+    bool tested = s.phase == QPX_TEST || s.phase == QPX_ENDING;
     if (s.qp) {
         printf("; QP 0x%lx back to RESET", (unsigned long)s.qp->qpn);
         roce_qp_destroy(s.qp);
@@ -215,6 +231,7 @@ static void fail(const char *fmt, ...) {
     printf("\n");
     s.phase = QPX_IDLE;
     s.result = -1;
+    if (tested) qpx_tool_session_failed();
 }
 
 void qpx_abort(const char *why) {
@@ -314,6 +331,19 @@ static uint32_t encode(uint8_t item, uint8_t *out) {
     case IT_PT_MTU: qpx_pt_mtu_encode(ROCE_DEFAULT_PMTU, out); break;
     case IT_PT_DEST: qpx_pt_dest_encode(&s.me, out); break;
     case IT_PT_REPORT: {
+        uint64_t tsize, titers;
+        double tpeak, tavg, tmpps;
+        if (!s.o.server && qpx_tool_report(&tsize, &titers, &tpeak, &tavg, &tmpps)) {
+            /* the client's own figures (the NIC ran the test: qpx_tool.c) */
+            switch (s.reports_out++) {
+            case 0: qpx_pt_report_u64_encode(tsize, out); break;
+            case 1: qpx_pt_report_u64_encode(titers, out); break;
+            case 2: qpx_pt_report_double_encode(tpeak, out); break;
+            case 3: qpx_pt_report_double_encode(tavg, out); break;
+            default: qpx_pt_report_double_encode(tmpps, out); break;
+            }
+            break;
+        }
         const struct roce_qp *qp = s.qp;
         uint64_t iters = qp ? qp->send_done : 0, bytes = qp ? qp->send_bytes : 0;
         double secs = 0;
@@ -454,6 +484,11 @@ static int program(void) {
             return -1;
         }
     }
+    const char *perr = NULL;
+    if (qpx_tool_prepare(s.mr, &s.o, &perr) != 0) {
+        fail("preparing the test buffer: %s", perr);
+        return -1;
+    }
     c.state = ROCE_QPS_RTR;
     roce_qp_modify(s.qp, &c);
     c.state = ROCE_QPS_RTS;
@@ -566,12 +601,14 @@ static int run_step(void) {
     case SK_PAUSE:
         if (s.phase == QPX_RUNNING) {
             ip_str(s.peer_ip, b);
-            printf("qpx: %s %s with %s ready: run the test, then %s\n", test_names[s.o.test],
-                   s.o.server ? "server" : "client", b,
-                   s.o.server ? "the client ends it (answered here on its own)"
-                              : "'qpx finish' ends it");
             s.phase = QPX_TEST;
             s.result = 0;
+            qpx_tool_test(s.qp, s.mr, &s.o, s.peer_ip, s.peer.rkey, s.peer.vaddr);
+            printf("qpx: %s %s with %s ready: %s\n", test_names[s.o.test],
+                   s.o.server ? "server" : "client", b,
+                   qpx_tool_active() ? "the NIC runs its side of the test ('tool')"
+                   : s.o.server      ? "run the test, then the client ends it (answered here)"
+                                     : "run the test, then 'qpx finish' ends it");
         }
         /* no deadline while the test runs: 'qpx abort' ends a session whose peer vanished */
         if (s.reset) {
@@ -580,12 +617,24 @@ static int run_step(void) {
         }
         if (s.o.server ? (s.rxlen == 0 && !s.peer_closed) : !s.finish_requested) return 0;
         if (s.o.server && s.rxlen == 0 && s.peer_closed) {
+            if (s.o.test == QPX_WRITE_LAT) { /* write_lat has no end-of-test exchange */
+                s.phase = QPX_ENDING;
+                break;
+            }
             fail("the peer closed the connection without the end-of-test exchange");
             return -1;
         }
         s.phase = QPX_ENDING;
         break;
     case SK_CLOSE:
+        /* a perftest server gives the client CLOSE_WAIT_MS to close first: the side that
+           closes first keeps its port in TIME_WAIT, and lwIP (no SO_REUSE) would then
+           refuse the next listen on port 18515 (a NIC client closes at once; perftest's
+           client resets the connection, which ends a TIME_WAIT anyway) */
+        if (s.o.tool == QPX_TOOL_PERFTEST && s.o.server && !s.peer_closed && !s.reset &&
+            s.pcb && tmr_cycles() < s.deadline - tmr_ms_to_cycles(s.o.step_ms) +
+                                        tmr_ms_to_cycles(CLOSE_WAIT_MS))
+            return 0;
         ip_str(s.peer_ip, b);
         if (s.o.tool == QPX_TOOL_PINGPONG)
             printf("qpx: pingpong exchange with %s done\n", b);

@@ -1,9 +1,9 @@
 /*
  * The data phase after a QP exchange: the NIC as the peer of ibv_rc_pingpong
- * (server and client) and perftest (server). See qpx_tool.h. Completions are
- * filed by roce_poll (roce.c): a run watches its QP's counters (recv_done,
- * send_done, the error counts) and posts SENDs itself without waiting, so
- * the super-loop keeps running the network and the console meanwhile.
+ * and perftest (see qpx_tool.h). Completions are filed by roce_poll (roce.c):
+ * a run watches its QP's counters (recv_done, send_done, the error counts) and
+ * posts work requests itself without waiting, so the super-loop keeps running
+ * the network and the console meanwhile.
  */
 #include "qpx_tool.h"
 
@@ -11,43 +11,69 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "console.h"
+#include "qpx_mem.h"
 #include "roce_hw.h"
 #include "timer.h"
 
-#define WR_ID_TAG 0x71u    /* wr_id bits 63:56 of the SENDs posted here */
+#define WR_ID_TAG 0x71u    /* wr_id bits 63:56 of the work requests posted here */
 #define POST_WAIT_MS 1u    /* bound for a free send-queue slot */
 #define IDLE_MS_MAX 600000u
+#define BW_DEPTH 16u       /* bw client: work requests outstanding at most */
+/* bw client READs: bytes outstanding at most (at least one READ). The peer answers
+ * all outstanding READs back to back; at PMTU 1024 the completer's receive path
+ * drains a little below the 100G line rate and the RX buffer (16 KiB) overflows
+ * after about 150 back-to-back responses (interop/README.md), so a burst is kept
+ * well under that. */
+#define READ_INFLIGHT_BYTES 65536u
+#define MAX_SAMPLES 1024u  /* lat: post times kept (percentiles over the first ones) */
+#define PERFTEST_BW_SIZE 65536u /* perftest's default -s of the bw tests */
+#define PERFTEST_LAT_SIZE 2u    /* and of the lat tests */
 
 enum { PENDING_RECV = 1, PENDING_SEND = 2 };
+enum kind { K_PINGPONG, K_BW, K_WRITE_LAT, K_READ_LAT, K_SEND_LAT };
+enum wl_stage { WL_WAIT, WL_POST, WL_COMPL };
 
 static struct {
     /* configuration ('tool on') */
     bool armed;
     uint32_t iters, size, idle_ms;
-    bool size_given;
+    bool size_given, iters_given;
     /* the run */
     bool running;
+    bool data_done;      /* perftest: the data phase is over, the session's end is awaited */
+    bool session_closed; /* perftest: the session finished while the data phase ran */
     struct roce_qp *qp;
     uint32_t qpn;
     uint32_t lkey;
     uint64_t base;
     bool server;
-    uint8_t tool;
-    uint32_t peer_ip;
+    uint8_t tool, test, kind;
+    uint32_t peer_ip, rkey;
+    uint64_t vaddr;
+    uint32_t n, len; /* this run's iterations and message size */
     uint32_t recv_base, send_base, rerr_base, serr_base; /* the QP's counters at the start */
     uint32_t rcnt, scnt, posted, echo_due;
-    uint32_t echo_len[8]; /* server: lengths of receives not echoed yet (ring) */
+    uint32_t echo_len[8]; /* pingpong/send_lat server: lengths not echoed yet (ring) */
     uint32_t echo_head;
-    uint32_t len; /* client: bytes per SEND; server: the first message's */
     uint32_t pending;
+    uint8_t stage;        /* write_lat */
+    bool watching;        /* write_lat: a check of the watched byte is running */
     uint64_t seq;
     uint64_t t_begin, t_first, t_last, t_progress;
+    uint64_t tpost[MAX_SAMPLES + 1];
     /* the last run's outcome, for 'tool' */
     int result; /* 0 none yet, 1 ok, -1 failed */
+    /* bw client figures for the report */
+    bool have_report;
+    uint64_t rep_size, rep_iters;
+    double rep_bw, rep_mpps;
 } t = {.iters = QPX_TOOL_ITERS, .size = QPX_TOOL_SIZE, .idle_ms = QPX_TOOL_IDLE_MS};
+
+static uint32_t samples[MAX_SAMPLES];
 
 static void ip_str(uint32_t ip, char out[16]) {
     snprintf(out, 16, "%u.%u.%u.%u", (unsigned)(ip >> 24), (unsigned)(ip >> 16 & 0xffu),
@@ -57,88 +83,219 @@ static void ip_str(uint32_t ip, char out[16]) {
 static void who(void) {
     char b[16];
     ip_str(t.peer_ip, b);
-    printf("tool: pingpong %s with %s: ", t.server ? "server" : "client", b);
+    printf("tool: %s %s with %s: ", t.tool == QPX_TOOL_PINGPONG ? "pingpong" : qpx_test_name(t.test),
+           t.server ? "server" : "client", b);
 }
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fail(const char *fmt, ...) {
     va_list ap;
     who();
-    printf("FAILED after %lu of %lu iters: ", (unsigned long)(t.rcnt < t.scnt ? t.rcnt : t.scnt),
-           (unsigned long)t.iters);
+    uint32_t done = t.kind == K_BW || t.kind == K_READ_LAT ? t.scnt
+                    : t.rcnt < t.scnt                       ? t.rcnt
+                                                            : t.scnt;
+    if (t.data_done)
+        printf("FAILED after the data phase: ");
+    else
+        printf("FAILED after %lu of %lu iters: ", (unsigned long)done, (unsigned long)t.n);
     va_start(ap, fmt);
     vprintf(fmt, ap);
     va_end(ap);
     printf("\n");
     t.running = false;
+    t.data_done = false;
     t.result = -1;
 }
 
-/* The tool's own summary, in simulated time (the tool prints wall time). */
-static void succeed(void) {
+static double cyc_us(uint64_t cyc) {
+    return (double)cyc * 1e6 / (double)tmr_clk_hz();
+}
+
+/* ibv_rc_pingpong's own summary, in simulated time (the tool prints wall time). */
+static void succeed_pingpong(void) {
     uint64_t cyc = t.t_last > t.t_first ? t.t_last - t.t_first : 1;
-    double us = (double)cyc * 1e6 / (double)tmr_clk_hz();
-    unsigned long long bytes = (unsigned long long)t.len * t.iters * 2u;
+    double us = cyc_us(cyc);
+    unsigned long long bytes = (unsigned long long)t.len * t.n * 2u;
     who();
     printf("%lu iters of %lu bytes: %llu bytes in %.1f us = %.2f Mbit/sec, %.2f usec/iter "
            "(simulated time): ok\n",
-           (unsigned long)t.iters, (unsigned long)t.len, bytes, us, (double)bytes * 8.0 / us,
-           us / (double)t.iters);
+           (unsigned long)t.n, (unsigned long)t.len, bytes, us, (double)bytes * 8.0 / us,
+           us / (double)t.n);
     t.running = false;
     t.result = 1;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void rule(void) {
+    printf("---------------------------------------------------------------------------------------"
+           "\n");
+}
+
+/* perftest's latency table from the post times (read: one way per sample, else half a round trip) */
+static void lat_table(void) {
+    uint32_t np = t.posted < MAX_SAMPLES + 1u ? t.posted : MAX_SAMPLES + 1u;
+    uint32_t ns = np > 1 ? np - 1 : 0;
+    double f = t.kind == K_READ_LAT ? 1.0 : 2.0;
+    double sum = 0, sq = 0;
+    for (uint32_t i = 0; i < ns; i++) {
+        samples[i] = (uint32_t)(t.tpost[i + 1] - t.tpost[i]);
+        double v = cyc_us(samples[i]) / f;
+        sum += v;
+        sq += v * v;
+    }
+    rule();
+    printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
+           "t_stdev[usec]   99%% percentile[usec]   99.9%% percentile[usec]\n");
+    if (ns == 0) {
+        printf(" %-7lu %-10lu (one iteration: no interval to measure)\n", (unsigned long)t.len,
+               (unsigned long)t.n);
+    } else {
+        qsort(samples, ns, sizeof samples[0], cmp_u32);
+        double avg = sum / ns, var = sq / ns - avg * avg;
+        double sd = 0;
+        if (var > 0) { /* Newton's square root: no libm needed */
+            sd = var;
+            for (int i = 0; i < 40; i++)
+                sd = 0.5 * (sd + var / sd);
+        }
+        uint32_t p99 = (ns * 99u + 99u) / 100u, p999 = (ns * 999u + 999u) / 1000u;
+        printf(" %-7lu %-10lu %-14.2f %-13.2f %-16.2f %-14.2f %-15.2f %-22.2f %.2f\n",
+               (unsigned long)t.len, (unsigned long)t.n, cyc_us(samples[0]) / f,
+               cyc_us(samples[ns - 1]) / f, cyc_us(samples[ns / 2]) / f, avg, sd,
+               cyc_us(samples[(p99 ? p99 : 1) - 1]) / f, cyc_us(samples[(p999 ? p999 : 1) - 1]) / f);
+    }
+    rule();
+}
+
+static void bw_table(void) {
+    rule();
+    printf(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n");
+    printf(" %-10lu %-14lu %-18.2f %-20.2f %.6f\n", (unsigned long)t.rep_size,
+           (unsigned long)t.rep_iters, t.rep_bw, t.rep_bw, t.rep_mpps);
+    rule();
+}
+
+/* The one line of a perftest run: printed when both the data phase and the session are over. */
+static void final_line(void) {
+    who();
+    uint64_t cyc = t.t_last > t.t_first ? t.t_last - t.t_first : 1;
+    if (t.kind == K_BW)
+        printf("%lu x %lu bytes in %.1f us, BW average %.2f MB/sec, %.6f Mpps (simulated "
+               "time): ok\n",
+               (unsigned long)t.n, (unsigned long)t.len, cyc_us(cyc), t.rep_bw, t.rep_mpps);
+    else
+        printf("%lu iters of %lu bytes in %.1f us, %.2f usec/iter (simulated time): ok\n",
+               (unsigned long)t.n, (unsigned long)t.len, cyc_us(cyc),
+               cyc_us(cyc) / (double)t.n / (t.kind == K_READ_LAT ? 1.0 : 2.0));
+    t.running = false;
+    t.data_done = false;
+    t.result = 1;
+}
+
+/* The perftest data phase is over: the table now, the line when the session is over too. */
+static void data_phase_done(void) {
+    t.t_last = tmr_cycles();
+    if (t.kind == K_BW) {
+        uint64_t cyc = t.t_last > t.t_first ? t.t_last - t.t_first : 1;
+        double secs = (double)cyc / (double)tmr_clk_hz();
+        t.rep_size = t.len;
+        t.rep_iters = t.n;
+        t.rep_bw = (double)t.len * t.n / secs / 1048576.0;
+        t.rep_mpps = (double)t.n / secs / 1e6;
+        t.have_report = true;
+        bw_table();
+    } else {
+        lat_table();
+    }
+    t.data_done = true;
+    if (t.session_closed) {
+        final_line();
+        return;
+    }
+    if (!t.server) {
+        const char *err;
+        if (qpx_finish(&err) != 0) fail("cannot end the test: %s", err);
+    }
 }
 
 void qpx_tool_end(const char *why) {
     if (t.running) fail("%s", why);
 }
 
+bool qpx_tool_active(void) {
+    return t.running && !t.data_done;
+}
+
+bool qpx_tool_report(uint64_t *size, uint64_t *iters, double *bw_peak, double *bw_avg,
+                     double *mpps) {
+    if (!t.have_report) return false;
+    *size = t.rep_size;
+    *iters = t.rep_iters;
+    *bw_peak = *bw_avg = t.rep_bw; /* peak: no finer measurement than the whole run */
+    *mpps = t.rep_mpps;
+    return true;
+}
+
 static bool qp_gone(void) {
     return !t.qp->used || t.qp->qpn != t.qpn || t.qp->ctx.state == ROCE_QPS_RESET;
 }
 
-static int post_send(uint32_t len) {
+/* Post one work request: 1 posted, 0 the queue is busy (try again), -1 after fail(). */
+static int post(uint8_t opcode, uint64_t laddr, uint32_t len) {
     struct roce_wr wr;
     memset(&wr, 0, sizeof wr);
-    wr.opcode = ROCE_WR_SEND;
+    wr.opcode = opcode;
     wr.flags = 1u; /* signaled */
     wr.qpn = t.qpn;
-    wr.laddr = t.base;
+    wr.laddr = laddr;
     wr.lkey = t.lkey;
+    wr.raddr = t.vaddr;
+    wr.rkey = t.rkey;
     wr.len = len;
     wr.wr_id = (uint64_t)WR_ID_TAG << 56 | ++t.seq;
     int r = roce_hw_post_send(&wr, POST_WAIT_MS);
-    if (r == -1) return 0; /* the queue is busy: try again on the next pass */
+    if (r == -1) return 0;
     if (r != 0) {
-        fail("the transport refused the SEND (counted in sq_refused)");
+        fail("the transport refused the work request (counted in sq_refused)");
         return -1;
     }
-    if (t.posted++ == 0 && !t.server) t.t_first = tmr_cycles();
+    uint64_t now = tmr_cycles();
+    if (t.posted < MAX_SAMPLES + 1u) t.tpost[t.posted] = now;
+    if (t.posted++ == 0 && !(t.kind == K_PINGPONG && t.server)) t.t_first = now;
+    if (t.qp->t_first_post == 0) t.qp->t_first_post = now;
     return 1;
 }
 
-void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
-                    uint32_t peer_ip) {
-    char b[16];
-    if (!t.armed || !qp || !mr || o->dry) return;
-    qpx_tool_end("a new session started");
-    ip_str(peer_ip, b);
-    if (o->tool == QPX_TOOL_PERFTEST) {
-        /* the test is over when qpx.c calls: say what the QP saw */
-        if (!o->server) {
-            printf("tool: %s client with %s: no data phase (the NIC runs no perftest client "
-                   "loop)\n",
-                   qpx_test_name(o->test), b);
-            return;
-        }
-        bool bad = qp->recv_errors || qp->send_errors;
-        printf("tool: %s server with %s: receives %lu, send completions %lu, errors %lu: %s\n",
-               qpx_test_name(o->test), b, (unsigned long)qp->recv_done,
-               (unsigned long)qp->send_done,
-               (unsigned long)(qp->recv_errors + qp->send_errors), bad ? "FAILED" : "ok");
-        t.result = bad ? -1 : 1;
-        return;
+static int post_send(uint32_t len) {
+    return post(ROCE_WR_SEND, t.base, len);
+}
+
+int qpx_tool_prepare(const struct roce_mr *mr, const struct qpx_opts *o, const char **err) {
+    if (!t.armed || o->dry || !mr) return 0;
+    if (o->tool == QPX_TOOL_PINGPONG && !o->server) {
+        /* the tool's client buffer (--chk): 0x7b, 0 at the start of each 4 KiB page */
+        return t.size <= mr->len ? qpx_mem_fill_chk(mr->base, t.size, err) : 0;
     }
-    memset(&t.running, 0, sizeof t - offsetof(__typeof__(t), running));
+    if (o->tool == QPX_TOOL_PERFTEST && o->test == QPX_WRITE_LAT) {
+        uint32_t size = t.size_given ? t.size : PERFTEST_LAT_SIZE;
+        if (size > QPX_TOOL_LAT_MAX) {
+            *err = "write_lat: SIZE is larger than half the test buffer ('tool on -s')";
+            return -1;
+        }
+        /* the watched byte must not hold 1 (the first value waited for) from an earlier run */
+        return qpx_mem_write_byte(mr->base + size - 1u, 0, err);
+    }
+    return 0;
+}
+
+static void start_run(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
+                      uint32_t peer_ip) {
+    memset(&t.running, 0, offsetof(__typeof__(t), result) - offsetof(__typeof__(t), running));
+    t.have_report = false;
     t.running = true;
     t.qp = qp;
     t.qpn = qp->qpn;
@@ -146,13 +303,71 @@ void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opt
     t.base = mr->base;
     t.server = o->server;
     t.tool = o->tool;
+    t.test = o->test;
     t.peer_ip = peer_ip;
     t.recv_base = 0; /* a new QP: a receive that completed during the exchange counts */
     t.send_base = qp->send_done;
     t.rerr_base = qp->recv_errors;
     t.serr_base = qp->send_errors;
-    t.len = t.server ? 0 : t.size;
+    t.n = t.iters;
     t.t_begin = t.t_progress = tmr_cycles();
+}
+
+void qpx_tool_test(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
+                   uint32_t peer_ip, uint32_t peer_rkey, uint64_t peer_vaddr) {
+    if (!t.armed || !qp || !mr || o->dry || o->tool != QPX_TOOL_PERFTEST) return;
+    bool bw = o->test <= QPX_SEND_BW;
+    /* the passive sides: the transport serves them, a summary at the session's end */
+    if (o->server && (bw || o->test == QPX_READ_LAT)) return;
+    qpx_tool_end("a new session started");
+    start_run(qp, mr, o, peer_ip);
+    t.rkey = peer_rkey;
+    t.vaddr = peer_vaddr;
+    t.len = t.size_given ? t.size : bw ? PERFTEST_BW_SIZE : PERFTEST_LAT_SIZE;
+    t.kind = bw                          ? K_BW
+             : o->test == QPX_WRITE_LAT  ? K_WRITE_LAT
+             : o->test == QPX_READ_LAT   ? K_READ_LAT
+                                         : K_SEND_LAT;
+    uint32_t max = t.kind == K_WRITE_LAT ? QPX_TOOL_LAT_MAX : (uint32_t)mr->len;
+    if (t.len > max) {
+        fail("SIZE %lu is larger than %s", (unsigned long)t.len,
+             t.kind == K_WRITE_LAT ? "half the test buffer" : "the test buffer");
+        return;
+    }
+    if (t.kind == K_WRITE_LAT && !qpx_mem_present()) {
+        fail("no fill/check engine: the firmware cannot watch the buffer's last byte");
+        return;
+    }
+    if (t.kind == K_SEND_LAT && !t.server) t.pending = PENDING_RECV | PENDING_SEND;
+    t.stage = WL_WAIT;
+}
+
+void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
+                    uint32_t peer_ip) {
+    char b[16];
+    if (!t.armed || !qp || !mr || o->dry) return;
+    if (o->tool == QPX_TOOL_PERFTEST) {
+        if (t.running && t.qp == qp && t.qpn == qp->qpn) { /* the data phase of this session */
+            if (t.data_done)
+                final_line();
+            else
+                t.session_closed = true; /* the peer ended first: the line comes at our end */
+            return;
+        }
+        qpx_tool_end("a new session started");
+        ip_str(peer_ip, b);
+        bool bad = qp->recv_errors || qp->send_errors;
+        printf("tool: %s %s with %s: receives %lu, send completions %lu, errors %lu: %s\n",
+               qpx_test_name(o->test), o->server ? "server" : "client", b,
+               (unsigned long)qp->recv_done, (unsigned long)qp->send_done,
+               (unsigned long)(qp->recv_errors + qp->send_errors), bad ? "FAILED" : "ok");
+        t.result = bad ? -1 : 1;
+        return;
+    }
+    qpx_tool_end("a new session started");
+    start_run(qp, mr, o, peer_ip);
+    t.kind = K_PINGPONG;
+    t.len = t.server ? 0 : t.size;
     if (!t.server) {
         if (t.size > mr->len) {
             fail("SIZE %lu is larger than the test buffer", (unsigned long)t.size);
@@ -163,18 +378,22 @@ void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opt
     }
 }
 
+void qpx_tool_session_failed(void) {
+    if (t.running) fail("the QP exchange session failed (see the qpx: line)");
+}
+
+/* ibv_rc_pingpong's and send_lat's server: echo every receive with a SEND of its length. */
 static void poll_server(uint32_t recv_now, uint32_t send_now) {
-    /* every receive completion: its length into the echo ring */
     while (t.rcnt < recv_now) {
         uint32_t len = t.qp->last_recv.byte_len; /* one message in flight: the last is this one */
-        if (t.rcnt == 0) {
+        if (t.rcnt == 0 && t.kind == K_PINGPONG) {
             t.t_first = tmr_cycles();
             t.len = len;
         }
         t.rcnt++;
-        if (t.size_given && len != t.size) {
-            fail("received %lu bytes, expected %lu (-s)", (unsigned long)len,
-                 (unsigned long)t.size);
+        uint32_t want = t.kind == K_SEND_LAT ? t.len : t.size;
+        if ((t.kind == K_SEND_LAT || t.size_given) && len != want) {
+            fail("received %lu bytes, expected %lu (-s)", (unsigned long)len, (unsigned long)want);
             return;
         }
         if (t.echo_due >= 8u) {
@@ -191,15 +410,21 @@ static void poll_server(uint32_t recv_now, uint32_t send_now) {
         t.echo_due--;
     }
     t.scnt = send_now;
-    if (t.rcnt >= t.iters && t.scnt >= t.iters) {
-        t.t_last = tmr_cycles();
-        succeed();
+    if (t.rcnt >= t.n && t.scnt >= t.n) {
+        if (t.kind == K_PINGPONG) {
+            t.t_last = tmr_cycles();
+            succeed_pingpong();
+        } else {
+            data_phase_done();
+        }
     }
 }
 
+/* ibv_rc_pingpong's and send_lat's client: SEND, wait for its completion and the answer. */
 static void poll_client(uint32_t recv_now, uint32_t send_now) {
-    if (t.posted == 0) { /* the first SEND found the queue busy */
-        int r = post_send(t.size);
+    uint32_t size = t.kind == K_PINGPONG ? t.size : t.len;
+    if (t.posted == 0) { /* the first SEND is still to go (or found the queue busy) */
+        int r = post_send(size);
         if (r <= 0) return;
         t.pending = PENDING_RECV | PENDING_SEND;
     }
@@ -207,8 +432,8 @@ static void poll_client(uint32_t recv_now, uint32_t send_now) {
         uint32_t len = t.qp->last_recv.byte_len;
         t.rcnt++;
         t.pending &= ~(uint32_t)PENDING_RECV;
-        if (len != t.size) {
-            fail("the echo has %lu bytes, sent %lu", (unsigned long)len, (unsigned long)t.size);
+        if (len != size) {
+            fail("the answer has %lu bytes, sent %lu", (unsigned long)len, (unsigned long)size);
             return;
         }
     }
@@ -216,14 +441,89 @@ static void poll_client(uint32_t recv_now, uint32_t send_now) {
         t.scnt = send_now;
         t.pending &= ~(uint32_t)PENDING_SEND;
     }
-    if (t.scnt < t.iters && t.pending == 0) {
-        int r = post_send(t.size);
+    if (t.scnt < t.n && t.pending == 0) {
+        int r = post_send(size);
         if (r < 0) return;
         if (r > 0) t.pending = PENDING_RECV | PENDING_SEND;
     }
-    if (t.rcnt >= t.iters && t.scnt >= t.iters) {
-        t.t_last = tmr_cycles();
-        succeed();
+    if (t.rcnt >= t.n && t.scnt >= t.n) {
+        if (t.kind == K_PINGPONG) {
+            t.t_last = tmr_cycles();
+            succeed_pingpong();
+        } else {
+            data_phase_done();
+        }
+    }
+}
+
+/* bw client: ITERS work requests, BW_DEPTH outstanding at most; read_lat client: one at a time. */
+static void poll_issue(uint32_t send_now) {
+    uint8_t op = t.test == QPX_WRITE_BW ? ROCE_WR_WRITE
+                 : t.test == QPX_SEND_BW ? ROCE_WR_SEND
+                                         : ROCE_WR_READ;
+    uint32_t depth = t.kind == K_READ_LAT ? 1u : BW_DEPTH;
+    if (op == ROCE_WR_READ && t.len > 0 && READ_INFLIGHT_BYTES / t.len < depth)
+        depth = READ_INFLIGHT_BYTES / t.len ? READ_INFLIGHT_BYTES / t.len : 1u;
+    if (depth > roce_hw_caps()->sq_depth) depth = roce_hw_caps()->sq_depth;
+    t.scnt = send_now;
+    while (t.posted < t.n && t.posted - t.scnt < depth) {
+        int r = post(op, t.base, t.len);
+        if (r <= 0) return;
+    }
+    if (t.scnt >= t.n) data_phase_done();
+}
+
+/* write_lat: perftest's loop; the server writes first, then each side answers the other's WRITE. */
+static void poll_write_lat(uint32_t send_now) {
+    for (int guard = 0; guard < 3 && t.running && !t.data_done; guard++) {
+        switch (t.stage) {
+        case WL_WAIT:
+            if (t.rcnt < t.n && !(t.posted < 1 && t.server)) {
+                uint64_t a = t.base + t.len - 1u;
+                uint8_t v = (uint8_t)(t.rcnt + 1u);
+                if (!t.watching) {
+                    if (qpx_mem_watch_start(a, v) != 0) return; /* the engine is busy */
+                    t.watching = true;
+                    return;
+                }
+                int r = qpx_mem_watch_result();
+                if (r == -1) return;
+                t.watching = false;
+                if (r == -2) {
+                    fail("the on-board memory answered the watch of byte 0x%llx with an error",
+                         (unsigned long long)a);
+                    return;
+                }
+                if (r == 0) return; /* not there yet: check again on the next pass */
+                t.rcnt++;
+                t.t_progress = tmr_cycles();
+            }
+            t.stage = WL_POST;
+            break;
+        case WL_POST:
+            if (t.posted < t.n) {
+                /* what is sent comes from the upper half; its last byte is the iteration */
+                uint64_t src = t.base + QPX_TOOL_LAT_MAX;
+                const char *err;
+                if (qpx_mem_write_byte(src + t.len - 1u, (uint8_t)(t.posted + 1u), &err) != 0) {
+                    fail("%s", err);
+                    return;
+                }
+                int r = post(ROCE_WR_WRITE, src, t.len);
+                if (r <= 0) return;
+            }
+            t.stage = WL_COMPL;
+            break;
+        default: /* WL_COMPL */
+            t.scnt = send_now;
+            if (t.scnt < t.posted) return;
+            t.stage = WL_WAIT;
+            if (t.rcnt >= t.n && t.scnt >= t.n) {
+                data_phase_done();
+                return;
+            }
+            break;
+        }
     }
 }
 
@@ -233,25 +533,36 @@ void qpx_tool_poll(void) {
         fail("QP 0x%lx was reset", (unsigned long)t.qpn);
         return;
     }
+    if (t.data_done) return; /* waiting for the session's end-of-test exchange */
     struct roce_qp *qp = t.qp;
     if (qp->recv_errors != t.rerr_base || qp->send_errors != t.serr_base) {
         bool r = qp->recv_errors != t.rerr_base;
-        fail("%s completion with %s", r ? "a receive" : "a SEND",
+        fail("%s completion with %s", r ? "a receive" : "a send-queue",
              r ? roce_wc_status_name(qp->last_recv.status) : "an error status");
         return;
     }
     uint32_t recv_now = qp->recv_done - t.recv_base, send_now = qp->send_done - t.send_base;
+    uint32_t r0 = t.rcnt;
     bool progress = recv_now != t.rcnt || send_now != t.scnt;
-    if (t.server)
-        poll_server(recv_now, send_now);
-    else
-        poll_client(recv_now, send_now);
-    if (!t.running) return;
+    switch (t.kind) {
+    case K_PINGPONG:
+    case K_SEND_LAT:
+        if (t.server)
+            poll_server(recv_now, send_now);
+        else
+            poll_client(recv_now, send_now);
+        break;
+    case K_WRITE_LAT: poll_write_lat(send_now); break;
+    default: poll_issue(send_now); break;
+    }
+    if (!t.running || t.data_done) return;
     uint64_t now = tmr_cycles();
-    if (progress) {
+    if (progress || t.rcnt != r0) {
         t.t_progress = now;
     } else if (now - t.t_progress > tmr_ms_to_cycles(t.idle_ms)) {
-        fail("no progress for %lu ms (simulated)", (unsigned long)t.idle_ms);
+        fail("no progress for %lu ms (simulated; %lu posted, %lu completed, %lu received)",
+             (unsigned long)t.idle_ms, (unsigned long)t.posted, (unsigned long)t.scnt,
+             (unsigned long)t.rcnt);
     }
 }
 
@@ -260,14 +571,20 @@ void qpx_tool_poll(void) {
 static void status(void) {
     printf("tool: %s", t.armed ? "on" : "off");
     if (t.armed)
-        printf(" (pingpong -n %lu -s %lu%s, idle bound %lu ms)", (unsigned long)t.iters,
-               (unsigned long)t.size, t.size_given ? "" : " by default: a server echoes any size",
+        printf(" (-n %lu%s -s %lu%s, idle bound %lu ms)", (unsigned long)t.iters,
+               t.iters_given ? "" : " by default", (unsigned long)t.size,
+               t.size_given ? "" : " by default: a pingpong server echoes any size, perftest "
+                                   "uses its own default",
                (unsigned long)t.idle_ms);
     printf("\n");
     if (t.running) {
         who();
-        printf("running, %lu received, %lu sent of %lu iters\n", (unsigned long)t.rcnt,
-               (unsigned long)t.scnt, (unsigned long)t.iters);
+        if (t.data_done)
+            printf("data phase done, waiting for the end of the session\n");
+        else
+            printf("running, %lu received, %lu completed, %lu posted of %lu iters\n",
+                   (unsigned long)t.rcnt, (unsigned long)t.scnt, (unsigned long)t.posted,
+                   (unsigned long)t.n);
     } else if (t.result) {
         printf("tool: the last run %s\n", t.result > 0 ? "succeeded" : "failed");
     }
@@ -297,7 +614,7 @@ static int cmd_tool(int argc, char **argv) {
         return CON_ERR;
     }
     uint32_t iters = QPX_TOOL_ITERS, size = QPX_TOOL_SIZE, idle = QPX_TOOL_IDLE_MS;
-    bool size_given = false;
+    bool size_given = false, iters_given = false;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (i + 1 >= argc) {
@@ -312,6 +629,7 @@ static int cmd_tool(int argc, char **argv) {
                 return CON_ERR;
             }
             iters = v;
+            iters_given = true;
         } else if (strcmp(a, "-s") == 0) {
             if (con_parse_u32("tool on", "-s", argv[++i], &v) != 0) return CON_ERR;
             if (v < 1 || v > QPX_BUF_BYTES) {
@@ -337,6 +655,7 @@ static int cmd_tool(int argc, char **argv) {
     t.iters = iters;
     t.size = size;
     t.size_given = size_given;
+    t.iters_given = iters_given;
     t.idle_ms = idle;
     status();
     return CON_OK;
@@ -345,15 +664,19 @@ static int cmd_tool(int argc, char **argv) {
 static void tool_help_more(void) {
     printf("  on: after each listen/connect, be the tool's peer (the data phase):\n");
     printf("    ibv_rc_pingpong server: echo each received message with a SEND;\n");
-    printf("    ibv_rc_pingpong client: SEND -s bytes from the test buffer, wait for the echo;\n");
-    printf("    perftest server: the transport serves the test; a summary at its end.\n");
-    printf("  -n ITERS (default %u) and -s SIZE (default %u; a server then accepts any size)\n",
+    printf("    ibv_rc_pingpong client: --chk's buffer, SEND -s bytes, wait for the echo;\n");
+    printf("    perftest bw server: the transport serves the test; a summary at its end;\n");
+    printf("    perftest bw client: -n WRITEs/READs/SENDs of -s bytes, the report to the peer;\n");
+    printf("    write_lat/send_lat: ping-pong (write_lat watches its buffer's last byte);\n");
+    printf("    read_lat client: -n READs one at a time. perftest runs print its table.\n");
+    printf("  -n ITERS (default %u) and -s SIZE (default %u; a server then accepts any size,\n",
            QPX_TOOL_ITERS, QPX_TOOL_SIZE);
-    printf("  as the tool's; --idle MS (default %u, simulated) ends a run without progress.\n",
-           QPX_TOOL_IDLE_MS);
+    printf("  perftest uses its own defaults %u / %u) as the tool's; --idle MS (default %u,\n",
+           PERFTEST_BW_SIZE, PERFTEST_LAT_SIZE, QPX_TOOL_IDLE_MS);
+    printf("  simulated) ends a run without progress.\n");
     printf("  Each run prints one line: 'tool: ...: ok' or 'tool: ...: FAILED ...'.\n");
     printf("  off: exchange only (the default); stop: end a running loop.\n");
 }
 CON_COMMAND_MORE(tool, "[status|on [-n N] [-s SIZE] [--idle MS]|off|stop]",
-                 "the NIC as the tools' peer after listen/connect (pingpong loop)", cmd_tool,
+                 "the NIC as the tools' peer after listen/connect (pingpong, perftest)", cmd_tool,
                  tool_help_more);

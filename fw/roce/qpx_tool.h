@@ -2,39 +2,70 @@
  * The NIC as the peer of the unmodified tools after the QP exchange (the
  * data phase), polled from the super-loop. Off until the console's 'tool on'
  * arms it; then every successful listen/connect session of qpx.c hands its
- * QP over (qpx_tool_begin) and:
+ * QP over and:
  *
  *  - ibv_rc_pingpong, NIC as server: on each receive completion, SEND the
  *    received bytes back from the test buffer; done after ITERS exchanges.
- *  - ibv_rc_pingpong, NIC as client: SEND SIZE bytes from the test buffer,
- *    wait for the SEND's completion and the peer's echo, ITERS times (the
- *    tool's client loop).
- *  - perftest as server: the RTL serves the WRITEs/READs and the pre-posted
- *    receives (qpx.c) the SENDs; at the end of the test one summary line
- *    says what the QP saw.
+ *  - ibv_rc_pingpong, NIC as client: fill the test buffer with --chk's
+ *    content, SEND SIZE bytes, wait for the SEND's completion and the peer's
+ *    echo, ITERS times (the tool's client loop).
+ *  - perftest bw tests as server: the RTL serves the WRITEs/READs and the
+ *    pre-posted receives (qpx.c) the SENDs; at the end one summary line.
+ *  - perftest bw tests as client: ITERS WRITEs/READs/SENDs of SIZE bytes to
+ *    the peer's buffer, several outstanding; the figures go into the
+ *    end-of-test report (qpx.c), then one summary line.
+ *  - write_lat (both roles): WRITE ping-pong; each side watches the last byte
+ *    of its buffer (the engine of qpx_mem.h) for the peer's n-th WRITE and
+ *    answers with its own, whose last byte is n (the server writes first).
+ *  - read_lat client: ITERS READs one at a time; server: the RTL serves them.
+ *  - send_lat (both roles): SEND ping-pong with receives posted (client first).
  *
  * A run ends after its last exchange, on an error completion, after IDLE ms
  * (simulated time) without progress, or when the QP is reset or a new
- * session starts. It prints one summary line starting with "tool: ".
+ * session starts. It prints one summary line starting with "tool: ", after
+ * the perftest table of its figures for perftest runs (simulated time).
  */
 #ifndef FW_ROCE_QPX_TOOL_H
 #define FW_ROCE_QPX_TOOL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "qpx.h"
 #include "roce.h"
 
-#define QPX_TOOL_ITERS 1000u   /* ibv_rc_pingpong's default -n */
-#define QPX_TOOL_SIZE 4096u    /* and -s */
+#define QPX_TOOL_ITERS 1000u   /* ibv_rc_pingpong's and perftest's default -n */
+#define QPX_TOOL_SIZE 4096u    /* ibv_rc_pingpong's default -s */
 #define QPX_TOOL_IDLE_MS 50u   /* default bound on a run without progress, simulated ms */
+#define QPX_TOOL_LAT_MAX (QPX_BUF_BYTES / 2u) /* write_lat: the upper half holds what is sent */
+
+/*
+ * qpx.c, while programming the QP (before RTR, so no peer packet can arrive
+ * yet): write_lat clears the watched byte, the pingpong client fills its
+ * buffer. 0, or -1 and *err (the session then fails).
+ */
+int qpx_tool_prepare(const struct roce_mr *mr, const struct qpx_opts *o, const char **err);
+
+/* qpx.c, when a perftest session reaches its test: the data phase of this side. */
+void qpx_tool_test(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
+                   uint32_t peer_ip, uint32_t peer_rkey, uint64_t peer_vaddr);
 
 /* qpx.c, when a session finished well: its QP (RTS, MR over the test buffer). */
 void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
                     uint32_t peer_ip);
 
+/* qpx.c, when a session failed after its test began (why: its message). */
+void qpx_tool_session_failed(void);
+
 /* qpx.c, when a session starts: end a run that still uses the last QP. */
 void qpx_tool_end(const char *why);
+
+/* A data phase is running (the console's listen/connect wait for it). */
+bool qpx_tool_active(void);
+
+/* The bw client's figures for perftest's end-of-test report: false when there are none. */
+bool qpx_tool_report(uint64_t *size, uint64_t *iters, double *bw_peak, double *bw_avg,
+                     double *mpps);
 
 /* The super-loop. */
 void qpx_tool_poll(void);

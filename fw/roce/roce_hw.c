@@ -155,6 +155,56 @@ int roce_hw_poll_cq(struct roce_wc *wc) {
     return 1;
 }
 
+/* ---- the work-request generator */
+
+void roce_hw_gen_start(const struct roce_gen_cfg *c) {
+    REG32(ROCE_GEN_OPCODE) = c->opcode;
+    REG32(ROCE_GEN_QPN) = c->qpn;
+    REG32(ROCE_GEN_NQP) = c->nqp;
+    REG32(ROCE_GEN_QPN_STRIDE) = c->stride;
+    REG32(ROCE_GEN_LADDR_LO) = (uint32_t)c->laddr;
+    REG32(ROCE_GEN_LADDR_HI) = (uint32_t)(c->laddr >> 32);
+    REG32(ROCE_GEN_LKEY) = c->lkey;
+    REG32(ROCE_GEN_RADDR_LO) = (uint32_t)c->raddr;
+    REG32(ROCE_GEN_RADDR_HI) = (uint32_t)(c->raddr >> 32);
+    REG32(ROCE_GEN_RKEY) = c->rkey;
+    REG32(ROCE_GEN_LEN) = c->len;
+    REG32(ROCE_GEN_TOTAL) = c->total;
+    REG32(ROCE_GEN_MAX_OUT) = c->max_out;
+    REG32(ROCE_GEN_MAX_OUT_QP) = c->max_out_qp;
+    REG32(ROCE_GEN_SIG_EVERY) = c->sig_every;
+    REG32(ROCE_GEN_WINDOW) = c->window;
+    REG32(ROCE_GEN_TIMEOUT) = c->timeout;
+    REG32(ROCE_GEN_MODE) = c->lat ? 1u : 0u;
+    REG32(ROCE_GEN_CTRL) = 1u;
+}
+
+bool roce_hw_gen_busy(void) {
+    return (REG32(ROCE_GEN_STATUS) & ROCE_GEN_STATUS_BUSY_MASK) != 0;
+}
+
+void roce_hw_gen_abort(void) {
+    REG32(ROCE_GEN_CTRL) = 2u;
+}
+
+void roce_hw_gen_read(struct roce_gen_res *r) {
+    r->status = REG32(ROCE_GEN_STATUS);
+    r->posted = REG32(ROCE_GEN_POSTED);
+    r->completed = REG32(ROCE_GEN_COMPLETED);
+    r->err_index = REG32(ROCE_GEN_ERR_INDEX);
+    r->t_first = REG32(ROCE_GEN_T_FIRST_LO) | (uint64_t)REG32(ROCE_GEN_T_FIRST_HI) << 32;
+    r->t_last = REG32(ROCE_GEN_T_LAST_LO) | (uint64_t)REG32(ROCE_GEN_T_LAST_HI) << 32;
+    r->lat_min = REG32(ROCE_GEN_LAT_MIN);
+    r->lat_max = REG32(ROCE_GEN_LAT_MAX);
+    r->lat_sum = REG32(ROCE_GEN_LAT_SUM_LO) | (uint64_t)REG32(ROCE_GEN_LAT_SUM_HI) << 32;
+    r->win_min = REG32(ROCE_GEN_WIN_MIN);
+}
+
+uint64_t roce_hw_gen_cycle(void) {
+    uint32_t lo = REG32(ROCE_GEN_CYCLE_LO); /* latches the high word */
+    return (uint64_t)REG32(ROCE_GEN_CYCLE_HI) << 32 | lo;
+}
+
 #define CNT(n, r) {n, r}
 const struct roce_hw_counter roce_hw_counters[] = {
     CNT("rx_packets", ROCE_RX_PACKETS),       CNT("rx_icrc_bad", ROCE_RX_ICRC_BAD),

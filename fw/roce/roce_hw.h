@@ -102,6 +102,40 @@ int roce_hw_post_send(const struct roce_wr *wr, uint32_t timeout_ms);
 /* Pop the head completion into wc: 1 when there was one, 0 when the CQ is empty. */
 int roce_hw_poll_cq(struct roce_wc *wc);
 
+/*
+ * The work-request generator (rtl/roce/roce_wrgen.sv, gen_* registers): posts
+ * `total` alike work requests round robin over nqp QPs (qpn, qpn + stride, ...)
+ * and consumes their completions itself (wr_id bits 63:48 = ROCE_GEN_TAG: the
+ * firmware's CQ never sees them, and firmware work requests must not use it).
+ */
+#define ROCE_GEN_TAG 0xbe6eu
+#define ROCE_GEN_QPS_MAX 64u
+#define ROCE_GEN_OUT_MAX 512u    /* gen_max_out and gen_window at most */
+struct roce_gen_cfg {
+    uint8_t opcode; /* ROCE_WR_WRITE .. ROCE_WR_READ */
+    bool lat;       /* one at a time, each signaled; lat_* measured */
+    uint32_t qpn, nqp, stride;
+    uint64_t laddr, raddr;
+    uint32_t lkey, rkey, len, total;
+    uint32_t max_out, max_out_qp, sig_every, window;
+    uint32_t timeout; /* cycles without a post or completion before the run stops; 0 = 2^24 */
+};
+struct roce_gen_res {
+    uint32_t status; /* gen_status */
+    uint32_t posted, completed, err_index;
+    uint64_t t_first, t_last; /* gen cycles */
+    uint32_t lat_min, lat_max, win_min;
+    uint64_t lat_sum;
+};
+/* Program and start a run (the generator must be idle: roce_hw_gen_busy() false). */
+void roce_hw_gen_start(const struct roce_gen_cfg *c);
+bool roce_hw_gen_busy(void);
+/* Stop posting (the run ends when what was posted completed; twice: at once). */
+void roce_hw_gen_abort(void);
+void roce_hw_gen_read(struct roce_gen_res *r);
+/* The generator's cycle counter (t_first and t_last count in it). */
+uint64_t roce_hw_gen_cycle(void);
+
 /* The counters of the block, in register order: name and value. */
 struct roce_hw_counter {
     const char *name;

@@ -224,7 +224,7 @@ module mem_axi_arb #(
   assign m_axi_awvalid = aw_v_q;
 
   // which client's W beats come next, in AW grant order
-  mem_fifo #(.WIDTH(WIW), .DEPTH(WQ_DEPTH)) u_wq (
+  lib_fifo #(.WIDTH(WIW), .DEPTH(WQ_DEPTH)) u_wq (
     .clk, .rst,
     .s_valid(aw_take), .s_ready(wq_in_ready), .s_data(aw_gnt),
     .m_valid(wq_valid), .m_ready(wq_pop), .m_data(wq_head),

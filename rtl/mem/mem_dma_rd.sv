@@ -72,7 +72,7 @@ module mem_dma_rd #(
   mem_pkg::dma_rd_cmd_t cmd;
   logic                 cmd_valid, cmd_ready;
 
-  mem_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
+  lib_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
     .clk, .rst,
     .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(s_cmd),
     .m_valid(cmd_valid),   .m_ready(cmd_ready),   .m_data(cmd)
@@ -160,7 +160,7 @@ module mem_dma_rd #(
   logic [$clog2(CMD_DEPTH+1)-1:0] unused_info_count;
   logic [RW-2:0]                  unused_data_count;
 
-  mem_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH)) u_info (
+  lib_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH)) u_info (
     .clk, .rst,
     .s_valid(cmd_valid && sp_free), .s_ready(info_in_ready), .s_data(info_in),
     .m_valid(info_out_valid), .m_ready(info_out_ready), .m_data(info_out),
@@ -173,7 +173,7 @@ module mem_dma_rd #(
   logic [DW-1:0] din;
   logic [1:0]    din_resp;
 
-  mem_fifo #(.WIDTH(DW + 2), .DEPTH(BUF_BEATS)) u_data (
+  lib_fifo #(.WIDTH(DW + 2), .DEPTH(BUF_BEATS)) u_data (
     .clk, .rst,
     .s_valid(m_axi_rvalid), .s_ready(m_axi_rready), .s_data({m_axi_rresp, m_axi_rdata}),
     .m_valid(d_valid), .m_ready(d_pop), .m_data(d_out),
@@ -308,7 +308,7 @@ module mem_dma_rd #(
     prev_q    <= prev_d;
   end
 
-  mem_skid #(.WIDTH(DW + SW + 1 + mem_pkg::CPL_W)) u_out_skid (
+  lib_skid #(.WIDTH(DW + SW + 1 + mem_pkg::CPL_W)) u_out_skid (
     .clk, .rst,
     .s_valid(o_valid), .s_ready(o_ready), .s_data({o_data, o_keep, o_last, o_user}),
     .m_valid(m_axis_tvalid), .m_ready(m_axis_tready),

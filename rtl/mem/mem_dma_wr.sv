@@ -12,14 +12,19 @@
 //   s_axis -> skid -------------------------^             B --> m_cpl
 // A burst's AW goes out only once all its beats sit in the W buffer, so W
 // beats of a granted burst follow without gaps and a slow payload source
-// never holds the shared W channel. A zero-length command consumes one null
+// never holds the shared W channel. Completions wait in a CPL_DEPTH FIFO and
+// at most CPL_DEPTH commands are accepted and not yet completed-and-taken, so
+// the FIFO always has room: bready never depends on the completion consumer
+// (a consumer that does not take completions back-pressures commands, never
+// the shared B channel). A zero-length command consumes one null
 // beat (tkeep 0, tlast) from s_axis, touches no memory and completes OK.
 `default_nettype none
 
 module mem_dma_wr #(
   parameter int unsigned CMD_DEPTH = 16,   // commands accepted ahead of the realigner (power of two)
   parameter int unsigned BUF_BEATS = 128,  // W buffer, beats (power of two, >= 64)
-  parameter int unsigned MAX_BURSTS = 32   // bursts awaiting a B response (power of two)
+  parameter int unsigned MAX_BURSTS = 32,  // bursts awaiting a B response (power of two)
+  parameter int unsigned CPL_DEPTH = 32    // commands accepted and not completed-and-taken (power of two)
 ) (
   input  wire logic                          clk,
   input  wire logic                          rst,
@@ -92,9 +97,23 @@ module mem_dma_wr #(
   mem_pkg::dma_wr_cmd_t cmd;
   logic                 cmd_valid, cmd_ready;
 
-  mem_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
+  // completion credits: commands accepted, completion not yet taken
+  localparam int unsigned CCW = $clog2(CPL_DEPTH + 1);
+  logic [CCW-1:0] ccnt_q, ccnt_d;
+  logic           skid_ready, ccred, cmd_take, cpl_take;
+
+  assign ccred       = ccnt_q != CCW'(CPL_DEPTH);
+  assign s_cmd_ready = skid_ready && ccred;
+  assign cmd_take    = s_cmd_valid && s_cmd_ready;
+  assign ccnt_d      = ccnt_q + CCW'(cmd_take) - CCW'(cpl_take);
+  always_ff @(posedge clk) begin
+    if (rst) ccnt_q <= '0;
+    else     ccnt_q <= ccnt_d;
+  end
+
+  lib_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
     .clk, .rst,
-    .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(s_cmd),
+    .s_valid(s_cmd_valid && ccred), .s_ready(skid_ready), .s_data(s_cmd),
     .m_valid(cmd_valid),   .m_ready(cmd_ready),   .m_data(cmd)
   );
 
@@ -173,7 +192,7 @@ module mem_dma_wr #(
 
   logic [$clog2(BQ_DEPTH+1)-1:0] unused_bq_count;
 
-  mem_fifo #(.WIDTH(BURST_W), .DEPTH(BQ_DEPTH)) u_bq (
+  lib_fifo #(.WIDTH(BURST_W), .DEPTH(BQ_DEPTH)) u_bq (
     .clk, .rst,
     .s_valid(sp_push), .s_ready(bq_in_ready), .s_data(bq_in),
     .m_valid(bq_out_valid), .m_ready(bq_pop), .m_data(bq_out),
@@ -236,14 +255,14 @@ module mem_dma_wr #(
   logic [$clog2(CMD_DEPTH+1)-1:0]  unused_info_count;
   logic [$clog2(MAX_BURSTS+1)-1:0] unused_bexp_count;
 
-  mem_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH)) u_info (
+  lib_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH)) u_info (
     .clk, .rst,
     .s_valid(take_cmd), .s_ready(info_in_ready), .s_data(info_in),
     .m_valid(info_out_valid), .m_ready(info_out_ready), .m_data(info_out),
     .count(unused_info_count)
   );
 
-  mem_fifo #(.WIDTH(BEXP_W), .DEPTH(MAX_BURSTS)) u_bexp (
+  lib_fifo #(.WIDTH(BEXP_W), .DEPTH(MAX_BURSTS)) u_bexp (
     .clk, .rst,
     .s_valid(bexp_push), .s_ready(bexp_in_ready), .s_data(bexp_in),
     .m_valid(bexp_out_valid), .m_ready(bexp_pop), .m_data(bexp_out),
@@ -255,7 +274,7 @@ module mem_dma_wr #(
   logic          pin_valid, pin_ready, pin_last;
   logic [SW-1:0] unused_pin_keep;
 
-  mem_skid #(.WIDTH(DW + SW + 1)) u_in_skid (
+  lib_skid #(.WIDTH(DW + SW + 1)) u_in_skid (
     .clk, .rst,
     .s_valid(s_axis_tvalid), .s_ready(s_axis_tready),
     .s_data({s_axis_tdata, s_axis_tkeep, s_axis_tlast}),
@@ -365,7 +384,7 @@ module mem_dma_wr #(
   logic                      w_out_valid;
   logic [RW-2:0]             unused_w_count;
 
-  mem_fifo #(.WIDTH(DW + SW + 1), .DEPTH(BUF_BEATS)) u_wbuf (
+  lib_fifo #(.WIDTH(DW + SW + 1), .DEPTH(BUF_BEATS)) u_wbuf (
     .clk, .rst,
     .s_valid(w_push), .s_ready(w_in_ready), .s_data({o_data, o_strb, o_last}),
     .m_valid(w_out_valid), .m_ready(w_pop),
@@ -377,50 +396,46 @@ module mem_dma_wr #(
   assign w_pop        = m_axi_wvalid && m_axi_wready;
 
   // ------------------------------------------------------------ B / completions
-  logic                 cpl_v_q, cpl_v_d;
-  mem_pkg::dma_cpl_t    cpl_q, cpl_d;
+  // B is always taken (for an expected burst); a command's completion goes
+  // into the completion FIFO, which the credits keep from filling.
+  logic                 cpl_push, cpl_in_ready;
+  mem_pkg::dma_cpl_t    cpl_in;
   logic [1:0]           bst_q, bst_d;
-  logic                 cpl_free;
+  logic [CCW-1:0]       unused_cpl_count;
 
   always_comb begin
-    cpl_free     = !cpl_v_q || m_cpl_ready;
-    m_axi_bready = bexp_out_valid && !bexp_out.nob && (!bexp_out.last || cpl_free);
+    m_axi_bready = bexp_out_valid && !bexp_out.nob;
     bexp_pop     = 1'b0;
-    cpl_v_d      = cpl_v_q && !m_cpl_ready;
-    cpl_d        = cpl_q;
+    cpl_push     = 1'b0;
+    cpl_in.tag   = bexp_out.tag;
+    cpl_in.status = mem_pkg::DMA_OK;
     bst_d        = bst_q;
     if (bexp_out_valid && bexp_out.nob) begin
-      if (cpl_free) begin
-        bexp_pop     = 1'b1;
-        cpl_v_d      = 1'b1;
-        cpl_d.tag    = bexp_out.tag;
-        cpl_d.status = mem_pkg::DMA_OK;
-      end
+      bexp_pop = 1'b1;
+      cpl_push = 1'b1;
     end else if (m_axi_bvalid && m_axi_bready) begin
       bexp_pop = 1'b1;
       bst_d    = mem_pkg::status_merge(bst_q, m_axi_bresp);
       if (bexp_out.last) begin
-        cpl_v_d      = 1'b1;
-        cpl_d.tag    = bexp_out.tag;
-        cpl_d.status = bst_d;
-        bst_d        = mem_pkg::DMA_OK;
+        cpl_push      = 1'b1;
+        cpl_in.status = bst_d;
+        bst_d         = mem_pkg::DMA_OK;
       end
     end
   end
 
   always_ff @(posedge clk) begin
-    if (rst) begin
-      cpl_v_q <= 1'b0;
-      bst_q   <= mem_pkg::DMA_OK;
-    end else begin
-      cpl_v_q <= cpl_v_d;
-      bst_q   <= bst_d;
-    end
-    cpl_q <= cpl_d;
+    if (rst) bst_q <= mem_pkg::DMA_OK;
+    else     bst_q <= bst_d;
   end
 
-  assign m_cpl_valid = cpl_v_q;
-  assign m_cpl       = cpl_q;
+  lib_fifo #(.WIDTH(mem_pkg::CPL_W), .DEPTH(CPL_DEPTH)) u_cpl (
+    .clk, .rst,
+    .s_valid(cpl_push), .s_ready(cpl_in_ready), .s_data(cpl_in),
+    .m_valid(m_cpl_valid), .m_ready(m_cpl_ready), .m_data(m_cpl),
+    .count(unused_cpl_count)
+  );
+  assign cpl_take = m_cpl_valid && m_cpl_ready;
 
 `ifndef SYNTHESIS
   always_ff @(posedge clk) begin
@@ -429,6 +444,9 @@ module mem_dma_wr #(
         $error("mem_dma_wr: payload tlast=%0d where the command length says %0d", pin_last,
                cur_q.zero || pleft_q == BW'(1));
       end
+    end
+    if (!rst && cpl_push && !cpl_in_ready) begin
+      $error("mem_dma_wr: completion FIFO full (the credits must prevent this)");
     end
     if (!rst && m_axi_bvalid && !bexp_out_valid) begin
       $error("mem_dma_wr: B response without an outstanding burst");

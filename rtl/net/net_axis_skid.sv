@@ -1,5 +1,6 @@
-// net_axis_skid: AXI4-Stream register slice with full throughput. Every output
-// and s_tready come from registers; one beat per cycle passes with no bubble.
+// net_axis_skid: AXI4-Stream register slice with full throughput (lib_skid on
+// the packed beat). Every output and s_tready come from registers; one beat per
+// cycle passes with no bubble.
 `default_nettype none
 
 module net_axis_skid #(
@@ -23,45 +24,12 @@ module net_axis_skid #(
 );
   localparam int unsigned W = DATA_W + DATA_W/8 + 1 + USER_W;
 
-  logic [W-1:0] main_q, main_d, skid_q, skid_d, in_w;
-  logic         main_v_q, main_v_d, skid_v_q, skid_v_d;
-
-  always_comb begin
-    in_w     = {s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tuser};
-    main_d   = main_q;
-    main_v_d = main_v_q;
-    skid_d   = skid_q;
-    skid_v_d = skid_v_q;
-    if (m_axis_tready || !main_v_q) begin
-      // the output register is free this cycle: refill it
-      if (skid_v_q) begin
-        main_d   = skid_q;
-        main_v_d = 1'b1;
-        skid_v_d = 1'b0;
-      end else begin
-        main_d   = in_w;
-        main_v_d = s_axis_tvalid;
-      end
-    end else if (s_axis_tvalid && !skid_v_q) begin
-      // output stalled, the beat accepted this cycle waits in the skid
-      skid_d   = in_w;
-      skid_v_d = 1'b1;
-    end
-  end
-
-  always_ff @(posedge clk) begin
-    if (rst) begin
-      main_v_q <= 1'b0;
-      skid_v_q <= 1'b0;
-    end else begin
-      main_v_q <= main_v_d;
-      skid_v_q <= skid_v_d;
-    end
-    main_q <= main_d;
-    skid_q <= skid_d;
-  end
-
-  assign s_axis_tready = !skid_v_q;
-  assign {m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tuser} = main_q;
-  assign m_axis_tvalid = main_v_q;
+  // the register slice itself is rtl/lib/lib_skid.sv; this packs the stream
+  lib_skid #(.WIDTH(W)) u_slice (
+    .clk, .rst,
+    .s_valid(s_axis_tvalid), .s_ready(s_axis_tready),
+    .s_data({s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tuser}),
+    .m_valid(m_axis_tvalid), .m_ready(m_axis_tready),
+    .m_data({m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tuser})
+  );
 endmodule

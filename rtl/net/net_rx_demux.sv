@@ -299,21 +299,24 @@ module net_rx_demux #(
   // ----------------------------------------------------------------- queues
   logic [FW-1:0] roce_word, mgmt_word;
 
-  net_fifo #(.WIDTH(FW), .DEPTH(ROCE_DEPTH)) u_roce_q (
-    .clk, .rst, .wr_en(roce_wr), .wr_data(wr_word),
+  // the writers never wait (whole-frame admission against count): no s_ready
+  /* verilator lint_off PINCONNECTEMPTY */
+  lib_fifo #(.WIDTH(FW), .DEPTH(ROCE_DEPTH), .MUST_ACCEPT(1'b1)) u_roce_q (
+    .clk, .rst, .s_valid(roce_wr), .s_ready(), .s_data(wr_word),
     .m_valid(m_axis_roce_tvalid), .m_ready(m_axis_roce_tready), .m_data(roce_word),
     .count(roce_count)
   );
-  net_fifo #(.WIDTH(FW), .DEPTH(MGMT_DEPTH)) u_mgmt_q (
-    .clk, .rst, .wr_en(mgmt_wr), .wr_data(wr_word),
+  lib_fifo #(.WIDTH(FW), .DEPTH(MGMT_DEPTH), .MUST_ACCEPT(1'b1)) u_mgmt_q (
+    .clk, .rst, .s_valid(mgmt_wr), .s_ready(), .s_data(wr_word),
     .m_valid(m_axis_mgmt_tvalid), .m_ready(m_axis_mgmt_tready), .m_data(mgmt_word),
     .count(mgmt_count)
   );
-  net_fifo #(.WIDTH(net_pkg::NET_HDR_W), .DEPTH(HDR_DEPTH)) u_hdr_q (
-    .clk, .rst, .wr_en(hdr_wr), .wr_data(p_hdr),
+  lib_fifo #(.WIDTH(net_pkg::NET_HDR_W), .DEPTH(HDR_DEPTH), .MUST_ACCEPT(1'b1)) u_hdr_q (
+    .clk, .rst, .s_valid(hdr_wr), .s_ready(), .s_data(p_hdr),
     .m_valid(m_roce_hdr_valid), .m_ready(m_roce_hdr_ready), .m_data(m_roce_hdr),
     .count(hdr_count)
   );
+  /* verilator lint_on PINCONNECTEMPTY */
   assign {m_axis_roce_tdata, m_axis_roce_tkeep, m_axis_roce_tlast, m_axis_roce_tuser} = roce_word;
   assign {m_axis_mgmt_tdata, m_axis_mgmt_tkeep, m_axis_mgmt_tlast, m_axis_mgmt_tuser} = mgmt_word;
 

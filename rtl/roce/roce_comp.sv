@@ -658,7 +658,17 @@ module roce_comp #(
               ws.una    = w_lpsn + 24'd1;
               ws.nak_v  = 1'b0;
               ws_d      = ws;
-              st_d      = S_WRD;
+              if (post_q == P_NONE && post_st_q != 5'd31 && !roce_req_pkg::psn_lt(ws.una, lim_q) &&
+                  !(ws.lerr_v && ws.cptr == ws.lerr_ptr)) begin
+                // a plain ACK that ends exactly here: nothing more to retire and
+                // no post action needs the next WQE (message-rate shortcut)
+                st_d = S_WB;
+              end else begin
+                // read the next WQE now (S_WRD's work)
+                wqe_rd_en   = 1'b1;
+                wqe_rd_addr = {q_q, ws.cptr[SAW-1:0]};
+                st_d        = S_WQE;
+              end
             end else begin
               st_d = S_STEP;
             end

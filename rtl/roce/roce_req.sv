@@ -584,8 +584,12 @@ module roce_req #(
           if (is_rd || is_at) ws.rd_sent = ws_q.rd_sent + RW'(1);
           ws.nack  = ackreq ? 8'd0 : ws_q.nack + 8'd1;
           ws_d     = ws;
-          rekick_d = ws.sptr != head_q || ws.soff != '0;
-          st_d     = S_WB;
+          // S_WB's work in this cycle (one cycle less per packet)
+          sr_we     = 1'b1;
+          sr_waddr  = q_q;
+          sr_wdata  = ws;
+          self_kick = ws.sptr != head_q || ws.soff != '0;
+          st_d      = S_IDLE;
         end
       end
 

@@ -22,6 +22,7 @@ module roce_resp #(
   parameter int RQ_DEPTH     = 16,
   parameter int ACK_COALESCE = 8,
   parameter int NATOM        = 4,
+  parameter int RD_CTX       = 8,    // READ responses served at once, round robin (roce_resp_tx)
   parameter int PAY_DEPTH    = 16,
   parameter int CPL_DEPTH    = 16,   // payload DMA completions (> outstanding commands, see u_wr_cpl)
   parameter int QW           = $clog2(NQP)
@@ -183,11 +184,10 @@ module roce_resp #(
   // ---- payload DMA completions: always accepted
   // roce_resp_tx takes a payload write's completion only when that packet's
   // event reaches the head of its queue, e.g. not while it waits for an
-  // atomic's write. mem_dma_wr holds one completion and then withholds
-  // bready, and B is shared by every write client (mem_axi_arb), so a
-  // completion left waiting there would stall the atomic's (and the
-  // completer's) B behind it: a deadlock. This FIFO takes every completion
-  // at once. It cannot fill: a payload command is issued together with its
+  // atomic's write. (mem_dma_wr now buffers completions itself and never
+  // withholds bready, but would stop taking payload commands while its
+  // completions wait: this FIFO keeps the payload path moving.) It takes
+  // every completion at once. It cannot fill: a payload command is issued together with its
   // event, which stays in roce_resp_check's 8-entry event FIFO until
   // roce_resp_tx has taken the completion, so at most 8 are outstanding.
   logic              wc_valid, wc_ready;
@@ -202,7 +202,7 @@ module roce_resp #(
     .out_valid(wc_valid), .out_ready(wc_ready), .out_data(wc), .count(wc_count));
 
   // ---- answers
-  roce_resp_tx #(.NQP(NQP), .ACK_COALESCE(ACK_COALESCE), .NATOM(NATOM)) u_tx (
+  roce_resp_tx #(.NQP(NQP), .ACK_COALESCE(ACK_COALESCE), .NATOM(NATOM), .RD_CTX(RD_CTX)) u_tx (
     .clk, .rst, .qp_reset_valid, .qp_reset_qpn,
     .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev(ev),
     .s_cpl_valid(wc_valid), .s_cpl_ready(wc_ready), .s_cpl(wc),

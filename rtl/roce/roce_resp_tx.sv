@@ -1,33 +1,48 @@
 // roce_resp_tx: the answering half of the responder. Takes the events of
-// roce_resp_check in order (one at a time) and produces, on one TX header
-// channel plus payload stream:
+// roce_resp_check in order and produces, on one TX header channel plus
+// payload stream:
 //   EV_ACK        waits for the DMA write completion of its packet (memory
 //                 holds the data before anything is acknowledged), pushes
 //                 the receive CQE, then sends a NAK / RNR NAK, or folds an
 //                 ACK into the pending ACK (coalescing, below)
-//   EV_READ       READ RESPONSE FIRST/MIDDLE/LAST or ONLY: one DMA read
-//                 command per response packet (up to RD_AHEAD ahead of the
-//                 data), payload passed straight from the DMA read stream
+//   EV_READ       takes a READ response context (RD_CTX of them): the
+//                 contexts send READ RESPONSE FIRST/MIDDLE/LAST or ONLY
+//                 packets round robin, one packet per turn, one DMA read
+//                 command per packet (at most RD_AHEAD packets ahead of the
+//                 data), the payload passed straight from the DMA read stream
 //   EV_ATOMIC     8-byte read, compare-swap / fetch-add, 8-byte write (its
 //                 own DMA write port), wait for the write, ATOMIC ACKNOWLEDGE,
 //                 result into the per-QP cache of the last NATOM atomics
 //   EV_ATOMIC_DUP ATOMIC ACKNOWLEDGE from the cache (never executed twice);
 //                 a PSN no longer cached is dropped and counted
-// Because events are served in order and a READ/atomic reads memory only
-// after every earlier packet's DMA write completed, a READ sees the WRITEs
-// before it.
 //
-// ACK coalescing: an ACK (not a NAK) of a QP becomes the pending ACK; later
-// ACKs of the same QP update it (PSN, MSN). It is sent when it is
-// ACK_COALESCE cycles old, or before anything else must be sent (another
-// QP's ACK, a NAK, a READ response or an atomic answer). ACK_COALESCE = 0
-// sends every ACK one cycle after its event.
+// Per-QP order (docs/transport.md, "READ responses of several QPs"): every
+// answer of a QP goes out in the order of its requests. The READs of one QP
+// are chained (a context waits for its predecessor of the same QP); an ACK
+// or NAK of a QP with READ contexts becomes its youngest context's trailing
+// answer, sent right after that READ's last packet (later ACKs replace an
+// earlier trailing ACK: they are cumulative); an atomic of such a QP waits
+// until its READs are out. Answers of other QPs pass. A READ/atomic reads
+// memory only after every earlier packet's DMA write completed (the events
+// come in order), so a READ sees the WRITEs before it.
+//
+// Every header goes into one header FIFO (in the order it was decided), every
+// DMA read command into one command FIFO: the DMA read data (in command order)
+// pairs with the headers that carry payload in the same order. Atomic reads
+// carry tag 1 and are taken here, READ data (tag 0) goes to m_axis_tx.
+//
+// ACK coalescing: an ACK (not a NAK) of a QP without READ contexts becomes
+// the pending ACK; later ACKs of the same QP update it (PSN, MSN). It is sent
+// when it is ACK_COALESCE cycles old, or before anything else must be sent
+// by the event engine (another QP's ACK, a NAK, a READ or an atomic).
+// ACK_COALESCE = 0 sends every ACK one cycle after its event.
 `default_nettype none
 
 module roce_resp_tx #(
   parameter int NQP          = 256,
   parameter int ACK_COALESCE = 8,      // cycles an ACK may wait for more ACKs of its QP
-  parameter int RD_AHEAD     = 4,      // DMA read commands ahead of the READ response data
+  parameter int RD_AHEAD     = 4,      // READ response packets issued ahead of their data
+  parameter int RD_CTX       = 8,      // READ response contexts (READs being answered at once)
   parameter int NATOM        = 4,      // atomic results cached per QP (power of two)
   parameter int QW           = $clog2(NQP)
 ) (
@@ -42,7 +57,7 @@ module roce_resp_tx #(
   // completions of the payload DMA writes
   input  wire logic                        s_cpl_valid,
   output logic                             s_cpl_ready,
-  // the tags of the DMA completions are not needed (one command at a time, in order)
+  // the tags of the DMA write completions are not needed (in order)
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire mem_pkg::dma_cpl_t           s_cpl,
   /* verilator lint_on UNUSEDSIGNAL */
@@ -55,9 +70,7 @@ module roce_resp_tx #(
   input  wire logic                        s_rd_axis_tvalid,
   output logic                             s_rd_axis_tready,
   input  wire logic                        s_rd_axis_tlast,
-  /* verilator lint_off UNUSEDSIGNAL */
   input  wire mem_pkg::dma_cpl_t           s_rd_axis_tuser,
-  /* verilator lint_on UNUSEDSIGNAL */
   // DMA write of atomics
   output logic                             m_aw_cmd_valid,
   input  wire logic                        m_aw_cmd_ready,
@@ -96,17 +109,64 @@ module roce_resp_tx #(
   localparam int AEW = 1 + 24 + 64;                // cache entry: valid, psn, orig
   localparam int APW = (NATOM > 1) ? $clog2(NATOM) : 1;
   localparam int CW  = NATOM * AEW + APW;          // cache row
+  localparam int NC  = RD_CTX;
+  localparam int CXW = (NC > 1) ? $clog2(NC) : 1;
+  localparam int AHW = $clog2(RD_AHEAD + 1) + 1;
 
-  typedef enum logic [3:0] {
-    T_IDLE    = 4'd0,
-    T_READ    = 4'd1,
-    T_AT_CMD  = 4'd2,
-    T_AT_RD   = 4'd3,
-    T_AT_WR   = 4'd4,
-    T_AT_CPL  = 4'd5,
-    T_AT_ACK  = 4'd6,
-    T_DUP     = 4'd7
+  typedef enum logic [2:0] {
+    T_IDLE    = 3'd0,
+    T_AT_CMD  = 3'd1,
+    T_AT_RD   = 3'd2,
+    T_AT_WR   = 3'd3,
+    T_AT_CPL  = 3'd4,
+    T_AT_ACK  = 3'd5,
+    T_DUP     = 3'd6
   } tstate_e;
+
+  // A header as decided (the header FIFO's entry); m_tx_hdr is built from it.
+  typedef struct packed {
+    logic [7:0]  op;
+    logic [23:0] psn;
+    logic [7:0]  syn;
+    logic [23:0] msn;
+    logic [23:0] dqpn;
+    logic [31:0] ip;
+    logic [47:0] mac;
+    logic [15:0] sport;
+    logic [15:0] len;
+    logic [63:0] orig;
+  } hdr_t;
+  localparam int HW = 8 + 24 + 8 + 24 + 24 + 32 + 48 + 16 + 16 + 64;   // $bits(hdr_t), for Yosys
+
+  // A READ response context: one READ being answered, or (hdr) one other
+  // answer of a QP whose READs are being answered, waiting for its turn.
+  typedef struct packed {
+    logic           v;       // in use
+    logic           hdr;     // an answer without payload (hop, hsyn, orig), not a READ
+    logic           blk;     // waits for its predecessor (an older READ of the same QP)
+    logic [CXW-1:0] pred;    // that predecessor
+    logic           tail;    // youngest context of its QP
+    logic           st;      // first packet sent
+    logic [QW-1:0]  qpn;
+    logic [23:0]    psn;     // PSN of the next packet
+    logic [23:0]    msn;
+    logic [23:0]    dqpn;
+    logic [31:0]    ip;
+    logic [47:0]    mac;
+    logic [15:0]    sport;
+    logic [2:0]     pmtu;
+    logic [63:0]    addr;    // next byte to read
+    logic [31:0]    left;    // bytes not yet issued
+    logic           tv;      // trailing answer (ACK/NAK after the READ's last packet)
+    logic           tnak;
+    logic [23:0]    tpsn;
+    logic [23:0]    tmsn;
+    logic [7:0]     tsyn;
+    logic [7:0]     hop;
+    logic [7:0]     hsyn;
+    logic [63:0]    orig;
+  } ctx_t;
+  localparam int XW = 8 + 8 + 64 + 5 + CXW + QW + 24 * 3 + 32 + 48 + 16 + 3 + 64 + 32 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
 
   tstate_e st_q, st_d;
   logic    cpl_done_q, cpl_done_d, cqe_done_q, cqe_done_d, err_q, err_d;
@@ -115,10 +175,11 @@ module roce_resp_tx #(
   logic                  pend_v_q, pend_v_d;
   roce_qp_pkg::resp_ev_t pend_q, pend_d;
   logic [7:0]            age_q, age_d;
-  // READ
-  logic [23:0] r_npk_q, r_npk_d, r_cmd_n_q, r_cmd_n_d, r_hdr_n_q, r_hdr_n_d, r_dat_n_q, r_dat_n_d;
-  logic [63:0] r_addr_q, r_addr_d;
-  logic [31:0] r_cleft_q, r_cleft_d, r_hleft_q, r_hleft_d;
+  // READ contexts
+  logic [XW-1:0]  cx_q [NC];
+  logic [XW-1:0]  cx_d [NC];
+  logic [CXW-1:0] rr_q, rr_d;                      // round robin: first context to look at
+  logic [AHW-1:0] ahead_q, ahead_d;                // READ packets issued, data not yet through
   // atomic
   logic [63:0] orig_q, orig_d;
   logic        awc_done_q, awc_done_d, awd_done_q, awd_done_d;
@@ -126,41 +187,27 @@ module roce_resp_tx #(
   logic          c_rd_en, c_we;
   logic [QW-1:0] c_wa;
   logic [CW-1:0] c_wd, c_rd;
+  // header FIFO, DMA read command FIFO
+  logic                 hf_in_valid, hf_in_ready, hf_out_valid;
+  hdr_t                 hf_in, hf_out;
+  logic                 cf_in_valid, cf_in_ready;
+  mem_pkg::dma_rd_cmd_t cf_in;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [2:0]           hf_cnt, cf_cnt;            // occupancy: not needed
+  /* verilator lint_on UNUSEDSIGNAL */
 
   roce_qp_pkg::resp_ev_t ev;
   assign ev = s_ev;
 
-  // ---- header out: one source per cycle
-  typedef enum logic [1:0] {
-    H_PEND = 2'd0,      // the pending ACK
-    H_EV   = 2'd1,      // ACK/NAK of the head event
-    H_READ = 2'd2,      // READ response packet
-    H_ATOM = 2'd3       // ATOMIC ACKNOWLEDGE (or its NAK)
-  } hsrc_e;
-  hsrc_e       h_src;
-  logic [7:0]  h_op, h_syn;
-  logic [23:0] h_psn;
-  logic [15:0] h_len;
-  logic [63:0] h_orig;
-
-  logic [12:0] pmtu_b;
-  logic [3:0]  lg;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] npk32;          // at most 2^23 packets (2^31 bytes at PMTU 256)
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic [31:0] c_len, h_plen;
-  logic        flush, ev_conflict, pend_merge;
+  logic [63:0] newval;
   logic        hit;
   logic [63:0] hit_orig;
-  logic [63:0] newval;
+  logic        rd_tag0;                            // the DMA read beat is READ response data
+  logic        flush, ev_conflict, pend_merge;
+
+  assign rd_tag0 = s_rd_axis_tuser.tag == '0;
 
   always_comb begin
-    pmtu_b = roce_qp_pkg::pmtu_bytes(ev.pmtu);
-    lg     = 4'(ev.pmtu) + 4'd7;
-    if (ev.pmtu < 3'd1 || ev.pmtu > 3'd5) lg = 4'd8;
-    npk32  = (ev.len + 32'(pmtu_b) - 32'd1) >> lg;
-    c_len  = (r_cleft_q > 32'(pmtu_b)) ? 32'(pmtu_b) : r_cleft_q;
-    h_plen = (r_hleft_q > 32'(pmtu_b)) ? 32'(pmtu_b) : r_hleft_q;
     newval = ev.is_cmp ? ((orig_q == ev.compare) ? ev.swap_add : orig_q) : orig_q + ev.swap_add;
     hit      = 1'b0;
     hit_orig = '0;
@@ -172,7 +219,23 @@ module roce_resp_tx #(
     end
   end
 
+  // the context engine's variables (module level: Yosys 0.23 takes no struct variables in blocks)
+  ctx_t        n;
+  /* verilator lint_off UNUSEDSIGNAL */
+  ctx_t        c;       // a context read (the chain fields are used through n)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        x_busy, x_tail_done, x_tail_tv, x_tail_tnak, free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
+  logic [CXW-1:0] x_tail, free_i, sel;
+  logic [CXW:0]   jj;
+  logic        sel_v, fire, sel_pay;
+  logic [NC-1:0] done, cand, freed;
+  logic [12:0] pmtu_b;
+  logic [31:0] plen;
+  logic [7:0]  rop;
+  hdr_t        seh;
+
   always_comb begin
+
     st_d       = st_q;
     cpl_done_d = cpl_done_q;
     cqe_done_d = cqe_done_q;
@@ -181,24 +244,15 @@ module roce_resp_tx #(
     pend_v_d   = pend_v_q;
     pend_d     = pend_q;
     age_d      = (pend_v_q && age_q != 8'hFF) ? age_q + 8'd1 : age_q;
-    r_npk_d    = r_npk_q;
-    r_cmd_n_d  = r_cmd_n_q;
-    r_hdr_n_d  = r_hdr_n_q;
-    r_dat_n_d  = r_dat_n_q;
-    r_addr_d   = r_addr_q;
-    r_cleft_d  = r_cleft_q;
-    r_hleft_d  = r_hleft_q;
     orig_d     = orig_q;
     awc_done_d = awc_done_q;
     awd_done_d = awd_done_q;
+    rr_d       = rr_q;
+    ahead_d    = ahead_q;
+    for (int i = 0; i < NC; i++) cx_d[i] = cx_q[i];
 
     s_ev_ready       = 1'b0;
     s_cpl_ready      = 1'b0;
-    m_rd_cmd_valid   = 1'b0;
-    m_rd_cmd.addr    = r_addr_q;
-    m_rd_cmd.len     = c_len;
-    m_rd_cmd.tag     = '0;
-    s_rd_axis_tready = 1'b0;
     m_aw_cmd_valid   = 1'b0;
     m_aw_cmd.addr    = ev.va;
     m_aw_cmd.len     = 32'd8;
@@ -208,8 +262,6 @@ module roce_resp_tx #(
     m_aw_axis_tkeep  = 64'h0000_0000_0000_00FF;
     m_aw_axis_tlast  = 1'b1;
     s_aw_cpl_ready   = 1'b0;
-    m_tx_hdr_valid   = 1'b0;
-    m_axis_tx_tvalid = 1'b0;
     m_cqe_valid      = 1'b0;
     m_cqe            = ev.cqe;
     if (err_q) m_cqe.status = roce_qp_pkg::WC_GENERAL_ERR;
@@ -217,21 +269,65 @@ module roce_resp_tx #(
     c_we             = 1'b0;
     c_wa             = ev.qpn[QW-1:0];
     c_wd             = c_rd;
-    h_src            = H_PEND;
-    h_op             = roce_pkg::OP_RC_ACKNOWLEDGE;
-    h_syn            = roce_qp_pkg::AETH_ACK;
-    h_psn            = pend_q.psn;
-    h_len            = 16'd0;
-    h_orig           = orig_q;
     inc_ack          = 1'b0;
     inc_nak          = 1'b0;
     inc_rd_pkt       = 1'b0;
     inc_atomic       = 1'b0;
     inc_atomic_miss  = 1'b0;
     inc_dma_err      = 1'b0;
+    hf_in_valid      = 1'b0;
+    hf_in            = '0;
+    cf_in_valid      = 1'b0;
+    cf_in.addr       = ev.va;                      // the atomic's 8-byte read
+    cf_in.len        = 32'd8;
+    cf_in.tag        = {{(mem_pkg::TAG_W-1){1'b0}}, 1'b1};
+    alloc            = 1'b0;
+    alloc_h          = 1'b0;
+    trail_we         = 1'b0;
+    se_push          = 1'b0;
+    se_cmd           = 1'b0;
+
+    // the serial engine's header: the pending ACK unless said otherwise
+    seh       = '0;
+    seh.op    = roce_pkg::OP_RC_ACKNOWLEDGE;
+    seh.syn   = roce_qp_pkg::AETH_ACK;
+    seh.psn   = pend_q.psn;
+    seh.msn   = pend_q.msn;
+    seh.dqpn  = pend_q.dqpn;
+    seh.ip    = pend_q.remote_ip;
+    seh.mac   = pend_q.remote_mac;
+    seh.sport = pend_q.udp_sport;
+    seh.orig  = orig_q;
+
+    // ---- the contexts of the head event's QP, and a free context
+    x_busy      = 1'b0;
+    x_tail      = '0;
+    x_tail_done = 1'b0;
+    x_tail_tv   = 1'b0;
+    x_tail_tnak = 1'b0;
+    free_v      = 1'b0;
+    free_i      = '0;
+    for (int i = 0; i < NC; i++) begin
+      c       = cx_q[i];
+      done[i] = c.v && c.st && c.left == 32'd0;
+      if (c.v && c.qpn == ev.qpn[QW-1:0]) begin
+        x_busy = 1'b1;
+        if (c.tail) begin
+          x_tail      = CXW'(i);
+          x_tail_done = done[i];
+          x_tail_tv   = c.tv;
+          x_tail_tnak = c.tv && c.tnak;
+        end
+      end
+      if (!c.v && !free_v) begin
+        free_v = 1'b1;
+        free_i = CXW'(i);
+      end
+    end
 
     if (st_q != T_IDLE && qp_reset_valid && qp_reset_qpn == ev.qpn[QW-1:0]) killed_d = 1'b1;
 
+    // ================================================ the event engine
     // must the pending ACK go first?
     ev_conflict = s_ev_valid && st_q == T_IDLE &&
                   (ev.kind != roce_qp_pkg::EV_ACK ||
@@ -240,8 +336,8 @@ module roce_resp_tx #(
     pend_merge  = 1'b0;
 
     if (flush) begin
-      m_tx_hdr_valid = 1'b1;                     // h_src = H_PEND
-      if (m_tx_hdr_ready) begin
+      se_push = 1'b1;                            // seh = the pending ACK
+      if (hf_in_ready) begin
         pend_v_d = 1'b0;
         inc_ack  = 1'b1;
       end
@@ -274,13 +370,31 @@ module roce_resp_tx #(
             if (cpl_ok && cqe_ok && !flush) begin
               if (!ev.send && !err_q) begin
                 s_ev_ready = 1'b1;
+              end else if (x_busy) begin
+                // after the QP's READ responses: the trailing answer of its
+                // youngest context (an ACK replaces an earlier trailing ACK),
+                // else a context of its own
+                seh.syn   = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+                seh.psn   = ev.psn;
+                seh.msn   = ev.msn;
+                if (!x_tail_done && (!x_tail_tv || (!x_tail_tnak && !ev.nak && !err_q))) begin
+                  trail_we   = 1'b1;
+                  s_ev_ready = 1'b1;
+                end else if (free_v) begin
+                  alloc_h    = 1'b1;
+                  s_ev_ready = 1'b1;
+                end
               end else if (ev.nak || err_q) begin
                 if (!pend_v_q) begin
-                  h_src          = H_EV;
-                  h_syn          = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
-                  h_psn          = ev.psn;
-                  m_tx_hdr_valid = 1'b1;
-                  if (m_tx_hdr_ready) begin
+                  se_push   = 1'b1;
+                  seh.syn   = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+                  seh.psn   = ev.psn;
+                  seh.msn   = ev.msn;
+                  seh.dqpn  = ev.dqpn;
+                  seh.ip    = ev.remote_ip;
+                  seh.mac   = ev.remote_mac;
+                  seh.sport = ev.udp_sport;
+                  if (hf_in_ready) begin
                     s_ev_ready = 1'b1;
                     inc_nak    = 1'b1;
                   end
@@ -291,25 +405,18 @@ module roce_resp_tx #(
               end
             end
           end
-          roce_qp_pkg::EV_READ: if (!pend_v_q) begin
-            r_npk_d   = (ev.len == 32'd0) ? 24'd1 : npk32[23:0];
-            r_cmd_n_d = (ev.len == 32'd0) ? 24'd1 : 24'd0;
-            r_dat_n_d = (ev.len == 32'd0) ? 24'd1 : 24'd0;
-            r_hdr_n_d = 24'd0;
-            r_addr_d  = ev.va;
-            r_cleft_d = ev.len;
-            r_hleft_d = ev.len;
-            killed_d  = 1'b0;
-            st_d      = T_READ;
-          end
+          roce_qp_pkg::EV_READ:
+            // a context, chained behind the QP's youngest (not one in its last cycle)
+            if (!pend_v_q && free_v) begin
+              alloc      = 1'b1;
+              s_ev_ready = 1'b1;
+            end
           roce_qp_pkg::EV_ATOMIC: if (!pend_v_q) begin
             c_rd_en    = 1'b1;
             killed_d   = 1'b0;
             err_d      = 1'b0;
             awc_done_d = 1'b0;
             awd_done_d = 1'b0;
-            r_addr_d   = ev.va;
-            r_cleft_d  = 32'd8;
             st_d       = T_AT_CMD;
           end
           default: if (!pend_v_q) begin   // EV_ATOMIC_DUP
@@ -320,53 +427,14 @@ module roce_resp_tx #(
         endcase
       end
 
-      T_READ: begin
-        // commands, at most RD_AHEAD ahead of the data
-        if (r_cmd_n_q != r_npk_q && (r_cmd_n_q - r_dat_n_q) < 24'(RD_AHEAD)) begin
-          m_rd_cmd_valid = 1'b1;
-          if (m_rd_cmd_ready) begin
-            r_cmd_n_d = r_cmd_n_q + 24'd1;
-            r_addr_d  = r_addr_q + 64'(c_len);
-            r_cleft_d = r_cleft_q - c_len;
-          end
-        end
-        // headers
-        if (r_hdr_n_q != r_npk_q) begin
-          h_src          = H_READ;
-          h_psn          = ev.psn + r_hdr_n_q;
-          h_len          = h_plen[15:0];
-          if (r_npk_q == 24'd1)                  h_op = roce_pkg::OP_RC_READ_RESPONSE_ONLY;
-          else if (r_hdr_n_q == 24'd0)           h_op = roce_pkg::OP_RC_READ_RESPONSE_FIRST;
-          else if (r_hdr_n_q == r_npk_q - 24'd1) h_op = roce_pkg::OP_RC_READ_RESPONSE_LAST;
-          else                                   h_op = roce_pkg::OP_RC_READ_RESPONSE_MIDDLE;
-          m_tx_hdr_valid = 1'b1;
-          if (m_tx_hdr_ready) begin
-            r_hdr_n_d  = r_hdr_n_q + 24'd1;
-            r_hleft_d  = r_hleft_q - h_plen;
-            inc_rd_pkt = 1'b1;
-          end
-        end
-        // data, straight through
-        m_axis_tx_tvalid = s_rd_axis_tvalid;
-        s_rd_axis_tready = m_axis_tx_tready;
-        if (s_rd_axis_tvalid && m_axis_tx_tready && s_rd_axis_tlast) begin
-          r_dat_n_d = r_dat_n_q + 24'd1;
-          if (s_rd_axis_tuser.status != mem_pkg::DMA_OK) inc_dma_err = 1'b1;
-        end
-        if (r_hdr_n_q == r_npk_q && r_dat_n_q == r_npk_q) begin
-          s_ev_ready = 1'b1;
-          st_d       = T_IDLE;
-        end
-      end
-
       T_AT_CMD: begin
-        m_rd_cmd_valid = 1'b1;                   // {va, 8}
-        if (m_rd_cmd_ready) st_d = T_AT_RD;
+        se_cmd      = 1'b1;                      // {va, 8}, tag 1
+        cf_in_valid = 1'b1;
+        if (cf_in_ready) st_d = T_AT_RD;
       end
 
       T_AT_RD: begin
-        s_rd_axis_tready = 1'b1;
-        if (s_rd_axis_tvalid) begin
+        if (s_rd_axis_tvalid && !rd_tag0) begin  // s_rd_axis_tready below
           orig_d = s_rd_axis_tdata[63:0];        // little endian in memory
           if (s_rd_axis_tuser.status != mem_pkg::DMA_OK) err_d = 1'b1;
           // a failed read writes nothing and answers a NAK
@@ -391,13 +459,17 @@ module roce_resp_tx #(
       end
 
       T_AT_ACK: begin
-        h_src = H_ATOM;
-        h_psn = ev.psn;
+        seh.psn   = ev.psn;
+        seh.msn   = ev.msn;
+        seh.dqpn  = ev.dqpn;
+        seh.ip    = ev.remote_ip;
+        seh.mac   = ev.remote_mac;
+        seh.sport = ev.udp_sport;
         if (err_q) begin
-          h_op  = roce_pkg::OP_RC_ACKNOWLEDGE;
-          h_syn = roce_qp_pkg::AETH_NAK_REM_OP;
+          seh.op  = roce_pkg::OP_RC_ACKNOWLEDGE;
+          seh.syn = roce_qp_pkg::AETH_NAK_REM_OP;
         end else begin
-          h_op  = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
+          seh.op  = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
         end
         // the cache row: entry [ptr] = {1, psn, orig}, ptr + 1
         c_wd = c_rd;
@@ -405,28 +477,36 @@ module roce_resp_tx #(
           if (APW'(i) == c_rd[NATOM*AEW +: APW]) c_wd[i*AEW +: AEW] = {1'b1, ev.psn, orig_q};
         end
         c_wd[NATOM*AEW +: APW] = c_rd[NATOM*AEW +: APW] + APW'(1);
-        if (!qp_reset_valid) begin
-          m_tx_hdr_valid = 1'b1;
-          if (m_tx_hdr_ready) begin
-            c_we        = !err_q && !killed_q;
-            s_ev_ready  = 1'b1;
-            inc_atomic  = !err_q;
-            inc_nak     = err_q;
-            inc_dma_err = err_q;
-            err_d       = 1'b0;
-            st_d        = T_IDLE;
-          end
+        // the answer goes out now, or after the QP's READ responses (the
+        // memory is updated now: IB fence semantics, as for a WRITE)
+        if (!qp_reset_valid && (x_busy ? free_v : hf_in_ready)) begin
+          se_push     = !x_busy;
+          alloc_h     = x_busy;
+          c_we        = !err_q && !killed_q;
+          s_ev_ready  = 1'b1;
+          inc_atomic  = !err_q;
+          inc_nak     = err_q && !x_busy;      // a deferred NAK is counted when sent
+          inc_dma_err = err_q;
+          err_d       = 1'b0;
+          st_d        = T_IDLE;
+        end else if (!qp_reset_valid && !x_busy) begin
+          se_push     = 1'b1;                  // waits for room in the header FIFO
         end
       end
 
       T_DUP: begin
         if (hit) begin
-          h_src          = H_ATOM;
-          h_op           = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
-          h_psn          = ev.psn;
-          h_orig         = hit_orig;
-          m_tx_hdr_valid = 1'b1;
-          if (m_tx_hdr_ready) begin
+          seh.op    = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
+          seh.psn   = ev.psn;
+          seh.msn   = ev.msn;
+          seh.dqpn  = ev.dqpn;
+          seh.ip    = ev.remote_ip;
+          seh.mac   = ev.remote_mac;
+          seh.sport = ev.udp_sport;
+          seh.orig  = hit_orig;
+          se_push   = !x_busy;
+          if (x_busy ? free_v : hf_in_ready) begin
+            alloc_h    = x_busy;
             s_ev_ready = 1'b1;
             st_d       = T_IDLE;
           end
@@ -455,30 +535,193 @@ module roce_resp_tx #(
       c_wa = qp_reset_qpn;
       c_wd = '0;
     end
+
+    // ================================================ the READ contexts
+    // candidates: a packet to send (within RD_AHEAD unless it has no payload),
+    // or a finished READ's trailing answer; round robin from rr_q
+    for (int i = 0; i < NC; i++) begin
+      c       = cx_q[i];
+      cand[i] = c.v && !c.blk && (done[i] ? c.tv : (c.left == 32'd0 || ahead_q < AHW'(RD_AHEAD)));
+    end
+    sel_v = 1'b0;
+    sel   = '0;
+    for (int k = 0; k < NC; k++) begin
+      jj = {1'b0, rr_q} + (CXW+1)'(k);
+      if (jj >= (CXW+1)'(NC)) jj = jj - (CXW+1)'(NC);
+      if (!sel_v && cand[jj[CXW-1:0]]) begin
+        sel_v = 1'b1;
+        sel   = jj[CXW-1:0];
+      end
+    end
+    c       = cx_q[sel];
+    pmtu_b  = roce_qp_pkg::pmtu_bytes(c.pmtu);
+    plen    = (c.left > 32'(pmtu_b)) ? 32'(pmtu_b) : c.left;
+    sel_pay = !done[sel] && c.left != 32'd0;
+    if (!c.st) rop = (c.left > 32'(pmtu_b)) ? roce_pkg::OP_RC_READ_RESPONSE_FIRST
+                                            : roce_pkg::OP_RC_READ_RESPONSE_ONLY;
+    else       rop = (c.left > 32'(pmtu_b)) ? roce_pkg::OP_RC_READ_RESPONSE_MIDDLE
+                                            : roce_pkg::OP_RC_READ_RESPONSE_LAST;
+    fire = sel_v && !se_push && hf_in_ready && (!sel_pay || (!se_cmd && cf_in_ready));
+
+    if (se_push) begin
+      hf_in_valid = 1'b1;
+      hf_in       = seh;
+    end else if (sel_v && !(sel_pay && se_cmd)) begin
+      hf_in_valid = fire;
+      hf_in.dqpn  = c.dqpn;
+      hf_in.ip    = c.ip;
+      hf_in.mac   = c.mac;
+      hf_in.sport = c.sport;
+      hf_in.msn   = c.msn;
+      if (done[sel]) begin
+        hf_in.op  = roce_pkg::OP_RC_ACKNOWLEDGE;
+        hf_in.psn = c.tpsn;
+        hf_in.msn = c.tmsn;
+        hf_in.syn = c.tsyn;
+      end else if (c.hdr) begin
+        hf_in.op   = c.hop;
+        hf_in.psn  = c.psn;
+        hf_in.syn  = c.hsyn;
+        hf_in.orig = c.orig;
+      end else begin
+        hf_in.op  = rop;
+        hf_in.psn = c.psn;
+        hf_in.syn = roce_qp_pkg::AETH_ACK;
+        hf_in.len = plen[15:0];
+      end
+      if (sel_pay) begin                         // (not with an atomic's command: see fire)
+        cf_in_valid = fire;
+        cf_in.addr  = c.addr;
+        cf_in.len   = plen;
+        cf_in.tag   = '0;
+      end
+    end
+
+    freed = '0;
+    if (fire) begin
+      n = cx_q[sel];
+      if (done[sel]) begin
+        n.v        = 1'b0;                       // the trailing answer is out: free
+        freed[sel] = 1'b1;
+        if (c.tnak) inc_nak = 1'b1;
+        else        inc_ack = 1'b1;
+      end else if (c.hdr) begin
+        n.st       = 1'b1;
+        if (c.hop == roce_pkg::OP_RC_ACKNOWLEDGE) begin
+          if (c.hsyn[7:5] == 3'b000) inc_ack = 1'b1;
+          else                       inc_nak = 1'b1;
+        end
+        rr_d       = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
+      end else begin
+        n.st       = 1'b1;
+        n.psn      = c.psn + 24'd1;
+        n.addr     = c.addr + 64'(plen);
+        n.left     = c.left - plen;
+        inc_rd_pkt = 1'b1;
+        rr_d       = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
+      end
+      cx_d[sel] = n;
+    end
+    // finished without a trailing answer: free now
+    for (int i = 0; i < NC; i++) begin
+      n = cx_d[i];
+      if (done[i] && !n.tv) begin
+        n.v      = 1'b0;
+        freed[i] = 1'b1;
+      end
+      cx_d[i] = n;
+    end
+    // the successor of a freed context may start
+    for (int i = 0; i < NC; i++) begin
+      n = cx_d[i];
+      if (n.v && n.blk && freed[n.pred]) n.blk = 1'b0;
+      cx_d[i] = n;
+    end
+    // the head event's READ: a new context behind the QP's youngest
+    if (alloc || alloc_h) begin
+      n      = '0;
+      n.v    = 1'b1;
+      n.hdr  = alloc_h;
+      n.hop  = seh.op;
+      n.hsyn = seh.syn;
+      n.orig = seh.orig;
+      n.blk  = x_busy && !freed[x_tail];
+      n.pred = x_tail;
+      n.tail = 1'b1;
+      n.qpn  = ev.qpn[QW-1:0];
+      n.psn  = alloc_h ? seh.psn : ev.psn;
+      n.msn  = alloc_h ? seh.msn : ev.msn;
+      n.dqpn = ev.dqpn;
+      n.ip   = ev.remote_ip;
+      n.mac  = ev.remote_mac;
+      n.sport = ev.udp_sport;
+      n.pmtu = ev.pmtu;
+      n.addr = ev.va;
+      n.left = alloc_h ? 32'd0 : ev.len;
+      cx_d[free_i] = n;
+      if (x_busy) begin
+        n      = cx_d[x_tail];
+        n.tail = 1'b0;
+        cx_d[x_tail] = n;
+      end
+    end
+    // the head event's ACK/NAK: the trailing answer of the QP's youngest READ
+    if (trail_we) begin
+      n      = cx_d[x_tail];
+      n.tv   = 1'b1;
+      n.tnak = ev.nak || err_q;
+      n.tpsn = ev.psn;
+      n.tmsn = ev.msn;
+      n.tsyn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+      cx_d[x_tail] = n;
+    end
+    // a reset QP loses its READs (packets already issued still go out)
+    if (qp_reset_valid) begin
+      for (int i = 0; i < NC; i++) begin
+        n = cx_d[i];
+        if (n.qpn == qp_reset_qpn) n.v = 1'b0;
+        cx_d[i] = n;
+      end
+    end
+
+    // READ data through to m_axis_tx; atomic data (tag 1) taken here
+    m_axis_tx_tvalid = s_rd_axis_tvalid && rd_tag0;
+    s_rd_axis_tready = rd_tag0 ? m_axis_tx_tready : (st_q == T_AT_RD);
+    if (s_rd_axis_tvalid && rd_tag0 && m_axis_tx_tready && s_rd_axis_tlast) begin
+      ahead_d = ahead_d - AHW'(1);
+      if (s_rd_axis_tuser.status != mem_pkg::DMA_OK) inc_dma_err = 1'b1;
+    end
+    if (cf_in_valid && cf_in_ready && cf_in.tag == '0) ahead_d = ahead_d + AHW'(1);
   end
 
- // ---- the header itself
-  roce_pkg::tx_hdr_t     t;
-  /* verilator lint_off UNUSEDSIGNAL */
-  roce_qp_pkg::resp_ev_t src;  // only the addressing fields make the header
-  /* verilator lint_on UNUSEDSIGNAL */
+  roce_fifo #(.WIDTH(HW), .DEPTH(4)) u_hdr (
+    .clk, .rst,
+    .in_valid(hf_in_valid), .in_ready(hf_in_ready), .in_data(hf_in),
+    .out_valid(hf_out_valid), .out_ready(m_tx_hdr_ready), .out_data(hf_out), .count(hf_cnt));
+
+  roce_fifo #(.WIDTH(mem_pkg::DMA_CMD_W), .DEPTH(4)) u_cmd (
+    .clk, .rst,
+    .in_valid(cf_in_valid), .in_ready(cf_in_ready), .in_data(cf_in),
+    .out_valid(m_rd_cmd_valid), .out_ready(m_rd_cmd_ready), .out_data(m_rd_cmd), .count(cf_cnt));
+
+  // ---- the header itself
+  roce_pkg::tx_hdr_t t;
   always_comb begin
-    src = (h_src == H_PEND) ? pend_q : ev;
-    t                  = '0;
-    t.hdr.bth.opcode   = h_op;
-    t.hdr.bth.pkey     = 16'hFFFF;
-    t.hdr.bth.dqpn     = src.dqpn;
-    t.hdr.bth.psn      = h_psn;
-    t.hdr.aeth.syndrome = h_syn;
-    t.hdr.aeth.msn     = src.msn;
-    t.hdr.atomicacketh.orig = h_orig;
-    t.pay_len          = h_len;
-    m_tx_hdr.roce       = t;
-    m_tx_hdr.remote_ip  = src.remote_ip;
-    m_tx_hdr.remote_mac = src.remote_mac;
-    m_tx_hdr.udp_sport  = src.udp_sport;
+    t                       = '0;
+    t.hdr.bth.opcode        = hf_out.op;
+    t.hdr.bth.pkey          = 16'hFFFF;
+    t.hdr.bth.dqpn          = hf_out.dqpn;
+    t.hdr.bth.psn           = hf_out.psn;
+    t.hdr.aeth.syndrome     = hf_out.syn;
+    t.hdr.aeth.msn          = hf_out.msn;
+    t.hdr.atomicacketh.orig = hf_out.orig;
+    t.pay_len               = hf_out.len;
+    m_tx_hdr.roce           = t;
+    m_tx_hdr.remote_ip      = hf_out.ip;
+    m_tx_hdr.remote_mac     = hf_out.mac;
+    m_tx_hdr.udp_sport      = hf_out.sport;
   end
-
+  assign m_tx_hdr_valid  = hf_out_valid;
   assign m_axis_tx_tdata = s_rd_axis_tdata;
   assign m_axis_tx_tkeep = s_rd_axis_tkeep;
   assign m_axis_tx_tlast = s_rd_axis_tlast;
@@ -496,6 +739,9 @@ module roce_resp_tx #(
       killed_q   <= 1'b0;
       pend_v_q   <= 1'b0;
       age_q      <= 8'd0;
+      rr_q       <= '0;
+      ahead_q    <= '0;
+      for (int i = 0; i < NC; i++) cx_q[i] <= '0;
     end else begin
       st_q       <= st_d;
       cpl_done_q <= cpl_done_d;
@@ -504,15 +750,11 @@ module roce_resp_tx #(
       killed_q   <= killed_d;
       pend_v_q   <= pend_v_d;
       age_q      <= age_d;
+      rr_q       <= rr_d;
+      ahead_q    <= ahead_d;
+      for (int i = 0; i < NC; i++) cx_q[i] <= cx_d[i];
     end
     pend_q     <= pend_d;
-    r_npk_q    <= r_npk_d;
-    r_cmd_n_q  <= r_cmd_n_d;
-    r_hdr_n_q  <= r_hdr_n_d;
-    r_dat_n_q  <= r_dat_n_d;
-    r_addr_q   <= r_addr_d;
-    r_cleft_q  <= r_cleft_d;
-    r_hleft_q  <= r_hleft_d;
     orig_q     <= orig_d;
     awc_done_q <= awc_done_d;
     awd_done_q <= awd_done_d;
@@ -522,7 +764,18 @@ module roce_resp_tx #(
   initial begin
     if (NATOM < 1 || (NATOM & (NATOM - 1)) != 0) $error("roce_resp_tx: NATOM %0d is not a power of two", NATOM);
     if (ACK_COALESCE < 0 || ACK_COALESCE > 200) $error("roce_resp_tx: ACK_COALESCE %0d not in 0..200", ACK_COALESCE);
+    if (RD_CTX < 1 || RD_AHEAD < 1) $error("roce_resp_tx: RD_CTX %0d and RD_AHEAD %0d must be >= 1", RD_CTX, RD_AHEAD);
     if (roce_qp_pkg::ROCE_TX_HDR_W != roce_pkg::TX_HDR_W) $error("roce_resp_tx: roce_qp_pkg::ROCE_TX_HDR_W is stale");
+  end
+  // the atomic's read command is never displaced by a context's
+  always_ff @(posedge clk) begin
+    if (!rst && se_cmd && cf_in_ready && !(cf_in_valid && cf_in.tag != '0))
+      $error("roce_resp_tx: the atomic's DMA read command was not pushed");
+  end
+  // the data of a READ packet never comes without its issued command
+  always_ff @(posedge clk) begin
+    if (!rst && s_rd_axis_tvalid && rd_tag0 && m_axis_tx_tready && s_rd_axis_tlast && ahead_q == '0)
+      $error("roce_resp_tx: READ response data without an issued command");
   end
 `endif
 

@@ -9,6 +9,9 @@
 //       prefix) -> roce_icrc_insert -> frames to net_tx_arbiter
 //   QP context and MR tables (one read port per engine), CQ (completer,
 //   responder, refused posts) and the firmware's registers (regs/roce.toml)
+//   roce_wrgen (work-request generator): a second WQE source into roce_sq beside
+//       the register post (round robin); its tagged CQEs are diverted to it
+//       before the CQ
 //   DMA: 2 read clients (requester payload, responder READ data) and 3 write
 //   clients (responder payload, responder atomics, completer READ data), each an
 //   AXI4 client of the NIC's memory arbiter (mem_axi_arb in nic_top).
@@ -88,6 +91,8 @@ module roce_transport #(
   // The responder's atomic cache keeps as many results per QP: a requester may
   // resend all of its outstanding atomics, and every one must be answered.
   localparam int MAX_RD_ATOMIC = 16;
+  // wr_id bits 63:48 of the work-request generator's WRs (docs/transport.md)
+  localparam logic [15:0] GEN_TAG = 16'hbe6e;
 
   // ================================================================ registers
   logic [23:0] qp_qpn;
@@ -114,6 +119,20 @@ module roce_transport #(
   logic [7:0]  qp_hw_state;
   logic [31:0] cnt_rq_overflow_q, cnt_rq_overflow_d, cnt_sq_refused_q, cnt_sq_refused_d;
   logic [31:0] cnt_tx_pkts_q, cnt_tx_pkts_d;
+  // the work-request generator's registers
+  logic [3:0]  gen_opcode;
+  logic [23:0] gen_qpn;
+  logic [7:0]  gen_nqp, gen_qpn_stride, gen_max_out_qp;
+  logic [31:0] gen_laddr_lo, gen_laddr_hi, gen_lkey, gen_raddr_lo, gen_raddr_hi, gen_rkey, gen_len, gen_total,
+               gen_timeout;
+  logic [15:0] gen_max_out, gen_sig_every, gen_window;
+  logic        gen_mode;
+  logic [1:0]  gen_ctrl_wdata;
+  logic        gen_ctrl_we, gen_cycle_lo_re;
+  logic [12:0] gen_status;
+  logic [31:0] gen_posted, gen_completed, gen_err_index, gen_lat_min, gen_lat_max, gen_win_min;
+  logic [63:0] gen_t_first, gen_t_last, gen_lat_sum, gen_now;
+  logic [31:0] gen_cyc_hi_q, gen_cyc_hi_d;
 
   // counters of the engines
   logic [31:0] c_icrc_bad, c_chk_len, c_bad_opcode, c_bad_version, c_bad_len, c_pkt_ok;
@@ -215,7 +234,43 @@ module roce_transport #(
     .req_rnr_waits_i   (p_rnr),
     .req_naks_i        (p_nak_seq + p_nak_inv + p_nak_acc + p_nak_op),
     .comp_drop_resp_i  (p_drop),
-    .tx_packets_i      (cnt_tx_pkts_q)
+    .tx_packets_i      (cnt_tx_pkts_q),
+    .gen_opcode_q      (gen_opcode),
+    .gen_qpn_q         (gen_qpn),
+    .gen_nqp_q         (gen_nqp),
+    .gen_qpn_stride_q  (gen_qpn_stride),
+    .gen_laddr_lo_q    (gen_laddr_lo),
+    .gen_laddr_hi_q    (gen_laddr_hi),
+    .gen_lkey_q        (gen_lkey),
+    .gen_raddr_lo_q    (gen_raddr_lo),
+    .gen_raddr_hi_q    (gen_raddr_hi),
+    .gen_rkey_q        (gen_rkey),
+    .gen_len_q         (gen_len),
+    .gen_total_q       (gen_total),
+    .gen_max_out_q     (gen_max_out),
+    .gen_max_out_qp_q  (gen_max_out_qp),
+    .gen_sig_every_q   (gen_sig_every),
+    .gen_window_q      (gen_window),
+    .gen_timeout_q     (gen_timeout),
+    .gen_mode_q        (gen_mode),
+    .gen_ctrl_wdata    (gen_ctrl_wdata),
+    .gen_ctrl_we       (gen_ctrl_we),
+    .gen_status_i      (gen_status),
+    .gen_posted_i      (gen_posted),
+    .gen_completed_i   (gen_completed),
+    .gen_err_index_i   (gen_err_index),
+    .gen_t_first_lo_i  (gen_t_first[31:0]),
+    .gen_t_first_hi_i  (gen_t_first[63:32]),
+    .gen_t_last_lo_i   (gen_t_last[31:0]),
+    .gen_t_last_hi_i   (gen_t_last[63:32]),
+    .gen_lat_min_i     (gen_lat_min),
+    .gen_lat_max_i     (gen_lat_max),
+    .gen_lat_sum_lo_i  (gen_lat_sum[31:0]),
+    .gen_lat_sum_hi_i  (gen_lat_sum[63:32]),
+    .gen_win_min_i     (gen_win_min),
+    .gen_cycle_lo_i    (gen_now[31:0]),
+    .gen_cycle_lo_re   (gen_cycle_lo_re),
+    .gen_cycle_hi_i    (gen_cyc_hi_q)
   );
 
   // ============================================================ QP and MR tables
@@ -421,16 +476,52 @@ module roce_transport #(
   );
 
   // ============================================================ requester side
-  roce_qp_pkg::swqe_t sq_wqe;
-  logic sq_post_valid;
+  // Two WQE sources share roce_sq, round robin: the firmware's register post
+  // (held in fw_wqe_q until roce_sq takes it; sq_status.ready = the hold is
+  // free) and the work-request generator (roce_wrgen).
+  roce_qp_pkg::swqe_t sq_wqe, fw_wqe_q, fw_wqe_d, gen_wqe;
+  logic sq_post_valid, sq_in_valid, sq_in_ready, fw_v_q, fw_v_d, rr_q, rr_d, sel_fw, gen_wqe_v, gen_wqe_r;
   always_comb begin
-    sq_post_valid      = sq_post_we && sq_post_wdata;
-    // swqe_t's fields in order (a concatenation: Yosys 0.23 has no casts to package enums)
-    sq_wqe = {sq_opcode, sq_qpn, sq_laddr_hi, sq_laddr_lo, sq_lkey, sq_raddr_hi, sq_raddr_lo, sq_rkey,
-              sq_len, sq_imm, sq_compare_hi, sq_compare_lo, sq_swap_add_hi, sq_swap_add_lo,
-              sq_wr_id_hi, sq_wr_id_lo, sq_flags[0], sq_flags[1]};
-    cnt_sq_refused_d   = cnt_sq_refused_q + 32'(sq_post_valid && !sq_ready);
+    sq_post_valid = sq_post_we && sq_post_wdata;
+    sel_fw        = fw_v_q && (!gen_wqe_v || !rr_q);
+    sq_in_valid   = fw_v_q || gen_wqe_v;
+    sq_wqe        = sel_fw ? fw_wqe_q : gen_wqe;
+    gen_wqe_r     = sq_in_ready && !sel_fw;
+    sq_ready      = !fw_v_q;
+    fw_v_d        = fw_v_q;
+    fw_wqe_d      = fw_wqe_q;
+    rr_d          = rr_q;
+    if (sq_in_valid && sq_in_ready) begin
+      rr_d = sel_fw;                    // the other source first next time
+      if (sel_fw) fw_v_d = 1'b0;
+    end
+    if (sq_post_valid && !fw_v_q) begin
+      fw_v_d = 1'b1;
+      // swqe_t's fields in order (a concatenation: Yosys 0.23 has no casts to package enums)
+      fw_wqe_d = {sq_opcode, sq_qpn, sq_laddr_hi, sq_laddr_lo, sq_lkey, sq_raddr_hi, sq_raddr_lo, sq_rkey,
+                  sq_len, sq_imm, sq_compare_hi, sq_compare_lo, sq_swap_add_hi, sq_swap_add_lo,
+                  sq_wr_id_hi, sq_wr_id_lo, sq_flags[0], sq_flags[1]};
+    end
+    cnt_sq_refused_d = cnt_sq_refused_q + 32'(sq_post_valid && fw_v_q);
+    gen_cyc_hi_d     = gen_cycle_lo_re ? gen_now[63:32] : gen_cyc_hi_q;
   end
+
+  logic gcq_v;  roce_qp_pkg::cqe_t gcq;
+  roce_wrgen #(.SQ_DEPTH(SQ_DEPTH), .GEN_TAG(GEN_TAG)) u_wrgen (
+    .clk, .rst,
+    .cfg_opcode(gen_opcode), .cfg_qpn(gen_qpn), .cfg_nqp(gen_nqp), .cfg_stride(gen_qpn_stride),
+    .cfg_laddr({gen_laddr_hi, gen_laddr_lo}), .cfg_lkey(gen_lkey), .cfg_raddr({gen_raddr_hi, gen_raddr_lo}),
+    .cfg_rkey(gen_rkey), .cfg_len(gen_len), .cfg_total(gen_total), .cfg_max_out(gen_max_out),
+    .cfg_max_out_qp(gen_max_out_qp), .cfg_sig_every(gen_sig_every), .cfg_window(gen_window),
+    .cfg_timeout(gen_timeout), .cfg_lat(gen_mode),
+    .start(gen_ctrl_we && gen_ctrl_wdata[0]), .abort(gen_ctrl_we && gen_ctrl_wdata[1]),
+    .m_wqe_valid(gen_wqe_v), .m_wqe_ready(gen_wqe_r), .m_wqe(gen_wqe),
+    .s_cqe_valid(gcq_v), .s_cqe(gcq),
+    .qp_reset, .qp_reset_qpn,
+    .status(gen_status), .posted(gen_posted), .completed(gen_completed), .err_index(gen_err_index),
+    .t_first(gen_t_first), .t_last(gen_t_last), .lat_min(gen_lat_min), .lat_max(gen_lat_max),
+    .lat_sum(gen_lat_sum), .win_min(gen_win_min), .now(gen_now)
+  );
 
   logic sq_kick_v, sq_kick_r;  logic [23:0] sq_kick_q;
   logic c_kick_v, c_kick_r;    logic [23:0] c_kick_q;
@@ -452,7 +543,7 @@ module roce_transport #(
 
   roce_sq #(.NQP(NQP), .SQ_DEPTH(SQ_DEPTH)) u_sq (
     .clk, .rst,
-    .s_wqe_valid(sq_post_valid), .s_wqe_ready(sq_ready), .s_wqe(sq_wqe),
+    .s_wqe_valid(sq_in_valid), .s_wqe_ready(sq_in_ready), .s_wqe(sq_wqe),
     .qp_reset, .qp_reset_qpn,
     .req_head_rd_en(head_re), .req_head_rd_qpn(head_qa), .req_head_rd_data(head_rd),
     .req_wqe_rd_en(wqe_re), .req_wqe_rd_addr(wqe_a), .req_wqe_rd_data(wqe_rd),
@@ -522,7 +613,7 @@ module roce_transport #(
   // the responder's CQE valid comes from the process that reads its ready (see
   // the header slice above): a register slice keeps the merge's choice apart
   logic rsk_cqe_v, rsk_cqe_r;  roce_qp_pkg::cqe_t rsk_cqe;
-  mem_skid #(.WIDTH(roce_qp_pkg::CQE_W)) u_resp_cqe_slice (
+  lib_skid #(.WIDTH(roce_qp_pkg::CQE_W)) u_resp_cqe_slice (
     .clk, .rst,
     .s_valid(rs_cqe_v), .s_ready(rs_cqe_r), .s_data(rs_cqe),
     .m_valid(rsk_cqe_v), .m_ready(rsk_cqe_r), .m_data(rsk_cqe)
@@ -536,9 +627,18 @@ module roce_transport #(
     .m_cqe_valid(mg_cqe_v), .m_cqe_ready(mg_cqe_r), .m_cqe(mg_cqe)
   );
 
+  // the generator's completions (its wr_id tag, never a receive) go to it, not to the CQ
+  logic cq_in_r, gen_hit;
+  always_comb begin
+    gen_hit  = !mg_cqe.is_recv && mg_cqe.wr_id[63:48] == GEN_TAG;
+    gcq_v    = mg_cqe_v && gen_hit;
+    gcq      = mg_cqe;
+    mg_cqe_r = gen_hit || cq_in_r;
+  end
+
   roce_cq #(.DEPTH(CQ_DEPTH)) u_cq (
     .clk, .rst,
-    .s_cqe_valid(mg_cqe_v), .s_cqe_ready(mg_cqe_r), .s_cqe(mg_cqe),
+    .s_cqe_valid(mg_cqe_v && !gen_hit), .s_cqe_ready(cq_in_r), .s_cqe(mg_cqe),
     .cq_valid, .cq_entry, .cq_pop(cq_pop_we && cq_pop_wdata), .cq_count
   );
 
@@ -549,7 +649,7 @@ module roce_transport #(
   // its header valid in the same process that reads the ready, so without it
   // the mux's ready-from-valid choice would close a (false) combinational loop.
   roce_qp_pkg::qp_tx_hdr_t rsk_hdr;  logic rsk_hdr_v, rsk_hdr_r;
-  mem_skid #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W)) u_resp_hdr_slice (
+  lib_skid #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W)) u_resp_hdr_slice (
     .clk, .rst,
     .s_valid(rs_hdr_v), .s_ready(rs_hdr_r), .s_data(rs_hdr),
     .m_valid(rsk_hdr_v), .m_ready(rsk_hdr_r), .m_data(rsk_hdr)
@@ -634,6 +734,10 @@ module roce_transport #(
       cnt_rq_overflow_q <= '0;
       cnt_sq_refused_q  <= '0;
       cnt_tx_pkts_q     <= '0;
+      fw_v_q            <= 1'b0;
+      fw_wqe_q          <= '0;
+      rr_q              <= 1'b0;
+      gen_cyc_hi_q      <= '0;
     end else begin
       ctx_pend_q        <= ctx_pend_d;
       mr_pend_q         <= mr_pend_d;
@@ -642,6 +746,10 @@ module roce_transport #(
       cnt_rq_overflow_q <= cnt_rq_overflow_d;
       cnt_sq_refused_q  <= cnt_sq_refused_d;
       cnt_tx_pkts_q     <= cnt_tx_pkts_d;
+      fw_v_q            <= fw_v_d;
+      fw_wqe_q          <= fw_wqe_d;
+      rr_q              <= rr_d;
+      gen_cyc_hi_q      <= gen_cyc_hi_d;
     end
   end
 

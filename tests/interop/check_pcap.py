@@ -203,6 +203,32 @@ def check_echo(frames, pattern_from=""):
     return convs, bad
 
 
+def write_last_bytes(frames):
+    """ib_write_lat's data: per sender IP, the last payload byte of each RDMA WRITE
+    message (WRITE_ONLY or WRITE_LAST), in capture order, retransmissions (the same
+    PSN again) counted once.
+    perftest puts the iteration number (mod 256) there and the peer watches it."""
+    seen, out = set(), collections.defaultdict(list)
+    for frame, _ in frames:
+        pkt = roce_packet(frame)
+        if not pkt or len(pkt[2]) < 12 + 4:
+            continue
+        ip, _, ib = pkt
+        op, pad = ib[0], (ib[1] >> 4) & 3
+        if op not in (0x08, 0x0A):
+            continue
+        src = ".".join(str(b) for b in ip[12:16])
+        psn = struct.unpack(">I", ib[8:12])[0] & 0xFFFFFF
+        if (src, psn) in seen:
+            continue
+        seen.add((src, psn))
+        hdr = 12 + (16 if op == 0x0A else 0)
+        payload = ib[hdr:len(ib) - 4 - pad]
+        if payload:
+            out[src].append(payload[-1])
+    return dict(out)
+
+
 def tshark_check(path):
     """(RoCE frames tshark decodes, malformed frames), or raises on a tshark failure."""
     def count(flt):

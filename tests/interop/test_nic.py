@@ -4,10 +4,14 @@ guest boot. The NIC is the server of
 
   ibv_rc_pingpong -g 1 -n 5 -s 2048 --chk 10.0.0.1   (the NIC echoes each message)
   ib_write_bw -x 1 -s 4096 -n 5 10.0.0.1             (the transport serves the WRITEs)
+  ib_write_lat -x 1 -s 64 -n 5 10.0.0.1              (the NIC watches its buffer's last
+                                                      byte and writes back)
 
-Each tool must exit 0 with its result lines, the NIC must print its "tool: ...: ok"
-line, and the capture must decode in tshark with correct ICRCs, the pingpong echoed
-byte for byte and the client's data being --chk's buffer. The longer set
+and the client of the guest's `ib_write_bw -x 1 -s 4096 -n 5` (the NIC posts the WRITEs
+and sends the report). Each tool must exit 0 with its result lines, the NIC must print
+its "tool: ...: ok" line, and the capture must decode in tshark with correct ICRCs, the
+pingpong echoed byte for byte and the client's data being --chk's buffer, and every
+write_lat WRITE carrying its iteration number in its last byte. The longer set
 (test_nic_sweep.py) runs with `make interop`."""
 import pathlib
 import sys
@@ -20,12 +24,14 @@ sys.path.insert(0, str(REPO / "tests" / "interop"))
 import check_pcap   # noqa: E402
 import nic_peer     # noqa: E402
 
-STEPS = [nic_peer.Step("server", "pingpong", 2048, 5), nic_peer.Step("server", "write_bw", 4096, 5)]
+S = nic_peer.Step
+STEPS = [S("server", "pingpong", 2048, 5), S("server", "write_bw", 4096, 5),
+         S("client", "write_bw", 4096, 5), S("server", "write_lat", 64, 5)]
 
 
 @pytest.fixture(scope="module")
 def run():
-    rr = nic_peer.run("nic_quick", STEPS, timeout=300, step_timeout=150)
+    rr = nic_peer.run("nic_quick", STEPS, timeout=400, step_timeout=150)
     print(nic_peer.table([nic_peer._summary(rr)]))
     print(f"run: {rr.seconds:.0f} s, guest ready after {rr.boot_seconds:.0f} s")
     return rr
@@ -54,19 +60,41 @@ def test_write_bw_nic_server(run):
     assert st.nic_line.startswith("tool: write_bw server with 10.0.0.2:"), st.nic_line
 
 
+def test_write_bw_nic_client(run):
+    st = _step(run, 2)
+    assert st.nic_line.startswith("tool: write_bw client with 10.0.0.2: 5 x 4096 bytes"), st.nic_line
+    # the guest's server prints the report the NIC sent: the NIC's simulated-time figures
+    m = nic_peer.BW_RE.search(st.guest_out)
+    assert m and (int(m.group(1)), int(m.group(2))) == (4096, 5), st.guest_out
+    assert float(m.group(4)) > 100.0, f"the NIC's simulated BW (MB/s) is missing: {m.group(0)}"
+
+
+def test_write_lat_nic_server(run):
+    st = _step(run, 3)
+    assert st.nic_line.startswith("tool: write_lat server with 10.0.0.2: 5 iters of 64 bytes")
+    assert nic_peer.LAT_RE.search(st.nic_out), "no latency table from the NIC:\n" + st.nic_out
+
+
 def test_run_clean(run):
     assert run.ok, run.why
 
 
 def test_capture(run):
     bad, ops = check_pcap.check(run.pcap, expect=["SEND_FIRST", "SEND_LAST", "WRITE_FIRST",
-                                                  "WRITE_MIDDLE", "WRITE_LAST", "ACKNOWLEDGE"],
+                                                  "WRITE_MIDDLE", "WRITE_LAST", "WRITE_ONLY",
+                                                  "ACKNOWLEDGE"],
                                 echo=True, pattern_from=nic_peer.GUEST_IP)
     assert not bad, "\n".join(bad)
-    convs, _ = check_pcap.check_echo(check_pcap.read_pcap(open(run.pcap, "rb").read()))
+    frames = check_pcap.read_pcap(open(run.pcap, "rb").read())
+    convs, _ = check_pcap.check_echo(frames)
     assert len(convs) == 1, convs
     (a, ma), (b, mb) = convs[0]["first"], convs[0]["second"]
     assert (a, b) == (nic_peer.GUEST_IP, nic_peer.NIC_IP)
     assert len(ma) == 5 and all(len(m) == 2048 for m in ma)
-    # 5 x 4 KiB written at path MTU 1024: FIRST, MIDDLE, MIDDLE, LAST each
-    assert ops["WRITE_FIRST"] >= 5 and ops["WRITE_MIDDLE"] >= 10 and ops["WRITE_LAST"] >= 5, ops
+    # 2 x 5 x 4 KiB written at path MTU 1024: FIRST, MIDDLE, MIDDLE, LAST each
+    assert ops["WRITE_FIRST"] >= 10 and ops["WRITE_MIDDLE"] >= 20 and ops["WRITE_LAST"] >= 10, ops
+    # write_lat (64-byte WRITE_ONLY): both sides' n-th WRITE ends with n
+    last = check_pcap.write_last_bytes(frames)
+    for ip in (nic_peer.NIC_IP, nic_peer.GUEST_IP):
+        lat = [x for x in last.get(ip, [])][-5:]
+        assert lat == [1, 2, 3, 4, 5], f"{ip}'s write_lat WRITEs end with {lat}"

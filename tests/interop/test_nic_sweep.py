@@ -1,12 +1,16 @@
 """The longer set against the simulated NIC (`make interop` only; test_nic.py is the
-short one in `make test`). Two runs, one simulator and one guest boot each:
+short one in `make test`). Four runs, one simulator and one guest boot each:
 
   nic_pingpong: ibv_rc_pingpong --chk with the NIC as server and as client, 2048 B x 5
                 and 10001 B x 3 (a message that is not a multiple of the MTU nor of 4:
                 pad bytes). The NIC as client sends its test buffer, which holds what
                 the tool sent it in the step before: --chk's buffer.
-  nic_perftest: ib_write_bw, ib_read_bw, ib_send_bw with the NIC as server, 4 KiB and
-                64 KiB (2 KiB and 64 KiB for READ), 5 iterations each.
+  nic_perftest: ib_write_bw, ib_read_bw, ib_send_bw with the NIC as server, 64 B, 4 KiB
+                and 64 KiB (2 KiB instead of 4 KiB for READ), 5 iterations each.
+  nic_perftest_client: the same three with the NIC as client (the guest's tool serves,
+                the NIC posts the work requests and sends the report), 64 B, 4 KiB, 64 KiB.
+  nic_lat:      ib_write_lat, ib_read_lat, ib_send_lat, the NIC as server and as client;
+                every write_lat WRITE carries its iteration number in its last byte.
 
 Every step must pass (the tool exits 0 with its result line, the NIC prints its ok
 line) and each capture must decode in tshark with correct ICRCs, every pingpong
@@ -26,9 +30,15 @@ S = nic_peer.Step
 RUNS = {
     "nic_pingpong": [S("server", "pingpong", 2048, 5), S("client", "pingpong", 2048, 5),
                      S("server", "pingpong", 10001, 3), S("client", "pingpong", 10001, 3)],
-    "nic_perftest": [S("server", "write_bw", 4096, 5), S("server", "write_bw", 65536, 5),
+    "nic_perftest": [S("server", "write_bw", 64, 5), S("server", "write_bw", 4096, 5),
+                     S("server", "write_bw", 65536, 5), S("server", "read_bw", 64, 5),
                      S("server", "read_bw", 2048, 5), S("server", "read_bw", 65536, 5),
-                     S("server", "send_bw", 4096, 5), S("server", "send_bw", 65536, 5)],
+                     S("server", "send_bw", 64, 5), S("server", "send_bw", 4096, 5),
+                     S("server", "send_bw", 65536, 5)],
+    "nic_perftest_client": [S("client", t, n, 5) for t in ("write_bw", "read_bw", "send_bw")
+                            for n in (64, 4096, 65536)],
+    "nic_lat": [S(r, t, 64, 5) for t in ("write_lat", "read_lat", "send_lat")
+                for r in ("server", "client")],
 }
 
 
@@ -47,9 +57,19 @@ def test_steps(run):
 
 
 def test_capture(run):
-    bad, ops = check_pcap.check(run.pcap, echo=True,
+    # send_lat's SENDs both ways are no echo when the guest serves: pingpong runs only
+    pp_run = any(s.test == "pingpong" for s in RUNS[run.name])
+    bad, ops = check_pcap.check(run.pcap, echo=pp_run,
                                 pattern_from=f"{nic_peer.GUEST_IP},{nic_peer.NIC_IP}")
     assert not bad, "\n".join(bad)
+    if run.name == "nic_lat":
+        # two write_lat runs, 5 WRITEs each way: the n-th WRITE of each side ends with n
+        last = check_pcap.write_last_bytes(check_pcap.read_pcap(open(run.pcap, "rb").read()))
+        for ip in (nic_peer.NIC_IP, nic_peer.GUEST_IP):
+            assert last.get(ip) == [1, 2, 3, 4, 5] * 2, f"{ip}'s write_lat WRITEs end with {last.get(ip)}"
+        return
+    if not pp_run:
+        return
     convs, _ = check_pcap.check_echo(check_pcap.read_pcap(open(run.pcap, "rb").read()))
     pp = [s for s in RUNS[run.name] if s.test == "pingpong"]
     assert len(convs) == len(pp), [(c["first"][0], len(c["first"][1])) for c in convs]

@@ -28,4 +28,7 @@ def cases():
         {"name": "arbiter_fairness", "cmd": [TB, "+test=fairness", "+seed=5"]},
         {"name": "dma_error_status", "cmd": [TB, "+test=errors", "+seed=6"]},
         {"name": "pattern_fill_check", "cmd": [TB, "+test=pattern", "+seed=7"]},
+        # a write client that takes no completions stalls nobody else (bready never waits for it)
+        {"name": "wr_completions_held_others_proceed", "cmd": [TB, "+test=cpl_hold", "+seed=12"]},
+        {"name": "wr_completions_held_small_buffers", "cmd": [TB_SMALL, "+test=cpl_hold", "+seed=13"]},
     ]

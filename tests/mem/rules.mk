@@ -1,9 +1,9 @@
 # tests/mem: the memory subsystem bench (tb_mem_top + tb_mem.cpp) and lint of rtl/mem.
 MEM_DIR  := $(BUILD)/mem
-MEM_RTL  := rtl/mem/mem_pkg.sv $(filter-out rtl/mem/mem_pkg.sv,$(sort $(wildcard rtl/mem/*.sv)))
+MEM_RTL  := rtl/mem/mem_pkg.sv $(sort $(wildcard rtl/lib/*.sv)) $(filter-out rtl/mem/mem_pkg.sv,$(sort $(wildcard rtl/mem/*.sv)))
 MEM_CPP  := rtl/mem/mem_model.cpp
 MEM_HDRS := rtl/mem/mem_model.h rtl/mem/mem_pattern_ref.h
-MEM_MODS := mem_fifo mem_skid mem_dma_rd mem_dma_wr mem_axi_arb mem_axi_ram mem_pattern
+MEM_MODS := lib_fifo lib_skid mem_dma_rd mem_dma_wr mem_axi_arb mem_axi_ram mem_pattern
 
 $(MEM_DIR)/Vtb_mem: $(MEM_RTL) $(MEM_CPP) $(MEM_HDRS) tests/mem/tb_mem_top.sv tests/mem/tb_mem.cpp tests/mem/rules.mk
 	@mkdir -p $(MEM_DIR)

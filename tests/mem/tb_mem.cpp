@@ -153,6 +153,7 @@ struct ReadAgent {
 struct WriteAgent {
     int idx;
     unsigned idle = 0, stall = 0;
+    bool hold_cpl = false;      // completions not taken at all (cpl_ready 0)
     std::deque<Cmd *> pending;  // command not yet sent
     std::deque<Cmd *> payload;  // payload not yet fully sent (points into owned)
     std::deque<Cmd *> awaiting; // completion not yet seen
@@ -248,7 +249,7 @@ struct Bench {
                 put_bits(m->wr_tkeep, a.idx * 64, 64, n == 64 ? ~0ull : ((1ull << n) - 1));
                 put_bits(m->wr_tlast, a.idx, 1, a.pl_off + n == c.len);
             }
-            put_bits(m->wr_cpl_ready, a.idx, 1, !rng.chance(a.stall));
+            put_bits(m->wr_cpl_ready, a.idx, 1, !a.hold_cpl && !rng.chance(a.stall));
         }
 
         m->clk = 0;
@@ -970,6 +971,67 @@ int test_pattern(uint64_t seed) {
     return g_fail;
 }
 
+// Write engine 0's completion consumer holds off (cpl_ready 0) while it has
+// more commands than the engine may have uncompleted: engine 0 must stop
+// taking commands, and nothing else may stall: write engine 1 and both read
+// engines finish everything (the shared B channel keeps moving), every byte
+// checked. Then engine 0's consumer takes its completions and it finishes too.
+int test_cpl_hold(uint64_t seed) {
+    config_memory(20, 10, 0, seed);
+    Rng rng(seed);
+    add_region(rng, RD_BASE, REGION);
+    add_region(rng, WR0_BASE, REGION);
+    add_region(rng, WR1_BASE, REGION);
+    Bench b(seed);
+    const unsigned N0 = 100, N1 = 300, NR = 150;
+    for (int i = 0; i < NRE; i++)
+        for (unsigned k = 0; k < NR; k++) {
+            Cmd c = random_cmd(rng, g_regions[0], 8192);
+            c.status = 0;
+            b.rd[i].pending.push_back(std::move(c));
+        }
+    for (int i = 0; i < NWE; i++) {
+        Region &r = g_regions[1 + i];
+        for (unsigned k = 0; k < (i ? N1 : N0); k++) {
+            Cmd c = random_cmd(rng, r, 8192);
+            make_write(rng, r, c);
+            b.queue_write(b.wr[i], std::move(c));
+        }
+    }
+    b.wr[0].hold_cpl = true;
+    const uint64_t LIMIT = 2'000'000;
+    uint64_t end = b.cycle + LIMIT;
+    auto others_busy = [&] {
+        for (auto &a : b.rd)
+            if (!a.pending.empty() || !a.inflight.empty()) return true;
+        return !b.wr[1].pending.empty() || !b.wr[1].payload.empty() || !b.wr[1].awaiting.empty();
+    };
+    while (others_busy()) {
+        if (b.cycle >= end) {
+            FAIL("cpl_hold: with engine 0's completions held, the other engines did not finish in %" PRIu64
+                 " cycles (wr1 done %" PRIu64 " of %u, rd0 %" PRIu64 ", rd1 %" PRIu64 " of %u)\n",
+                 LIMIT, b.wr[1].cmds_done, N1, b.rd[0].cmds_done, b.rd[1].cmds_done, NR);
+            return g_fail;
+        }
+        b.step();
+    }
+    uint64_t t_others = b.cycle;
+    for (int k = 0; k < 2000; k++) b.step();   // engine 0 stays stopped
+    size_t acc = b.wr[0].awaiting.size();
+    std::printf("cpl_hold: others done @%" PRIu64 " while engine 0 held %zu uncompleted commands (%zu more "
+                "waiting to be accepted)\n", t_others, acc, b.wr[0].pending.size());
+    if (b.wr[0].cmds_done != 0) FAIL("cpl_hold: engine 0 delivered a completion while cpl_ready was 0\n");
+    if (acc == 0 || acc >= N0 || b.wr[0].pending.empty())
+        FAIL("cpl_hold: engine 0 accepted %zu of %u commands (expected it to stop: completion credits)\n", acc, N0);
+    b.wr[0].hold_cpl = false;
+    if (!b.run_until_idle(LIMIT, "cpl_hold release")) return g_fail;
+    if (b.wr[0].cmds_done != N0) FAIL("cpl_hold: engine 0 completed %" PRIu64 " of %u\n", b.wr[0].cmds_done, N0);
+    compare_region(g_regions[1], "wr0 region");
+    compare_region(g_regions[2], "wr1 region");
+    check_protocol();
+    return g_fail;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -989,6 +1051,8 @@ int main(int argc, char **argv) {
         rc = test_errors(seed);
     else if (test == "pattern")
         rc = test_pattern(seed);
+    else if (test == "cpl_hold")
+        rc = test_cpl_hold(seed);
     else {
         std::printf("unknown +test=%s\n", test.c_str());
         return 2;

@@ -5,9 +5,9 @@
 - The firmware's network commands in the single-SoC simulator, where the
   management port is absent (test_fw_net.py).
 - lwIP end to end (test_lwip_*.py): Scapy talks ARP, ICMP, TCP and UDP to the
-  firmware through a UDP socket (--eth0 udp:...). Until the NIC top and the
-  harness's --eth0 exist they run on tb_fw_mgmt (the SoC plus the management
-  buffers, no net layer); set SOLONIC_NIC_SIM=build/sim/solonic_sim then."""
+  firmware of the real NIC (build/sim/solonic_sim --eth0 udp:...), through its
+  packet layer and management buffers. SOLONIC_NIC_SIM picks another simulator
+  with the same options (build/mgmt/Vtb_fw_mgmt: the SoC and the buffers only)."""
 import subprocess
 
 ORDER = 45

@@ -3,9 +3,10 @@ TCP/IP implementation), for the end-to-end tests tests/mgmt/test_lwip_*.py.
 
 The NIC's port is a UDP socket on 127.0.0.1 carrying one Ethernet frame
 (without FCS) per datagram: the simulator's `--eth0 udp:127.0.0.1:LOCAL:REMOTE`.
-Which simulator: $SOLONIC_NIC_SIM, else build/mgmt/Vtb_fw_mgmt (the SoC with
-the management buffers, a stand-in until the NIC top and solonic_sim's --eth0
-exist; both take the same options).
+Which simulator: $SOLONIC_NIC_SIM, else the real NIC, build/sim/solonic_sim
+(nic_top: its packet layer routes the frames to the management buffers).
+build/mgmt/Vtb_fw_mgmt (the SoC with only the management buffers) takes the
+same options and can stand in for it.
 
 The peer (10.0.0.100, 02:00:00:00:00:64) answers ARP requests for its address
 and ICMP echo requests to it on its own, counting them; every other frame goes
@@ -83,7 +84,7 @@ class NicPeer:
         extra = ["--eth0", f"udp:127.0.0.1:{self.nic_port}:{self.sock.getsockname()[1]}"]
         if instance is not None:
             extra += ["--instance", str(instance)]
-        simcon.SIM = os.environ.get("SOLONIC_NIC_SIM", os.path.join(ROOT, "build/mgmt/Vtb_fw_mgmt"))
+        simcon.SIM = os.environ.get("SOLONIC_NIC_SIM", os.path.join(ROOT, "build/sim/solonic_sim"))
         self.sim = Sim(keys, max_cycles=max_cycles, max_seconds=max_seconds, extra=extra, keep_stdin=keep_stdin)
 
     # ---- the wire

@@ -45,9 +45,6 @@ def test_arp_who_has_another_address_is_ignored():
 
 
 def test_arp_default_address_follows_instance_number():
-    if os.environ.get("SOLONIC_NIC_SIM"):
-        import pytest
-        pytest.skip("--instance is an option of the stand-in bench only")
     with NicPeer(instance=2) as n:
         n.boot()
         n.send(who_has(nic_ip(2)))

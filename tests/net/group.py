@@ -5,7 +5,7 @@ ORDER = 40
 RX, TX, V = "build/net/Vnet_rx", "build/net/Vnet_tx", "build/net/vec/"
 BUILD = [RX, TX, V + ".stamp"]
 
-NET_RTL = ["rtl/net/net_pkg.sv", "rtl/net/net_fifo.sv", "rtl/net/net_axis_skid.sv",
+NET_RTL = ["rtl/net/net_pkg.sv", "rtl/lib/lib_fifo.sv", "rtl/lib/lib_skid.sv", "rtl/net/net_axis_skid.sv",
            "rtl/net/net_rx_parse.sv", "rtl/net/net_rx_demux.sv", "rtl/net/net_rx.sv",
            "rtl/net/net_tx_build.sv", "rtl/net/net_tx_arbiter.sv", "rtl/net/net_tx.sv"]
 

@@ -1,6 +1,6 @@
 # tests/net: models and vectors of the net block (rtl/net). Everything goes
 # to $(BUILD)/net/.
-NET_RTL      := rtl/net/net_pkg.sv rtl/net/net_fifo.sv rtl/net/net_axis_skid.sv \
+NET_RTL      := rtl/net/net_pkg.sv rtl/lib/lib_fifo.sv rtl/lib/lib_skid.sv rtl/net/net_axis_skid.sv \
                 rtl/net/net_rx_parse.sv rtl/net/net_rx_demux.sv rtl/net/net_rx.sv \
                 rtl/net/net_tx_build.sv rtl/net/net_tx_arbiter.sv rtl/net/net_tx.sv
 NET_PCAPS    := tests/data/rc_pingpong.pcap tests/data/write_bw.pcap tests/data/read_bw.pcap \

@@ -12,7 +12,9 @@
   unsupported version, a peer that disconnects or never answers.
 - test_qpx_system.py: build/sim/solonic_sim with the transport: two NICs
   (the exchange in both roles, WRITE/READ/SEND both ways with every byte
-  verified, bench tables parsed and bounded, Ctrl-C, a silent peer), every
+  verified, bench tables parsed and bounded, Ctrl-C, a silent peer, both NICs
+  as perftest's peers: write_lat and write_bw, with SOLONIC_QPX_FULL=1 also
+  send_lat and read_lat), every
   wrong input of bench, and a Scapy peer that abandons the exchange halfway,
   sends garbage or never answers (the real QP and MR are undone).
 """

@@ -141,6 +141,17 @@ def case_pair_nic1_listens():
             check_true(f"{line}: header", re.match(rf"bench: \S+( \S+)? on QP {q}, {size} bytes x {iters}, 16 "
                                                    r"outstanding at most", out) is not None, "bench: ... on QP", out)
             bw_table(out, size, iters)
+        # posted by the work-request generator: 4 KiB WRITEs near the wire (measured 91.36 Gb/s at
+        # PMTU 1024, whose wire limit is 92.25; simulated cycles are exact, so a floor is stable)
+        out = cmd(a, f"bench write 4096 256 --rkey {rkey:#x}")
+        _, avg, _ = bw_table(out, 4096, 256)
+        check_true("4 KiB WRITE goodput >= 85 Gb/s (the generator posts, not the firmware)", avg >= 85.0,
+                   ">= 85 Gb/s", avg)
+        check_true("said who posted", "posted by the work-request generator" in out, "posted by the ...", out)
+        out = cmd(a, f"bench write 64 4 --qps 2 --rkey {rkey:#x}")
+        check("--qps 2 with one connected QP: said so",
+              f"bench: --qps 2: QP 0x{qpn + 1:x} is not created here; only 1 consecutive connected QP from "
+              f"0x{qpn:x} (the exchange connects one QP at a time)\n", out)
         out = cmd(a, "bench write 4096 8")
         check_true("pingpong carries no rkey: said so", "the exchange carried no rkey (pingpong): assuming "
                    f"the peer's test buffer has key 0x{rkey:x} like ours" in out, "the note", out)
@@ -198,9 +209,9 @@ def case_pair_bench_interrupt_and_silent_peer():
 
 ARGS = [
     ("bench", "bench: expected [lat] write|read|send SIZE ITERS [QPN] [--rkey KEY] [--depth N] "
-              "[--timeout MS] (see 'help bench')"),
+              "[--qps N] [--timeout MS] (see 'help bench')"),
     ("bench lat", "bench: expected [lat] write|read|send SIZE ITERS [QPN] [--rkey KEY] [--depth N] "
-                  "[--timeout MS] (see 'help bench')"),
+                  "[--qps N] [--timeout MS] (see 'help bench')"),
     ("bench atomic 8 1", "bench: expected write, read or send (or lat), got 'atomic'"),
     ("bench lat lat 8 1", "bench: expected write, read or send, got 'lat'"),
     ("bench write", "bench write: expected SIZE ITERS"),
@@ -219,7 +230,10 @@ ARGS = [
     ("bench write 64 1 --rkey x", "bench: --rkey: expected a number (decimal or 0x hex), got 'x'"),
     ("bench write 64 1 --timeout 0", "bench: --timeout: expected 1..10000 ms, got 0"),
     ("bench write 64 1 --timeout 10001", "bench: --timeout: expected 1..10000 ms, got 10001"),
-    ("bench write 64 1 --depth 0", "bench: --depth: expected 1..192 (capped at the SQ depth), got 0"),
+    ("bench write 64 1 --depth 0", "bench: --depth: expected 1..512 (at most the SQ depth per QP), got 0"),
+    ("bench write 64 1 --depth 513", "bench: --depth: expected 1..512 (at most the SQ depth per QP), got 513"),
+    ("bench write 64 1 --qps 0", "bench: --qps: expected 1..64, got 0"),
+    ("bench write 64 1 --qps 65", "bench: --qps: expected 1..64, got 65"),
     ("bench lat write 64 1 --depth 2", "bench: --depth: a latency run has one work request outstanding"),
     # well-formed, but nothing to run on
     ("bench write 64 1", "bench: no connected QP (run listen or connect first, or give a QPN)"),
@@ -237,7 +251,7 @@ def case_args_bench():
             check(f"output of {line!r}", want + "\n", s.reply(line).replace("\r", ""))
         out = s.reply("help bench")
         for want in ("usage: bench [lat] write|read|send SIZE ITERS [QPN] [OPTIONS]", "--rkey KEY", "--depth N",
-                     "--timeout MS", "Ctrl-C"):
+                     "--qps N", "--timeout MS", "Ctrl-C", "work-request"):
             check_true("help bench", want in out, want, tail(out))
         out = s.reply("help")
         check_true("help lists bench", re.search(r"^  bench \[lat\] write\|read\|send", out, re.M) is not None,
@@ -302,6 +316,87 @@ def case_peer_never_answers():
         t.accept()
         t.recv(52, "client destination")
         failed_cleanly(n, "timeout: no pingpong destination from the peer within 2 ms (got 0 of 52 bytes)")
+
+
+LAT_ROW = (r"^ (\d+) +(\d+) +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM +
+           r" +" + NUM + r" +" + NUM + r"\n")
+
+
+def tool_run(server, client, test, size, iters):
+    """Both NICs armed ('tool on'): NIC 1 listens, NIC 0 connects; both run their side of
+    perftest's TEST. Returns (client's output, server's output)."""
+    for con in (server, client):
+        out = cmd(con, f"tool on -n {iters} -s {size} --idle 50")
+        check_true("tool on", out.startswith(f"tool: on (-n {iters} -s {size}, idle bound 50 ms)"),
+                   "tool: on (...)", out)
+    server.send(f"listen --test {test} --wait 5000")
+    server.wait_for(rf"listen --test {test} --wait 5000\n", 30)
+    out_c = cmd(client, f"connect 10.0.0.2 --test {test}", timeout=300)
+    out_s = server.wait_for(r"solonic> ", 300).replace("\r", "")
+    end = rf"tool: {test} server with 10\.0\.0\.1: .*: (ok|FAILED.*)\r?\n"
+    if not re.search(end, out_s):
+        try:
+            out_s += server.wait_for(end, 300).replace("\r", "")
+        except Exception:
+            print("server so far:\n" + out_s)
+            raise
+    check_true(f"{test}: the client's line", re.search(
+        rf"^tool: {test} client with 10\.0\.0\.2: .*: ok\n", out_c, re.M) is not None,
+        f"tool: {test} client with 10.0.0.2: ...: ok", tail(out_c))
+    check_true(f"{test}: the server's line", re.search(
+        rf"^tool: {test} server with 10\.0\.0\.1: .*: ok\n", out_s, re.M) is not None,
+        f"tool: {test} server with 10.0.0.1: ...: ok", tail(out_s))
+    return out_c, out_s
+
+
+def lat_row(out, size, iters, lo, hi):
+    m = re.search(LAT_ROW, out, re.M)
+    check_true("a perftest latency table", m is not None, "#bytes #iterations t_min ...", out)
+    check("#bytes", size, int(m.group(1)))
+    check("#iterations", iters, int(m.group(2)))
+    tmin, tmax, typ, avg = (float(m.group(i)) for i in (3, 4, 5, 6))
+    check_true("t_min <= t_typical, t_avg <= t_max", tmin <= typ <= tmax and tmin <= avg <= tmax,
+               "ordered", m.group(0))
+    check_true(f"{lo} us < t_min, t_max < {hi} us (simulated)", lo < tmin and tmax < hi,
+               f"{lo}..{hi}", m.group(0))
+    return avg
+
+
+def case_pair_perftest_tools():
+    """Both NICs as perftest's peers ('tool on'): NIC 0 the client, NIC 1 the server of
+    write_lat (each watches its buffer's last byte and writes back) and write_bw (NIC 0
+    posts the WRITEs and sends the report NIC 1 prints); with SOLONIC_QPX_FULL=1 also
+    send_lat and read_lat (each tool costs about 30 s of wall time; the interop sweep
+    runs all of them against rxe)."""
+    full = os.environ.get("SOLONIC_QPX_FULL") == "1"
+    figs = []
+    with pair() as (a, b):
+        t0 = time.monotonic()
+        out_c, out_s = tool_run(b, a, "write_lat", 64, 4)
+        wl = lat_row(out_c, 64, 4, 0.5, 100)
+        lat_row(out_s, 64, 4, 0.5, 100)
+        figs.append(f"write_lat 64 B {wl:.2f} us")
+        print(f"write_lat: {time.monotonic() - t0:.1f} s wall")
+        if full:
+            t0 = time.monotonic()
+            sl = lat_row(tool_run(b, a, "send_lat", 256, 6)[0], 256, 6, 0.5, 100)
+            rl = lat_row(tool_run(b, a, "read_lat", 4096, 6)[0], 4096, 6, 0.5, 100)
+            figs += [f"send_lat 256 B {sl:.2f} us", f"read_lat 4096 B {rl:.2f} us"]
+            print(f"send_lat, read_lat: {time.monotonic() - t0:.1f} s wall")
+        t0 = time.monotonic()
+        out_c, out_s = tool_run(b, a, "write_bw", 16384, 4)
+        m = re.search(r"^ 16384 +4 +" + NUM + r" +" + NUM + r" +" + NUM + r"\n", out_c, re.M)
+        check_true("the client's bandwidth table (MB/s)", m is not None, " 16384 4 peak avg rate", out_c)
+        avg = float(m.group(2))
+        ms = re.search(r"qpx: the peer's report: 16384-byte messages x 4, BW average " + NUM +
+                       r" MB/s", out_s)
+        check_true("the server got the client's report", ms is not None and
+                   abs(float(ms.group(1)) - avg) < 0.01, f"BW average {avg:.2f}", tail(out_s))
+        # 100 Gb/s is 11920.93 MB/s (2^20 bytes)
+        check_true("0 < BW average < the wire's rate", 0 < avg < 11920.93, "0 .. 11920.93 MB/s", avg)
+        figs.append(f"write_bw 16 KiB x 4 {avg:.2f} MB/s")
+        print(f"write_bw: {time.monotonic() - t0:.1f} s wall")
+        print("NIC-to-NIC (simulated time): " + ", ".join(figs))
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}

@@ -17,12 +17,15 @@ _TESTS = [
     ("nak_remote_access_invalid_nothing_written_flush_reset_reuse", "nak_access"),
     ("rnr_then_success_and_rnr_retry_exhausted", "rnr"),
     ("wire_cut_retry_exhausted_flush_reset_reuse", "retry_exc"),
+    ("small_reads_of_3_qps_pass_a_4mib_read", "read_mix"),
     ("write_1mib_mtu4096_at_least_95pct_of_wire", "perf"),
+    ("wrgen_every_byte_round_robin_errors_abort_reset_timeout", "gen"),
+    ("wrgen_64b_write_rate_floor_1_and_16_qps", "gen_rate"),
 ]
 
 
 def cases():
-    c = [{"name": n, "cmd": [TB, f"+test={t}"], "timeout": 120} for n, t in _TESTS]
+    c = [{"name": n, "cmd": [TB, f"+test={t}"], "timeout": 300} for n, t in _TESTS]
     c.append({"name": "campaign_2000_ops_8_qps_drop1_reorder1_corrupt01_seed1",
               "cmd": [TB, "+test=campaign", "+seed=1", "+ops=2000"], "timeout": 240})
     return c

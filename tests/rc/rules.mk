@@ -5,7 +5,7 @@ RC_DIR   := $(BUILD)/rc
 RC_PKGS  := rtl/net/net_pkg.sv rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv rtl/roce/roce_qp_pkg.sv \
             rtl/roce/roce_req_pkg.sv
 RC_RTL   := $(filter-out $(RC_PKGS),$(sort $(wildcard rtl/roce/*.sv))) \
-            $(addprefix rtl/mem/,mem_fifo.sv mem_skid.sv mem_dma_rd.sv mem_dma_wr.sv mem_axi_arb.sv mem_axi_ram.sv) \
+            rtl/lib/lib_fifo.sv rtl/lib/lib_skid.sv $(addprefix rtl/mem/,mem_dma_rd.sv mem_dma_wr.sv mem_axi_arb.sv mem_axi_ram.sv) \
             rtl/net/net_axis_skid.sv $(REGS_SV_DIR)/roce_regs.sv
 RC_CPP   := tests/rc/tb_rc.cpp sim/wire/eth_wire.cpp rtl/mem/mem_model.cpp
 RC_DEPS  := $(RC_PKGS) $(RC_RTL) $(RC_CPP) tests/rc/tests.inc tests/rc/tb_rc_side.sv sim/wire/eth_wire.h rtl/mem/mem_model.h \
@@ -35,3 +35,15 @@ rc-known-failing: $(RC_DIR)/Vtb_rc
 	  $(RC_DIR)/Vtb_rc +test=$$t >/dev/null 2>&1 && echo "PASS $$t" || { echo "FAIL $$t"; fail=1; }; done; \
 	$(RC_DIR)/Vtb_rc +test=campaign +seed=1 +ops=2000 >/dev/null 2>&1 && echo "PASS campaign" || { echo "FAIL campaign"; fail=1; }; \
 	exit $$fail
+
+# The same bench at NQP 4096 (the transport's largest table), not in make test
+# (a second model build): smoke and QPNs 4092..4095.
+.PHONY: rc-nqp4096
+$(RC_DIR)/Vtb_rc_nqp4096: $(RC_DEPS)
+	@mkdir -p $(RC_DIR)
+	$(VERILATOR) $(VFLAGS) --cc --exe --build -Mdir $(RC_DIR)/obj_nqp4096 --top-module tb_rc_side -GNQP=4096 \
+	  -CFLAGS "-O2 -std=c++17 -I$(abspath rtl/mem) -I$(abspath sim/wire) -I$(abspath $(BUILD)/gen/include) -I$(abspath tests/rc)" \
+	  -o ../Vtb_rc_nqp4096 $(RC_PKGS) $(RC_RTL) tests/rc/tb_rc_side.sv $(abspath $(RC_CPP)) \
+	  >$(RC_DIR)/build_nqp4096.log 2>&1 || (grep -E '%(Error|Warning)' -A3 $(RC_DIR)/build_nqp4096.log | head -60; exit 1)
+rc-nqp4096: $(RC_DIR)/Vtb_rc_nqp4096
+	$(RC_DIR)/Vtb_rc_nqp4096 +test=smoke && $(RC_DIR)/Vtb_rc_nqp4096 +test=high_qpn

@@ -9,7 +9,7 @@ RREQ_OWN  := $(addprefix rtl/roce/,roce_sq.sv roce_req.sv roce_comp.sv roce_comp
 RREQ_RTL  := $(addprefix rtl/roce/,roce_fifo.sv roce_ram_sdp.sv roce_tx_build.sv roce_rx_parse.sv) \
              $(wildcard rtl/roce/roce_axis_assert.sv) rtl/roce/roce_qp_table.sv rtl/roce/roce_mr_table.sv \
              $(RREQ_OWN) \
-             $(addprefix rtl/mem/,mem_fifo.sv mem_skid.sv mem_dma_rd.sv mem_dma_wr.sv mem_axi_arb.sv mem_axi_ram.sv)
+             rtl/lib/lib_fifo.sv rtl/lib/lib_skid.sv $(addprefix rtl/mem/,mem_dma_rd.sv mem_dma_wr.sv mem_axi_arb.sv mem_axi_ram.sv)
 RREQ_CPP  := rtl/mem/mem_model.cpp
 RREQ_TB   := tests/roce_req/tb_roce_req.sv tests/roce_req/tb_roce_req.cpp
 RREQ_DEPS := $(RREQ_PKGS) $(RREQ_RTL) $(RREQ_CPP) $(RREQ_TB) rtl/mem/mem_model.h tests/roce_req/rules.mk

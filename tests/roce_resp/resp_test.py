@@ -775,6 +775,44 @@ def sc_perf():
     return c.done()
 
 
+def sc_interleave(bp=0):
+    """READs of two QPs at once: QP A one long READ (48 packets), then a WRITE
+    (its ACK must follow the READ's last packet), a second READ and an atomic
+    (both after the first READ); QP B small READs, a WRITE, and duplicate
+    READs (a retry from the first READ's PSN, one from the middle of the
+    second) while A's READ is still being answered. Checked against the
+    model per QP; B must be done long before A's first READ."""
+    A, B = 0x11, 0x12
+    env = Env(pmtu=3, rq_psn=0xFFFFE0, qpns=(A, B), seed=11)
+    pm = env.pmtu
+    NA = 48
+    env.read(A, MR_BASE, NA * pm)                               # [MR_BASE, +48 KiB)
+    env.write(A, MR_BASE + 0xC000, rb(env, 2 * pm))
+    env.read(A, MR_BASE + 0x100, 3 * pm + 5)
+    env.atomic(A, "FETCH_ADD", MR_BASE + 0xD000, 3)
+    pb0 = env.psn[B]
+    env.read(B, MR_BASE + 0x2000, 100, gap=4)
+    pb1 = env.psn[B]
+    env.read(B, MR_BASE + 0x3000, 2 * pm + 1)
+    env.write(B, MR_BASE + 0xE000, rb(env, 64))
+    env.req(OP["READ"], B, psn=pb0, ackreq=1, va=MR_BASE + 0x2000, rkey=MR_KEY, dlen=100, gap=4)
+    env.req(OP["READ"], B, psn=(pb1 + 1) % (1 << 24), ackreq=1, va=MR_BASE + 0x3000 + pm, rkey=MR_KEY,
+            dlen=pm + 1)
+    env.read(B, MR_BASE + 0x4000, 8)
+    env.atomic(B, "CMP_SWAP", MR_BASE + 0xD008, 5, compare=env.model.rd64(MR_BASE + 0xD008))
+    c, out = env.check("interleave_2qp%s" % ("_bp" if bp else ""), counters=["atomic"], bp=bp)
+    # B's answers all went out while A's first READ was still being answered
+    b_last = max(cyc for cyc, h in out["txh"] if h["dqpn"] == B)
+    a_rr = [cyc for cyc, h in out["txh"] if h["dqpn"] == A and h["opcode"] in (0x0D, 0x0E, 0x0F, 0x10)]
+    a_first_end = a_rr[NA - 1]
+    print("bench interleave: QP B's last answer at cycle %d, QP A's first READ (%d packets) done at cycle %d"
+          % (b_last, NA, a_first_end))
+    if not b_last < a_first_end:
+        c.fail("QP B answered while QP A's long READ runs", "B's last answer before cycle %d" % a_first_end,
+               b_last)
+    return c.done()
+
+
 # ------------------------------------------------------------ rxe replays
 def exchange(decode, server_ip="10.0.0.1"):
     """QPN, PSN, rkey, VA of both sides from the perftest / pingpong exchange"""
@@ -881,6 +919,8 @@ SCENARIOS = {
     "out_of_sequence": sc_oos,
     "bad_inputs": sc_bad,
     "perf_mtu4096": sc_perf,
+    "interleave_2qp": sc_interleave,
+    "interleave_2qp_backpressure": lambda: sc_interleave(bp=300),
     "replay_write_bw": lambda: replay("write_bw"),
     "replay_read_bw": lambda: replay("read_bw"),
     "replay_rc_pingpong": lambda: replay("rc_pingpong"),

@@ -3,7 +3,7 @@
 // solonic on the AMD VCU118 (XCVU9P-L2FLGA2104E): stand-alone, no host.
 //   clk_125mhz (LVDS) -> MMCM -> 250 MHz NIC clock and 125 MHz CMAC init clock
 //   QSFP28 port 1 (GTY quad 231) -> cmac_usplus_0 (100GBASE-R4, RS-FEC on by
-//   default; created by boards/<board>/cmac.tcl at build time) -> board_nic
+//   default; created by boards/common/tcl/build.tcl at build time, wrapped by board_cmac) -> board_nic
 //   USB-UART (CP2105, 115200 8N1) <-> the firmware's console
 //   DIP switches 3:0 = instance number (firmware default MAC/IP), LEDs 7:0 as
 //   board_nic says, centre button = reset.
@@ -71,34 +71,16 @@ module vcu118_top #(
   logic [63:0]  mac_rx_tkeep, mac_tx_tkeep;
   logic         mac_rx_tvalid, mac_rx_tlast, mac_rx_tuser;
   logic         mac_tx_tvalid, mac_tx_tready, mac_tx_tlast, mac_tx_tuser;
-  logic [15:0]  drp_do;
-  logic         drp_rdy;
 
-  cmac_usplus_0 u_cmac (
-    .gt_rxp_in(qsfp1_rx_p), .gt_rxn_in(qsfp1_rx_n),
-    .gt_txp_out(qsfp1_tx_p), .gt_txn_out(qsfp1_tx_n),
-    .gt_ref_clk_p(qsfp1_mgt_refclk_0_p), .gt_ref_clk_n(qsfp1_mgt_refclk_0_n),
-    .gt_txusrclk2(mac_clk),
-    .gt_loopback_in(12'd0),
-    .gtwiz_reset_tx_datapath(1'b0), .gtwiz_reset_rx_datapath(1'b0),
-    .sys_reset(rst_125), .init_clk(clk_125),
-    .ctl_tx_rsfec_enable(RSFEC != 0), .ctl_rx_rsfec_enable(RSFEC != 0),
-    .ctl_rsfec_ieee_error_indication_mode(1'b0),
-    .ctl_rx_rsfec_enable_correction(RSFEC != 0), .ctl_rx_rsfec_enable_indication(RSFEC != 0),
-    .rx_clk(mac_clk), .core_rx_reset(1'b0),
-    .ctl_rx_enable(1'b1), .ctl_rx_force_resync(1'b0), .ctl_rx_test_pattern(1'b0),
-    .usr_rx_reset(mac_rx_reset), .stat_rx_aligned(mac_rx_aligned),
-    .rx_axis_tvalid(mac_rx_tvalid), .rx_axis_tdata(mac_rx_tdata), .rx_axis_tlast(mac_rx_tlast),
-    .rx_axis_tkeep(mac_rx_tkeep), .rx_axis_tuser(mac_rx_tuser),
-    .core_tx_reset(1'b0),
-    .ctl_tx_enable(1'b1), .ctl_tx_send_idle(1'b0), .ctl_tx_send_rfi(1'b0),
-    .ctl_tx_send_lfi(1'b0), .ctl_tx_test_pattern(1'b0),
-    .usr_tx_reset(mac_tx_reset),
-    .tx_axis_tvalid(mac_tx_tvalid), .tx_axis_tready(mac_tx_tready), .tx_axis_tdata(mac_tx_tdata),
-    .tx_axis_tlast(mac_tx_tlast), .tx_axis_tkeep(mac_tx_tkeep), .tx_axis_tuser(mac_tx_tuser),
-    .tx_preamblein(56'd0),
-    .core_drp_reset(1'b0), .drp_clk(clk_125), .drp_addr(10'd0), .drp_di(16'd0),
-    .drp_en(1'b0), .drp_we(1'b0), .drp_do(drp_do), .drp_rdy(drp_rdy)
+  board_cmac #(.RSFEC(RSFEC)) u_cmac (
+    .gt_rxp(qsfp1_rx_p), .gt_rxn(qsfp1_rx_n), .gt_txp(qsfp1_tx_p), .gt_txn(qsfp1_tx_n),
+    .gt_refclk_p(qsfp1_mgt_refclk_0_p), .gt_refclk_n(qsfp1_mgt_refclk_0_n),
+    .init_clk(clk_125), .sys_reset(rst_125),
+    .mac_clk, .mac_rx_reset, .mac_tx_reset, .mac_rx_aligned,
+    .rx_tvalid(mac_rx_tvalid), .rx_tdata(mac_rx_tdata), .rx_tkeep(mac_rx_tkeep),
+    .rx_tlast(mac_rx_tlast), .rx_tuser(mac_rx_tuser),
+    .tx_tvalid(mac_tx_tvalid), .tx_tready(mac_tx_tready), .tx_tdata(mac_tx_tdata),
+    .tx_tkeep(mac_tx_tkeep), .tx_tlast(mac_tx_tlast), .tx_tuser(mac_tx_tuser)
   );
 
   // QSFP28 module control: selected, out of reset, high-power mode
@@ -131,7 +113,7 @@ module vcu118_top #(
   assign led = {!qsfp1_intl, qsfp_present, nic_led[5:0]};
 
   logic unused;
-  assign unused = ^{nic_led[7:6], drp_do, drp_rdy, nic_rst, exit_valid, exit_code, cnt_rx_frames,
+  assign unused = ^{nic_led[7:6], nic_rst, exit_valid, exit_code, cnt_rx_frames,
                     cnt_rx_drop_full, cnt_rx_cut_long, cnt_rx_cut_link, cnt_tx_frames,
                     cnt_tx_drop_link, cnt_tx_too_long};
 

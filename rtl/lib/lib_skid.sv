@@ -1,9 +1,9 @@
-// mem_skid: valid/ready register slice with full throughput. m_* and s_ready
+// lib_skid: valid/ready register slice (rtl/lib: primitives every block shares) with full throughput. m_* and s_ready
 // come from registers, so it cuts every combinational path between the two
 // sides; one word per cycle passes with no bubble.
 `default_nettype none
 
-module mem_skid #(
+module lib_skid #(
   parameter int unsigned WIDTH = 8
 ) (
   input  wire logic             clk,

@@ -1,15 +1,21 @@
-// mem_fifo: first-word-fall-through FIFO with a registered output, in the
-// block-RAM template form (write port, registered read port).
+// lib_fifo: first-word-fall-through FIFO with a registered output, in the
+// block-RAM template form (write port, registered read port). The one FIFO of
+// this kind in the design (rtl/lib: primitives every block shares).
 //
 // s_ready is high while fewer than DEPTH words are held (memory plus the
 // output register); a word written at one clock edge is on m_data after the
 // next edge. One word per cycle in and out, no bubbles. `count` is the
 // number of words held (registered).
+//
+// MUST_ACCEPT = 1 is for writers that never wait (they keep count below DEPTH
+// themselves, e.g. whole-frame admission): simulation then reports s_valid
+// while s_ready is low as an error, since that word would be lost.
 `default_nettype none
 
-module mem_fifo #(
-  parameter int unsigned WIDTH = 8,
-  parameter int unsigned DEPTH = 16   // power of two, >= 2
+module lib_fifo #(
+  parameter int unsigned WIDTH       = 8,
+  parameter int unsigned DEPTH       = 16,  // power of two, >= 2
+  parameter bit          MUST_ACCEPT = 1'b0
 ) (
   input  wire logic                     clk,
   input  wire logic                     rst,
@@ -25,7 +31,7 @@ module mem_fifo #(
   localparam int unsigned CW = $clog2(DEPTH + 1);
 
   if (DEPTH < 2 || (1 << AW) != DEPTH) begin : g_bad_depth
-    $error("mem_fifo: DEPTH must be a power of two >= 2");
+    $error("lib_fifo: DEPTH must be a power of two >= 2");
   end
 
   logic [WIDTH-1:0] ram_q [DEPTH];
@@ -74,4 +80,12 @@ module mem_fifo #(
   assign m_valid = ov_q;
   assign m_data  = out_q;
   assign count   = count_q;
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (MUST_ACCEPT && !rst && s_valid && !s_ready) begin
+      $error("lib_fifo: a word written into a full FIFO (MUST_ACCEPT) is lost");
+    end
+  end
+`endif
 endmodule

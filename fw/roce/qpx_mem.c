@@ -1,0 +1,135 @@
+/* On-board memory bytes through the fill/check engine: see qpx_mem.h. */
+#include "qpx_mem.h"
+
+#define PAT_C1 0x9E3779B97F4A7C15ull
+#define PAT_C2 0xD1B54A32D192ED03ull
+
+static uint64_t xs(uint64_t x) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+}
+
+/* y = x ^ (x << k): x = y ^ (y << k) ^ (y << 2k) ...; the same for >> */
+static uint64_t unshl(uint64_t y, unsigned k) {
+    uint64_t x = y;
+    for (unsigned s = k; s < 64; s += k)
+        x = y ^ (x << k);
+    return x;
+}
+
+static uint64_t unshr(uint64_t y, unsigned k) {
+    uint64_t x = y;
+    for (unsigned s = k; s < 64; s += k)
+        x = y ^ (x >> k);
+    return x;
+}
+
+static uint64_t unxs(uint64_t x) {
+    return unshl(unshr(unshl(x, 17), 7), 13);
+}
+
+uint64_t qpx_pat_word(uint64_t seed, uint64_t word) {
+    return xs(xs((seed ^ word) + PAT_C1) + PAT_C2);
+}
+
+uint64_t qpx_pat_seed_for_word(uint64_t addr, uint64_t x) {
+    return (unxs(unxs(x) - PAT_C2) - PAT_C1) ^ (addr >> 3);
+}
+
+uint64_t qpx_pat_seed_for_byte(uint64_t addr, uint8_t v) {
+    return qpx_pat_seed_for_word(addr, (uint64_t)v << (8u * (addr & 7u)));
+}
+
+#ifndef QPX_MEM_HOST
+#include <solonic_regs.h>
+
+#include "timer.h"
+#include "trap.h"
+
+#define ENGINE_WAIT_MS 1u
+
+static int present = -1;
+
+bool qpx_mem_present(void) {
+    if (present < 0) {
+        uint32_t id, cause;
+        present = trap_probe_read32(MEMPAT_ID, &id, &cause) == 0 && id == MEMPAT_ID_VALUE;
+    }
+    return present > 0;
+}
+
+static void start(uint64_t addr, uint32_t len, uint64_t seed, uint32_t mode) {
+    REG32(MEMPAT_ADDR_LO) = (uint32_t)addr;
+    REG32(MEMPAT_ADDR_HI) = (uint32_t)(addr >> 32);
+    REG32(MEMPAT_LEN) = len;
+    REG32(MEMPAT_SEED_LO) = (uint32_t)seed;
+    REG32(MEMPAT_SEED_HI) = (uint32_t)(seed >> 32);
+    REG32(MEMPAT_START) = mode;
+}
+
+/* Wait for the engine to be idle: status, or -1 when it stays busy. */
+static int wait_idle(void) {
+    uint64_t end = tmr_cycles() + tmr_ms_to_cycles(ENGINE_WAIT_MS);
+    uint32_t st;
+    while ((st = REG32(MEMPAT_STATUS)) & MEMPAT_STATUS_BUSY_MASK)
+        if (tmr_cycles() > end) return -1;
+    return (int)st;
+}
+
+int qpx_mem_write_word(uint64_t addr, uint32_t len, uint64_t value, const char **err) {
+    if (!qpx_mem_present()) {
+        *err = "no fill/check engine in this SoC (the firmware cannot write on-board memory)";
+        return -1;
+    }
+    if (wait_idle() < 0) {
+        *err = "the fill/check engine stayed busy";
+        return -1;
+    }
+    /* the bytes of value from addr on are bytes addr%8.. of the pattern word */
+    start(addr, len, qpx_pat_seed_for_word(addr, value << (8u * (addr & 7u))), 0);
+    int st = wait_idle();
+    if (st < 0) {
+        *err = "the fill/check engine did not finish";
+        return -1;
+    }
+    if (st & MEMPAT_STATUS_DMA_STATUS_MASK) {
+        *err = "the on-board memory answered a write with an error";
+        return -1;
+    }
+    return 0;
+}
+
+int qpx_mem_write_byte(uint64_t addr, uint8_t v, const char **err) {
+    return qpx_mem_write_word(addr, 1, v, err);
+}
+
+int qpx_mem_fill_chk(uint64_t addr, uint32_t len, const char **err) {
+    uint32_t off = 0;
+    while (off < len) {
+        uint64_t a = addr + off;
+        uint32_t n = 8u - (uint32_t)(a & 7u);
+        if (n > len - off) n = len - off;
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < n; i++)
+            v |= (uint64_t)((off + i) % 4096u == 0 ? 0x00u : 0x7bu) << (8u * i);
+        if (qpx_mem_write_word(a, n, v, err) != 0) return -1;
+        off += n;
+    }
+    return 0;
+}
+
+int qpx_mem_watch_start(uint64_t addr, uint8_t v) {
+    if (!qpx_mem_present() || (REG32(MEMPAT_STATUS) & MEMPAT_STATUS_BUSY_MASK)) return -1;
+    start(addr, 1, qpx_pat_seed_for_byte(addr, v), 1);
+    return 0;
+}
+
+int qpx_mem_watch_result(void) {
+    uint32_t st = REG32(MEMPAT_STATUS);
+    if (st & MEMPAT_STATUS_BUSY_MASK) return -1;
+    if (st & MEMPAT_STATUS_DMA_STATUS_MASK) return -2;
+    return REG32(MEMPAT_ERR_COUNT) == 0 ? 1 : 0;
+}
+#endif
