@@ -39,6 +39,7 @@ module roce_comp #(
   parameter int NQP       = 256,
   parameter int SQ_DEPTH  = 16,
   parameter int CQE_DEPTH = 2 * SQ_DEPTH,   // > SQ_DEPTH: one event may complete a whole ring
+  parameter int PAY_DEPTH = 32,             // response payload beats taken ahead of their decision (power of two)
   parameter int QAW       = $clog2(NQP),
   parameter int SAW       = $clog2(SQ_DEPTH)
 ) (
@@ -297,23 +298,37 @@ module roce_comp #(
   assign cq_pop = m_cqe_valid && m_cqe_ready;
 
   // ------------------------------------------------------------ payload routing
+  // Payload FIFO: the payload of a response flows in before its decision is
+  // made, so the RX parser reaches the next header while this one is still
+  // being decided: the per-header event cycles overlap the payload beats of
+  // the packet before (line rate needs max(event, beats) <= the wire time of
+  // a packet, not their sum; docs/transport.md, "READ responses at line rate").
+  logic [roce_pkg::DATA_W-1:0] pf_data;
+  logic                        pf_valid, pf_ready, pf_last;
+  roce_fifo #(.WIDTH(roce_pkg::DATA_W + 1), .DEPTH(PAY_DEPTH)) u_pay_q (
+    .clk, .rst,
+    .in_valid(s_axis_rsp_payload_tvalid), .in_ready(s_axis_rsp_payload_tready),
+    .in_data({s_axis_rsp_payload_tdata, s_axis_rsp_payload_tlast}),
+    .out_valid(pf_valid), .out_ready(pf_ready), .out_data({pf_data, pf_last}), .count()
+  );
+
   // One decision per response with payload (and one D_GEN per atomic result),
   // in header order.
   logic [1:0] dec_kind;
   always_comb begin
     dec_kind                  = dec_out[DEC_W-1 -: 2];
-    m_axis_dma_tdata          = s_axis_rsp_payload_tdata;
+    m_axis_dma_tdata          = pf_data;
     m_axis_dma_tkeep          = '1;
-    m_axis_dma_tlast          = s_axis_rsp_payload_tlast;
+    m_axis_dma_tlast          = pf_last;
     m_axis_dma_tvalid         = 1'b0;
-    s_axis_rsp_payload_tready = 1'b0;
+    pf_ready                  = 1'b0;
     dec_pop                   = 1'b0;
     if (dec_valid) begin
       unique case (dec_kind)
         D_WRITE: begin
-          m_axis_dma_tvalid         = s_axis_rsp_payload_tvalid;
-          s_axis_rsp_payload_tready = m_axis_dma_tready;
-          dec_pop = s_axis_rsp_payload_tvalid && m_axis_dma_tready && s_axis_rsp_payload_tlast;
+          m_axis_dma_tvalid = pf_valid;
+          pf_ready          = m_axis_dma_tready;
+          dec_pop = pf_valid && m_axis_dma_tready && pf_last;
         end
         D_GEN: begin
           m_axis_dma_tdata  = {{(mem_pkg::DATA_W - 64){1'b0}}, dec_out[63:0]};
@@ -323,8 +338,8 @@ module roce_comp #(
           dec_pop           = m_axis_dma_tready;
         end
         default: begin   // D_DROP
-          s_axis_rsp_payload_tready = 1'b1;
-          dec_pop = s_axis_rsp_payload_tvalid && s_axis_rsp_payload_tlast;
+          pf_ready = 1'b1;
+          dec_pop  = pf_valid && pf_last;
         end
       endcase
     end
@@ -533,7 +548,10 @@ module roce_comp #(
       end
 
       S_EVAL: begin
-        st_d = S_WRD;
+        // read the WQE at cptr now (S_WRD's work); unused when the event ends here
+        wqe_rd_en   = 1'b1;
+        wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0]};
+        st_d = S_WQE;
         lim_d = ws_q.una;
         if (!qok_q) begin
           st_d = S_WB;

@@ -180,6 +180,22 @@ def case_pair_nic0_listens():
         bw_table(out, 16384, 16)
 
 
+def case_pair_bench_read_depth3():
+    """bench read 65536 8 --depth 3 (it once hung with comp_drop_resp counting up):
+    it must finish with a bounded table, and the READ data must have arrived
+    (a READ of a filled range verifies afterwards)."""
+    with pair() as (a, b):
+        qpn, _ = exchange(b, a, "10.0.0.2", "10.0.0.1")
+        rkey = key_of(b)
+        out = cmd(a, f"bench read 65536 8 --depth 3 --rkey {rkey:#x}", timeout=300)
+        check_true("bench read --depth 3: header", re.match(rf"bench: \S+( \S+)? on QP {qpn:#x}, 65536 bytes x 8, 3 "
+                                                            r"outstanding at most", out) is not None,
+                   "bench: ... 3 outstanding at most", out)
+        bw_table(out, 65536, 8)
+        x = BUF + 0x40000
+        moved(b, a, lambda: wr(a, f"read {qpn:#x} {x:#x} {x:#x} {rkey:#x} 0x10000", "read", 65536), x, 0x10000, 104)
+
+
 def case_pair_bench_interrupt_and_silent_peer():
     """Ctrl-C ends a long run (the QP stays usable); a peer whose QP was reset ends one by timeout."""
     with pair() as (a, b):

@@ -26,6 +26,8 @@ _TESTS = [
 
 def cases():
     c = [{"name": n, "cmd": [TB, f"+test={t}"], "timeout": 300} for n, t in _TESTS]
+    c.append({"name": "read_1mib_mtu1024_at_least_95pct_of_wire_no_rx_queue_mtu256_no_rx_queue",
+              "cmd": [TB, "+test=perf_read"], "timeout": 300})
     c.append({"name": "campaign_2000_ops_8_qps_drop1_reorder1_corrupt01_seed1",
               "cmd": [TB, "+test=campaign", "+seed=1", "+ops=2000"], "timeout": 240})
     return c
