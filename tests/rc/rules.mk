@@ -27,15 +27,6 @@ rc-soak: $(RC_DIR)/Vtb_rc
 transport-bench: $(RC_DIR)/Vtb_rc
 	$(RC_DIR)/Vtb_rc +test=bench
 
-# The cases that find the open receive-path deadlock (tests/rc/README.md); not in
-# make test until it is fixed. Exits non-zero while any of them fails.
-.PHONY: rc-known-failing
-rc-known-failing: $(RC_DIR)/Vtb_rc
-	@fail=0; for t in ops big wrap many retry_exc; do \
-	  $(RC_DIR)/Vtb_rc +test=$$t >/dev/null 2>&1 && echo "PASS $$t" || { echo "FAIL $$t"; fail=1; }; done; \
-	$(RC_DIR)/Vtb_rc +test=campaign +seed=1 +ops=2000 >/dev/null 2>&1 && echo "PASS campaign" || { echo "FAIL campaign"; fail=1; }; \
-	exit $$fail
-
 # The same bench at NQP 4096 (the transport's largest table), not in make test
 # (a second model build): smoke and QPNs 4092..4095.
 .PHONY: rc-nqp4096
