@@ -781,7 +781,20 @@ static void reset_all() {
     }
     run(10);
     for (int s = 0; s < 2; s++) S[s].m->rst = 0;
-    run(600);   // the tables' start-up sweep (NQP rows)
+    // The tables' start-up sweep: one row per cycle, NQP QP rows (and the
+    // engines' own clearing alongside) and NMR MR rows, sized from caps. A
+    // qp_write/mr_write commit is held while its table sweeps, but only one:
+    // a second commit restages the registers under the first, so nothing is
+    // written before the sweep has ended (at NQP 4096 the sweep is 4096 cycles).
+    uint32_t sweep = 0;
+    for (int s = 0; s < 2; s++) {
+        uint32_t c = rd(s, ROCE_CAPS);
+        uint32_t lq = (c & ROCE_CAPS_LOG2_NQP_MASK) >> ROCE_CAPS_LOG2_NQP_SHIFT;
+        uint32_t lm = (c & ROCE_CAPS_LOG2_NMR_MASK) >> ROCE_CAPS_LOG2_NMR_SHIFT;
+        if (lq > 24 || lm > 24) fatal("side %d: caps 0x%x out of range", s, c);
+        sweep = std::max(sweep, std::max(1u << lq, 1u << lm));
+    }
+    run(sweep + 64);
 }
 
 static void init_sides() {
