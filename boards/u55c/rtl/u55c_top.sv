@@ -33,35 +33,12 @@ module u55c_top #(
 );
 
   // ---------------------------------------------------------------- clocks
-  logic clk_100_in, clk_fb, clk_250_mmcm, clk_125_mmcm, clk_250, clk_125, mmcm_locked;
+  logic clk_250, clk_125, arst, rst_125;
 
-  IBUFDS u_clk_ibuf (.I(clk_100mhz_0_p), .IB(clk_100mhz_0_n), .O(clk_100_in));
-
-  // VCO 1000 MHz: /4 = 250 MHz (NIC), /8 = 125 MHz (CMAC init and DRP clock).
-  // The primitive's unused clock outputs stay open (waiver below).
-  /* verilator lint_off PINCONNECTEMPTY */
-  MMCME4_BASE #(
-    .CLKIN1_PERIOD   (10.0),
-    .DIVCLK_DIVIDE   (1),
-    .CLKFBOUT_MULT_F (10.0),
-    .CLKOUT0_DIVIDE_F(4.0),
-    .CLKOUT1_DIVIDE  (8)
-  ) u_mmcm (
-    .CLKIN1(clk_100_in), .CLKFBIN(clk_fb), .CLKFBOUT(clk_fb), .CLKFBOUTB(),
-    .RST(1'b0), .PWRDWN(1'b0),
-    .CLKOUT0(clk_250_mmcm), .CLKOUT0B(), .CLKOUT1(clk_125_mmcm), .CLKOUT1B(),
-    .CLKOUT2(), .CLKOUT2B(), .CLKOUT3(), .CLKOUT3B(), .CLKOUT4(), .CLKOUT5(), .CLKOUT6(),
-    .LOCKED(mmcm_locked)
+  board_clocks #(.CLKIN_PERIOD(10.0), .DIV_250(4.0), .DIV_125(8)) u_clocks (
+    .clk_in_p(clk_100mhz_0_p), .clk_in_n(clk_100mhz_0_n), .rst_in(1'b0),
+    .clk_250, .clk_125, .arst, .rst_125
   );
-  /* verilator lint_on PINCONNECTEMPTY */
-
-  BUFG u_bufg_250 (.I(clk_250_mmcm), .O(clk_250));
-  BUFG u_bufg_125 (.I(clk_125_mmcm), .O(clk_125));
-
-  logic arst, rst_125;
-  assign arst = !mmcm_locked;
-
-  board_reset_sync u_rst_125 (.clk(clk_125), .arst(arst), .rst(rst_125));
 
   // ------------------------------------------------------------------ CMAC
   logic         mac_clk, mac_rx_reset, mac_tx_reset, mac_rx_aligned;
