@@ -142,11 +142,7 @@ class Demo:
               "every work request")
         rk = f"--rkey {self.rkey[0]:#x}"
         for line in (f"bench write 65536 64 {rk}", f"bench write 4096 64 {rk}", f"bench write 64 1000 {rk}",
-                     # 64 KiB READs at PMTU 1024 posted back to back by the generator
-                     # overrun NIC 0's receive path (the completer takes READ responses
-                     # slower than the wire brings them; drops, go-back-N resends that
-                     # overrun again): one at a time (docs/transport.md, open issues)
-                     f"bench read 65536 16 --depth 1 {rk}", f"bench read 4096 64 {rk}",
+                     f"bench read 65536 16 {rk}", f"bench read 4096 64 {rk}",
                      "bench send 4096 64"):
             self.bench(line)
         m = self.run(0, f"bench lat write 64 16 {rk}",
