@@ -10,17 +10,13 @@
   simulated NIC on a UDP socket pair (test_board_pair.py).
 - lint and Yosys elaboration of the board RTL (Xilinx primitives and the CMAC
   as black boxes for Yosys), the MMI writer for updatemem, and the
-  Vivado-less message of 'make bitstream'."""
+  Vivado-less message of 'make bitstream'.
+`make boards-test` runs this group alone."""
 import glob
-import os
 
 ORDER = 90
 TB_CDC = "build/boards/Vtb_cdc"
 TB_BOARD = "build/boards/Vtb_board"
-# The board tops' Yosys elaboration (minutes each) runs with `make boards-test`
-# (SOLONIC_BOARDS_FULL=1); make test has everything else, the board-level bench
-# included (its model builds in about 2 minutes).
-FULL = os.environ.get("SOLONIC_BOARDS_FULL") == "1"
 BUILD = [TB_CDC, TB_BOARD, "build/sim/solonic_sim", "build/fw/solonic.hex"]
 
 COMMON = sorted(glob.glob("boards/common/rtl/*.sv"))
@@ -45,9 +41,8 @@ def cases():
         c.append({"name": f"lint_{top}", "cmd": ["verilator", "--lint-only", "-Wall", "--top-module", top,
                                                   "tests/boards/sim_prims.sv", "tests/boards/cmac_usplus_0.sv",
                                                   *rtl, *files]})
-        if FULL:
-            c.append({"name": f"yosys_elaborates_{top}", "cmd": ["/usr/bin/python3", "tests/boards/yosys_board.py",
-                                                                  top, *rtl, *files], "timeout": 600})
+        c.append({"name": f"yosys_elaborates_{top}", "cmd": ["/usr/bin/python3", "tests/boards/yosys_board.py",
+                                                              top, *rtl, *files], "timeout": 600})
     c += [
         {"name": "mmi_writer", "pytest": "tests/boards/test_mmi.py"},
         {"name": "bitstream_without_vivado_says_so", "pytest": "tests/boards/test_flow_msgs.py"},

@@ -22,7 +22,7 @@ $(TB_BOARDS_DIR)/Vtb_cdc: $(TB_CDC_RTL) tests/boards/tb_cdc.cpp tests/boards/rul
 .PHONY: boards-models
 boards-models: $(TB_BOARDS_DIR)/Vtb_board $(TB_BOARDS_DIR)/Vtb_cdc
 
-# Everything of the board flow that runs here, incl. the board-level end-to-end bench.
+# Everything of the board flow that runs here (the tests/boards group of make test).
 .PHONY: boards-test
 boards-test:
-	SOLONIC_BOARDS_FULL=1 $(PY) tests/run.py -k boards/
+	$(PY) tests/run.py -k boards/
