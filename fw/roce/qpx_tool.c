@@ -22,13 +22,8 @@
 #define WR_ID_TAG 0x71u    /* wr_id bits 63:56 of the work requests posted here */
 #define POST_WAIT_MS 1u    /* bound for a free send-queue slot */
 #define IDLE_MS_MAX 600000u
-#define BW_DEPTH 16u       /* bw client: work requests outstanding at most */
-/* bw client READs: bytes outstanding at most (at least one READ). The peer answers
- * all outstanding READs back to back; at PMTU 1024 the completer's receive path
- * drains a little below the 100G line rate and the RX buffer (16 KiB) overflows
- * after about 150 back-to-back responses (interop/README.md), so a burst is kept
- * well under that. */
-#define READ_INFLIGHT_BYTES 65536u
+#define BW_DEPTH 16u       /* bw client: work requests outstanding at most (READs too: the
+                            * completer takes back-to-back READ responses at line rate) */
 #define MAX_SAMPLES 1024u  /* lat: post times kept (percentiles over the first ones) */
 #define PERFTEST_BW_SIZE 65536u /* perftest's default -s of the bw tests */
 #define PERFTEST_LAT_SIZE 2u    /* and of the lat tests */
@@ -462,8 +457,6 @@ static void poll_issue(uint32_t send_now) {
                  : t.test == QPX_SEND_BW ? ROCE_WR_SEND
                                          : ROCE_WR_READ;
     uint32_t depth = t.kind == K_READ_LAT ? 1u : BW_DEPTH;
-    if (op == ROCE_WR_READ && t.len > 0 && READ_INFLIGHT_BYTES / t.len < depth)
-        depth = READ_INFLIGHT_BYTES / t.len ? READ_INFLIGHT_BYTES / t.len : 1u;
     if (depth > roce_hw_caps()->sq_depth) depth = roce_hw_caps()->sq_depth;
     t.scnt = send_now;
     while (t.posted < t.n && t.posted - t.scnt < depth) {
