@@ -28,7 +28,7 @@ Results are cached in build/synth/cache/ keyed by the SHA-256 of the Yosys scrip
 every input file. Yosys runs one at a time under `nice -n 15`. The table goes to
 build/synth/report.md and to stdout, each row with the wall time of the run it came from.
 
-usage: synth.py [--only RUN[,RUN]] FILE...   (FILE: the NIC's RTL, packages first)
+usage: synth.py [--only RUN[,RUN] [--collect]] FILE...   (FILE: the NIC's RTL, packages first)
 """
 import argparse
 import hashlib
@@ -260,16 +260,28 @@ def closure(files, top):
     return pkgs + [f for f in files if f in need and f not in pkgs]
 
 
+def top_name(nl, top):
+    """The top module's name in a netlist: top itself, or Yosys's $paramod name for it when
+    chparam set its parameters (the module marked top)."""
+    if top in nl["modules"]:
+        return top
+    marked = [k for k, m in nl["modules"].items() if int(m.get("attributes", {}).get("top", "0") or "0", 2)]
+    if len(marked) != 1:
+        raise KeyError(f"no module {top} and {len(marked)} modules marked top in the netlist")
+    return marked[0]
+
+
 def collect(name, top, params, work, secs, rows):
     """The rows' figures from a finished run's netlists in work/."""
     with open(work / "hier.json") as f:
         hnl = json.load(f)
     with open(work / "flat.json") as f:
         fnl = json.load(f)
-    lv = logic_levels(fnl["modules"][top], [path for _, path in rows])
+    lv = logic_levels(fnl["modules"][top_name(fnl, top)], [path for _, path in rows])
+    htop = top_name(hnl, top)
     res = {}
     for r, path in rows:
-        fig = summarise(hier_counts(hnl, top, path))
+        fig = summarise(hier_counts(hnl, htop, path))
         fig["levels"], fig["path"] = lv[path]
         fig.update({"run": name, "instance": path or top, "top": top, "params": params,
                     "seconds": secs, "yosys": "0.23 synth_xilinx -family xcup"})
@@ -277,8 +289,15 @@ def collect(name, top, params, work, secs, rows):
     return res
 
 
-def run(name, top, params, hier, all_files):
-    """One Yosys run; returns {row name: figures} for the rows read from it."""
+def log_cpu_seconds(log):
+    """user + system CPU seconds from the end of a Yosys log, or None."""
+    m = re.search(r"CPU: user ([\d.]+)s system ([\d.]+)s", log.read_text(errors="replace")[-4000:]) if log.exists() else None
+    return round(float(m.group(1)) + float(m.group(2)), 1) if m else None
+
+
+def run(name, top, params, hier, all_files, collect_only=False):
+    """One Yosys run; returns {row name: figures} for the rows read from it. collect_only:
+    read the netlists a finished run left in its work folder (reading them failed) instead."""
     rows = [(r, path) for r, rn, path, _ in ROWS if rn == name]   # (no rows: derived ones)
     files = closure(all_files, top)
     if files is None:
@@ -293,6 +312,18 @@ def run(name, top, params, hier, all_files):
     work = OUT / "work" / name
     work.mkdir(parents=True, exist_ok=True)
     log = work / "yosys.log"
+    if collect_only:
+        if not (work / "hier.json").exists() or not (work / "flat.json").exists():
+            return {r: {"error": f"--collect: no netlists in {work.relative_to(ROOT)}", "seconds": 0} for r, _ in rows}
+        cpu = log_cpu_seconds(log)
+        res = collect(name, top, params, work, f"{cpu} CPU" if cpu is not None else "?", rows)
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text(json.dumps(res, indent=1))
+        (work / "hier.json").unlink()
+        (work / "flat.json").unlink()
+        for r in res.values():
+            r["cached"] = False
+        return res
     print(f"synth: {name}: yosys started ({'hierarchical' if hier else 'flattened'}; "
           f"{', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})", file=sys.stderr, flush=True)
     t0 = time.monotonic()
@@ -410,6 +441,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=1, help="ignored: Yosys runs one at a time")
     ap.add_argument("--only", default="")
+    ap.add_argument("--collect", action="store_true",
+                    help="read the netlists a finished Yosys run left in build/synth/work/RUN (after reading "
+                         "them failed) instead of running Yosys again; with --only")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     files = [f for f in a.files if f.endswith(".sv")] + BOARD_RTL
@@ -423,7 +457,7 @@ def main():
     if a.only and prev.exists():
         results.update(json.loads(prev.read_text()))
     for name, top, params, hier in sel:
-        res = run(name, top, params, hier, files)
+        res = run(name, top, params, hier, files, collect_only=a.collect)
         for row, r in res.items():
             results[row] = r
             state = r.get("error") or f"{r['LUT']} LUT, {r['FF']} FF, {r['levels']} levels"
