@@ -289,6 +289,14 @@ def collect(name, top, params, work, secs, rows):
     return res
 
 
+def rel(p):
+    """p relative to the project root where it is inside it."""
+    try:
+        return p.relative_to(ROOT)
+    except ValueError:
+        return p
+
+
 def log_cpu_seconds(log):
     """user + system CPU seconds from the end of a Yosys log, or None."""
     m = re.search(r"CPU: user ([\d.]+)s system ([\d.]+)s", log.read_text(errors="replace")[-4000:]) if log.exists() else None
@@ -314,7 +322,7 @@ def run(name, top, params, hier, all_files, collect_only=False):
     log = work / "yosys.log"
     if collect_only:
         if not (work / "hier.json").exists() or not (work / "flat.json").exists():
-            return {r: {"error": f"--collect: no netlists in {work.relative_to(ROOT)}", "seconds": 0} for r, _ in rows}
+            return {r: {"error": f"--collect: no netlists in {rel(work)}", "seconds": 0} for r, _ in rows}
         cpu = log_cpu_seconds(log)
         res = collect(name, top, params, work, f"{cpu} CPU" if cpu is not None else "?", rows)
         cache.parent.mkdir(parents=True, exist_ok=True)
@@ -332,7 +340,7 @@ def run(name, top, params, hier, all_files, collect_only=False):
                        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     secs = round(time.monotonic() - t0, 1)
     if p.returncode != 0:
-        return {r: {"error": f"yosys exit {p.returncode}; see {log.relative_to(ROOT)}", "seconds": secs}
+        return {r: {"error": f"yosys exit {p.returncode}; see {rel(log)}", "seconds": secs}
                 for r, _ in rows}
     res = collect(name, top, params, work, secs, rows)
     cache.parent.mkdir(parents=True, exist_ok=True)
