@@ -1,4 +1,4 @@
-"""make synth's reader (boards/common/synth.py) on a small real Yosys run.
+r"""make synth's reader (boards/common/synth.py) on a small real Yosys run.
 
 lib_fifo with its parameters set by chparam (as make synth sets NQP=4096 on
 roce_transport): the rows must be read, with flip-flops, LUTs and a path; a
