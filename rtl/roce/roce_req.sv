@@ -261,6 +261,12 @@ module roce_req #(
   logic                 is_wr, is_send, is_rd, is_at, has_imm;
   logic [31:0]          rem;
   logic                 first, last;
+  // rem and last of the next packet, computed in S_WQE from the WQE as it is
+  // read and the send state (neither changes until S_PKT takes the packet), so
+  // S_PKT's cycle starts from registers (the longest path of the transport ran
+  // through this subtraction and compare; docs/boards.md)
+  logic [31:0]          rem_q, rem_d;
+  logic                 last_q, last_d;
   logic [15:0]          paylen;
   logic [7:0]           opc;
   logic [23:0]          npsn_used;       // PSNs this packet takes
@@ -293,9 +299,9 @@ module roce_req #(
     is_rd   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ;
     is_at   = wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
     has_imm = wqe_q.opcode == roce_qp_pkg::WR_RDMA_WRITE_WITH_IMM || wqe_q.opcode == roce_qp_pkg::WR_SEND_WITH_IMM;
-    rem     = wqe_q.length - ws_q.soff;
+    rem     = rem_q;
     first   = ws_q.soff == '0;
-    last    = rem <= 32'(pmtu_b);
+    last    = last_q;
     paylen  = last ? rem[15:0] : 16'(pmtu_b);
     rd_pkts = (rem + 32'(pmtu_b) - 32'd1) >> shift;
 
@@ -381,6 +387,8 @@ module roce_req #(
     cpub_d      = cpub_q;
     ctx_d       = ctx_q;
     wqe_d       = wqe_q;
+    rem_d       = rem_q;
+    last_d      = last_q;
     rekick_d    = rekick_q;
     cnt_pkt_d   = cnt_pkt_q;
     cnt_lerr_d  = cnt_lerr_q;
@@ -536,7 +544,9 @@ module roce_req #(
       end
 
       S_WQE: begin
-        wqe_d = wqe_rd_data;
+        wqe_d  = wqe_rd_data;
+        rem_d  = wqe_rd_data.length - ws_q.soff;
+        last_d = rem_d <= 32'(pmtu_b);
         // the MR is checked at the first packet of a WQE with a local range
         if (ws_q.soff == '0 && (wqe_rd_data.length != '0 ||
                                 wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
@@ -642,7 +652,19 @@ module roce_req #(
       cnt_pkt_q  <= cnt_pkt_d;
       cnt_lerr_q <= cnt_lerr_d;
     end
+    rem_q  <= rem_d;
+    last_q <= last_d;
   end
+
+`ifndef SYNTHESIS
+  // rem_q / last_q stand for wqe_q.length - ws_q.soff and its compare with the PMTU
+  always_ff @(posedge clk) begin
+    if (!rst && st_q == S_PKT) begin
+      assert (rem_q == wqe_q.length - ws_q.soff && last_q == (rem_q <= 32'(pmtu_b)))
+        else $error("roce_req: rem_q/last_q stale in S_PKT (QP %0d)", q_q);
+    end
+  end
+`endif
 
   assign cnt_pkt    = cnt_pkt_q;
   assign cnt_locerr = cnt_lerr_q;
