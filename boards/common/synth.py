@@ -329,7 +329,7 @@ def run(name, top, params, hier, all_files, collect_only=False):
         for r in res.values():
             r["cached"] = True
         return res
-    work = OUT / "work" / name
+    work = OUT / "runs" / name
     work.mkdir(parents=True, exist_ok=True)
     log = work / "yosys.log"
     if collect_only:
@@ -462,7 +462,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, help="Yosys runs at a time (default 2)")
     ap.add_argument("--only", default="")
     ap.add_argument("--collect", action="store_true",
-                    help="read the netlists a finished Yosys run left in build/synth/work/RUN (after reading "
+                    help="read the netlists a finished Yosys run left in build/synth/runs/RUN (after reading "
                          "them failed) instead of running Yosys again; with --only")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()

@@ -45,7 +45,7 @@ def test_a_chparam_top_is_read_and_cached(out):
 def test_collect_reads_the_netlists_a_run_left(out):
     res = synth.run("fifo", "lib_fifo", PARAMS, True, FILES)["fifo"]
     # a run whose reading failed leaves hier.json / flat.json and its log: make them again
-    work = out / "work" / "fifo"
+    work = out / "runs" / "fifo"
     script = synth.yosys_script(synth.closure(FILES, "lib_fifo"), "lib_fifo", PARAMS, True, str(work))
     import subprocess
     subprocess.run(["yosys", "-q", "-l", str(work / "yosys.log"), "-p", script], cwd=ROOT, check=True)
