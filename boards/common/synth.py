@@ -336,24 +336,18 @@ def run(name, top, params, hier, all_files, collect_only=False):
         if not (work / "hier.json").exists() or not (work / "flat.json").exists():
             return {r: {"error": f"--collect: no netlists in {rel(work)}", "seconds": 0} for r, _ in rows}
         cpu = log_cpu_seconds(log)
-        res = collect(name, top, params, work, f"{cpu} CPU" if cpu is not None else "?", rows)
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps(res, indent=1))
-        (work / "hier.json").unlink()
-        (work / "flat.json").unlink()
-        for r in res.values():
-            r["cached"] = False
-        return res
-    print(f"synth: {name}: yosys started ({'hierarchical' if hier else 'flattened'}; "
-          f"{', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})", file=sys.stderr, flush=True)
-    t0 = time.monotonic()
-    p = subprocess.run(["nice", "-n", "15", "yosys", "-q", "-l", str(log), "-p",
-                        yosys_script(files, top, params, hier, str(work))],
-                       cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    secs = round(time.monotonic() - t0, 1)
-    if p.returncode != 0:
-        return {r: {"error": f"yosys exit {p.returncode}; see {rel(log)}", "seconds": secs}
-                for r, _ in rows}
+        secs = f"{cpu} CPU" if cpu is not None else "?"
+    else:
+        print(f"synth: {name}: yosys started ({'hierarchical' if hier else 'flattened'}; "
+              f"{', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})", file=sys.stderr, flush=True)
+        t0 = time.monotonic()
+        p = subprocess.run(["nice", "-n", "15", "yosys", "-q", "-l", str(log), "-p",
+                            yosys_script(files, top, params, hier, str(work))],
+                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        secs = round(time.monotonic() - t0, 1)
+        if p.returncode != 0:
+            return {r: {"error": f"yosys exit {p.returncode}; see {rel(log)}", "seconds": secs}
+                    for r, _ in rows}
     res = collect(name, top, params, work, secs, rows)
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps(res, indent=1))
@@ -362,7 +356,6 @@ def run(name, top, params, hier, all_files, collect_only=False):
     for r in res.values():
         r["cached"] = False
     return res
-
 
 FIG = ("LUT", "FF", "LUTRAM", "RAMB36", "RAMB18", "URAM288", "DSP", "CARRY")
 

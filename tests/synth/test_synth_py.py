@@ -11,6 +11,7 @@ top_name() finds it (test_top_name, on a netlist of that shape; make synth's
 import json
 import pathlib
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -47,7 +48,6 @@ def test_collect_reads_the_netlists_a_run_left(out):
     # a run whose reading failed leaves hier.json / flat.json and its log: make them again
     work = out / "runs" / "fifo"
     script = synth.yosys_script(synth.closure(FILES, "lib_fifo"), "lib_fifo", PARAMS, True, str(work))
-    import subprocess
     subprocess.run(["yosys", "-q", "-l", str(work / "yosys.log"), "-p", script], cwd=ROOT, check=True)
     shutil.rmtree(out / "cache")
     again = synth.run("fifo", "lib_fifo", PARAMS, True, FILES, collect_only=True)["fifo"]
