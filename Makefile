@@ -80,4 +80,4 @@ clean:
 distclean: clean
 	rm -rf deps
 
-include $(sort $(wildcard sim/rules.mk fw/rules.mk tests/*/rules.mk boards/*/rules.mk))
+include $(sort $(wildcard sim/rules.mk fw/rules.mk timing/rules.mk tests/*/rules.mk boards/*/rules.mk))
