@@ -117,7 +117,7 @@ def script(top, params, full, boxes, work):
     chp = "".join(f"chparam -set {k} {val(v)} {top}\n" for k, v in params.items())
     lib = f"read_verilog -sv -DSYNTHESIS -lib {' '.join(boxes)}\n" if boxes else ""
     return (f"read_verilog -sv -DSYNTHESIS {' '.join(full)}\n{lib}"
-            f"hierarchy -top {top}\n{chp}"
+            f"{chp}"
             f"synth_xilinx -family xcup -abc9 -noiopad -noclkbuf -flatten -top {top}\n"
             f"write_json {work}/net.json\n"
             f"tee -q -o {work}/sta.txt sta\n")
