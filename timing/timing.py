@@ -30,7 +30,7 @@ it is built from changed. The table is printed and written to build/timing/repor
 Exit status: 1 when a block is over the budget (`--ratchet`: over its debt line
 instead, or over the budget when it has none) or a run failed.
 
-usage: timing.py [--jobs N] [--only B[,B]] [--ratchet] [--no-cache] [--budget F] FILE...
+usage: timing.py [--jobs N] [--only B[,B]] [--ratchet] [--no-cache] [--budget F] [--out D] [--cache D] FILE...
 """
 import argparse
 import concurrent.futures as cf
@@ -393,18 +393,21 @@ def details(results, blocks):
 
 
 def main():
-    global OUT
+    global OUT, CACHE
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default="", help="comma-separated blocks")
     ap.add_argument("--ratchet", action="store_true",
                     help="fail only on blocks worse than their debt line (make test)")
+    ap.add_argument("--print-debt", action="store_true",
+                    help="print a [debt] line for every block over the budget, from this run's figures")
     ap.add_argument("--no-cache", action="store_true", help="synthesise every block, write no cache")
     ap.add_argument("--budget", default=str(BUDGET))
-    ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--out", default=str(OUT), help="report folder (default build/timing)")
+    ap.add_argument("--cache", default=str(CACHE), help="cache folder (default timing/cache)")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
-    OUT = pathlib.Path(a.out)
+    OUT, CACHE = pathlib.Path(a.out).resolve(), pathlib.Path(a.cache).resolve()
     budget, blocks, debt = load_budget(a.budget)
     if a.only:
         want = a.only.split(",")
@@ -452,6 +455,13 @@ def main():
             bad.append(f"timing: {n}: {'; '.join(why)}" +
                        (f"\n    {r['path'][0]} ... {r['path'][-1]}" if r.get("path") else "") +
                        (f"\n    {r['error']}" if "error" in r else ""))
+    if a.print_debt:
+        for n, spec in blocks.items():
+            r = results[n]
+            if "error" not in r and judge(r, limits(budget, spec), None)[0]:
+                lim = limits(budget, spec)
+                print(f"{n} = {{ lut_levels = {max(r['levels'], lim['lut_levels'])}, "
+                      f"sta_ns = {max(r['sta_ns'] or 0, lim['sta_ns'])}, comb_outputs = {len(r['comb_outputs'])} }}")
     print(f"timing: {len(blocks)} blocks in {time.monotonic() - t0:.0f} s; details in "
           f"{OUT / 'paths.md'}", file=sys.stderr)
     if bad:
