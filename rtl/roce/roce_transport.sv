@@ -678,29 +678,20 @@ module roce_transport #(
     .m_axis_payload_tready(mx_r), .m_axis_payload_tlast(mx_l)
   );
 
-  // the Eth/IPv4/UDP header in front of the BTH, as rxe fills it
-  logic [335:0]           prefix;
-  roce_pkg::tx_hdr_t      mx_roce;
-  roce_pkg::opcode_info_t mx_info;
-  net_pkg::tx_hdr_t       nh;
-  always_comb begin
-    mx_roce        = mx_hdr.roce;
-    mx_info        = roce_pkg::roce_opcode_info(mx_roce.hdr.bth.opcode);
-    nh.dst_mac     = mx_hdr.remote_mac;
-    nh.src_mac     = our_mac;
-    nh.src_ip      = our_ip;
-    nh.dst_ip      = mx_hdr.remote_ip;
-    nh.ip_id       = 16'd0;
-    nh.src_port    = mx_hdr.udp_sport;
-    nh.dst_port    = roce_pkg::UDP_PORT_ROCEV2;
-    nh.payload_len = roce_pkg::roce_udp_payload_len(mx_info.hdr_len, mx_info.has_payload ? mx_roce.pay_len : 16'd0);
-    prefix         = net_pkg::hdr_to_bytes(net_pkg::tx_hdr_fill(nh));
-  end
+  // the Eth/IPv4/UDP header in front of the BTH, as rxe fills it (three registered stages)
+  roce_pkg::tx_hdr_t  px_roce;
+  logic [335:0]       px_prefix;
+  logic               px_v, px_r;
+  roce_tx_prefix u_prefix (
+    .clk, .rst, .our_mac, .our_ip,
+    .s_hdr_valid(mx_hdr_v), .s_hdr_ready(mx_hdr_r), .s_hdr(mx_hdr),
+    .m_hdr_valid(px_v), .m_hdr_ready(px_r), .m_hdr(px_roce), .m_prefix(px_prefix)
+  );
 
   logic [DW-1:0] bf_d;  logic [KW-1:0] bf_k;  logic bf_v, bf_r, bf_l;
   roce_tx_build #(.PREFIX_BYTES(42)) u_build (
     .clk, .rst,
-    .s_hdr_valid(mx_hdr_v), .s_hdr_ready(mx_hdr_r), .s_hdr(mx_roce), .s_hdr_prefix(prefix),
+    .s_hdr_valid(px_v), .s_hdr_ready(px_r), .s_hdr(px_roce), .s_hdr_prefix(px_prefix),
     .s_axis_payload_tdata(mx_d), .s_axis_payload_tkeep(mx_k), .s_axis_payload_tvalid(mx_v),
     .s_axis_payload_tready(mx_r), .s_axis_payload_tlast(mx_l),
     .m_axis_frame_tdata(bf_d), .m_axis_frame_tkeep(bf_k), .m_axis_frame_tvalid(bf_v),
@@ -722,7 +713,7 @@ module roce_transport #(
     cnt_tx_pkts_d = cnt_tx_pkts_q + 32'(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast);
     unused = ^{r_drop_opcode, r_drop_oos, r_drop_dup, r_req_ok, r_ack_tx, r_nak_tx, r_rd_pkt,
                r_atomic, r_atomic_miss, r_dma_err, r_post_err, q_pkt, q_locerr, p_implicit,
-               s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, mx_info, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW]};
+               s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW]};
   end
 
   always_ff @(posedge clk) begin

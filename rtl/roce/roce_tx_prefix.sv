@@ -1,0 +1,183 @@
+// roce_tx_prefix: the Ethernet/IPv4/UDP header (42 bytes) in front of a RoCE
+// packet's BTH, computed over three registered stages between the TX mux and
+// roce_tx_build, so no wide length or checksum arithmetic sits on one path.
+//
+// In: a qp_tx_hdr_t (the RoCE headers, the peer's MAC/IP, the UDP source port)
+// from roce_tx_mux. Out: the RoCE headers for roce_tx_build and the prefix
+// bytes (byte 0 in bits [7:0]), equal to
+//   net_pkg::hdr_to_bytes(net_pkg::tx_hdr_fill(nh)), nh.payload_len =
+//   roce_udp_payload_len(hdr_len, has_payload ? pay_len : 0), ip_id 0,
+// as rxe fills them (checked against that expression in simulation).
+//
+// Cycle plan (each stage is a lib_skid, so every output and s_hdr_ready come
+// from flip-flops and one header per cycle passes):
+//   A: the opcode table (header length, payload or not), the payload length
+//      rounded up to 4 (pad), the one's complement sum of the peer's IP words
+//   B: the IPv4 total length (header + payload + pad + ICRC + 28), the
+//      checksum partial sum with the constant words and our IP
+//   C: the checksum (one end-around add and the inversion), the UDP length;
+//      the prefix is wiring of stage C's registers
+// base_q, the sum of the constant words and our IP, is registered from our_ip
+// (a firmware register that does not change while packets are sent).
+`default_nettype none
+
+module roce_tx_prefix (
+  input  wire logic                         clk,
+  input  wire logic                         rst,
+  input  wire logic [47:0]                  our_mac,
+  input  wire logic [31:0]                  our_ip,
+  input  wire logic                         s_hdr_valid,
+  output logic                              s_hdr_ready,
+  input  wire roce_qp_pkg::qp_tx_hdr_t      s_hdr,
+  output logic                              m_hdr_valid,
+  input  wire logic                         m_hdr_ready,
+  output roce_pkg::tx_hdr_t                 m_hdr,
+  output logic [8*net_pkg::NET_HDR_BYTES-1:0] m_prefix
+);
+  localparam int RW = roce_qp_pkg::ROCE_TX_HDR_W;
+  // the IPv4 words that do not depend on the packet: version/IHL/TOS, flags
+  // (DF), TTL/protocol (identification and the checksum field are 0)
+  localparam logic [17:0] IP_CONST = 18'(16'h4500) + 18'(16'h4000) +
+                                     18'({net_pkg::TX_TTL, net_pkg::IP_PROTO_UDP});
+
+  function automatic logic [15:0] fold16(input logic [16:0] s);
+    fold16 = s[15:0] + 16'(s[16]);
+  endfunction
+
+  // ------------------------------------------------ the constant words + our IP
+  logic [17:0] base_a_q;
+  logic [15:0] base_q;
+  always_ff @(posedge clk) begin
+    base_a_q <= IP_CONST + 18'(our_ip[31:16]) + 18'(our_ip[15:0]);
+    base_q   <= fold16(17'(base_a_q[15:0]) + 17'(base_a_q[17:16]));
+  end
+
+  // --------------------------------------------------------------- stage A
+  typedef struct packed {
+    logic [RW-1:0] roce;
+    logic [31:0]   remote_ip;
+    logic [47:0]   remote_mac;
+    logic [15:0]   udp_sport;
+    logic [15:0]   hl32;    // RoCE header length + ICRC (4) + IPv4 and UDP headers (28)
+    logic [15:0]   pay4;    // payload + pad
+    logic [15:0]   dsum;    // the peer's IP words, one's complement sum
+  } st_a_t;
+  st_a_t a_d, a_q;
+  logic  a_v, a_r;
+  roce_pkg::tx_hdr_t      in_roce;
+  // only the header length and the payload flag of the opcode's row are needed
+  /* verilator lint_off UNUSEDSIGNAL */
+  roce_pkg::opcode_info_t in_info;
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  always_comb begin
+    in_roce     = s_hdr.roce;
+    in_info     = roce_pkg::roce_opcode_info(in_roce.hdr.bth.opcode);
+    a_d.roce       = s_hdr.roce;
+    a_d.remote_ip  = s_hdr.remote_ip;
+    a_d.remote_mac = s_hdr.remote_mac;
+    a_d.udp_sport  = s_hdr.udp_sport;
+    a_d.hl32       = 16'(in_info.hdr_len) + 16'(roce_pkg::ICRC_BYTES) +
+                     16'(net_pkg::IPV4_HDR_BYTES + net_pkg::UDP_HDR_BYTES);
+    a_d.pay4       = in_info.has_payload ? in_roce.pay_len + 16'(roce_pkg::roce_pad(in_roce.pay_len)) : 16'd0;
+    a_d.dsum       = fold16(17'(s_hdr.remote_ip[31:16]) + 17'(s_hdr.remote_ip[15:0]));
+  end
+
+  lib_skid #(.WIDTH($bits(st_a_t))) u_a (
+    .clk, .rst,
+    .s_valid(s_hdr_valid), .s_ready(s_hdr_ready), .s_data(a_d),
+    .m_valid(a_v), .m_ready(a_r), .m_data(a_q)
+  );
+
+  // --------------------------------------------------------------- stage B
+  typedef struct packed {
+    logic [RW-1:0] roce;
+    logic [31:0]   remote_ip;
+    logic [47:0]   remote_mac;
+    logic [15:0]   udp_sport;
+    logic [15:0]   ip_len;   // IPv4 total length
+    logic [15:0]   psum;     // every checksummed word but the total length
+  } st_b_t;
+  st_b_t b_d, b_q;
+  logic  b_v, b_r;
+
+  always_comb begin
+    b_d.roce       = a_q.roce;
+    b_d.remote_ip  = a_q.remote_ip;
+    b_d.remote_mac = a_q.remote_mac;
+    b_d.udp_sport  = a_q.udp_sport;
+    b_d.ip_len     = a_q.hl32 + a_q.pay4;
+    b_d.psum       = fold16(17'(base_q) + 17'(a_q.dsum));
+  end
+
+  lib_skid #(.WIDTH($bits(st_b_t))) u_b (
+    .clk, .rst,
+    .s_valid(a_v), .s_ready(a_r), .s_data(b_d),
+    .m_valid(b_v), .m_ready(b_r), .m_data(b_q)
+  );
+
+  // --------------------------------------------------------------- stage C
+  typedef struct packed {
+    logic [RW-1:0] roce;
+    logic [31:0]   remote_ip;
+    logic [47:0]   remote_mac;
+    logic [15:0]   udp_sport;
+    logic [15:0]   ip_len;
+    logic [15:0]   udp_len;
+    logic [15:0]   csum;
+  } st_c_t;
+  st_c_t c_d, c_q;
+
+  always_comb begin
+    c_d.roce       = b_q.roce;
+    c_d.remote_ip  = b_q.remote_ip;
+    c_d.remote_mac = b_q.remote_mac;
+    c_d.udp_sport  = b_q.udp_sport;
+    c_d.ip_len     = b_q.ip_len;
+    c_d.udp_len    = b_q.ip_len - 16'(net_pkg::IPV4_HDR_BYTES);
+    c_d.csum       = ~fold16(17'(b_q.psum) + 17'(b_q.ip_len));
+  end
+
+  lib_skid #(.WIDTH($bits(st_c_t))) u_c (
+    .clk, .rst,
+    .s_valid(b_v), .s_ready(b_r), .s_data(c_d),
+    .m_valid(m_hdr_valid), .m_ready(m_hdr_ready), .m_data(c_q)
+  );
+
+  // ------------------------------------------------------------ the prefix
+  logic [159:0] ip;
+  always_comb begin
+    ip = {4'd4, 4'd5, 6'd0, 2'd0, c_q.ip_len, 16'd0, 3'b010, 13'd0,
+          net_pkg::TX_TTL, net_pkg::IP_PROTO_UDP, c_q.csum, our_ip, c_q.remote_ip};
+    m_hdr    = c_q.roce;
+    m_prefix = net_pkg::hdr_to_bytes({c_q.remote_mac, our_mac, net_pkg::ETHERTYPE_IPV4, ip,
+                                      c_q.udp_sport, 16'(roce_pkg::UDP_PORT_ROCEV2), c_q.udp_len, 16'h0000});
+  end
+
+`ifndef SYNTHESIS
+  // the prefix is the one net_pkg's reference function gives for the same header
+  net_pkg::tx_hdr_t       ref_nh;
+  /* verilator lint_off UNUSEDSIGNAL */
+  roce_pkg::opcode_info_t ref_info;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [8*net_pkg::NET_HDR_BYTES-1:0] ref_prefix;
+  always_comb begin
+    ref_info           = roce_pkg::roce_opcode_info(m_hdr.hdr.bth.opcode);
+    ref_nh.dst_mac     = c_q.remote_mac;
+    ref_nh.src_mac     = our_mac;
+    ref_nh.src_ip      = our_ip;
+    ref_nh.dst_ip      = c_q.remote_ip;
+    ref_nh.ip_id       = 16'd0;
+    ref_nh.src_port    = c_q.udp_sport;
+    ref_nh.dst_port    = roce_pkg::UDP_PORT_ROCEV2;
+    ref_nh.payload_len = roce_pkg::roce_udp_payload_len(ref_info.hdr_len,
+                                                         ref_info.has_payload ? m_hdr.pay_len : 16'd0);
+    ref_prefix         = net_pkg::hdr_to_bytes(net_pkg::tx_hdr_fill(ref_nh));
+  end
+  always_ff @(posedge clk) begin
+    if (!rst && m_hdr_valid && m_prefix != ref_prefix)
+      $error("roce_tx_prefix: prefix %h, expected %h", m_prefix, ref_prefix);
+  end
+`endif
+
+endmodule
