@@ -414,7 +414,9 @@ def main():
         unknown = [w for w in want if w not in blocks]
         if unknown:
             sys.exit(f"timing: no block {', '.join(unknown)} in {a.budget}")
-        blocks = {k: v for k, v in blocks.items() if k in want}
+        all_blocks, blocks = blocks, {k: v for k, v in blocks.items() if k in want}
+    else:
+        all_blocks = blocks
     files = [f for f in a.files if f.endswith(".sv")]
     missing = [f for f in files if not (ROOT / f).exists()]
     if missing:
@@ -424,10 +426,11 @@ def main():
     (OUT / "runs").mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     results = {}
-    order = sorted(blocks, key=lambda n: -len(block_files(blocks[n]["top"], files, mod_file, words, blocks)[0])
+    # which sub-blocks are black boxes follows from every block of the budget, not --only
+    order = sorted(blocks, key=lambda n: -len(block_files(blocks[n]["top"], files, mod_file, words, all_blocks)[0])
                    if blocks[n]["top"] in mod_file else 0)
     with cf.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        futs = {ex.submit(run_block, n, blocks[n], files, mod_file, words, blocks, version, not a.no_cache): n
+        futs = {ex.submit(run_block, n, blocks[n], files, mod_file, words, all_blocks, version, not a.no_cache): n
                 for n in order}
         for f in cf.as_completed(futs):
             n = futs[f]
