@@ -26,7 +26,8 @@
 //     has unless the target queue is full, and where the beat falls against
 //     the last queued beat. All registered.
 //   W (admit and write): on the first beat the target queue's room for the
-//     whole frame (its count, live) takes the accept decision; the verdict
+//     whole frame (its count, live, against DEPTH - beats from stage V)
+//     takes the accept decision; the verdict
 //     of a tlast beat is final here (queue full or not), the beat is written
 //     (the last queued beat held back when input continues past it, until the
 //     frame's end tells tuser), the RoCE header queued, the counter picked.
@@ -235,7 +236,8 @@ module net_rx_demux #(
   logic                 w_pos_lt_q, w_pos_eq_q;
   logic [DW-1:0]        w_data_q;
   logic [KW-1:0]        w_keep_q;
-  logic [7:0]           w_beats_q;
+  logic [$clog2(ROCE_DEPTH+1)-1:0] w_roce_lim_q;   // most words the RoCE queue may hold
+  logic [$clog2(MGMT_DEPTH+1)-1:0] w_mgmt_lim_q;   // ... so that the frame still fits
   net_pkg::rx_verdict_e w_cls_q, w_vearly_q;
   tgt_e                 w_tgt_q;
   net_pkg::net_hdr_t    w_hdr_q;
@@ -263,7 +265,8 @@ module net_rx_demux #(
     w_pos_eq_q  <= pos_eq;
     w_data_q    <= p_data;
     w_keep_q    <= p_keep & (pos_eq ? f_olk : '1);
-    w_beats_q   <= out_beats_now;
+    w_roce_lim_q <= ($clog2(ROCE_DEPTH+1))'(ROCE_DEPTH - 32'(out_beats_now));
+    w_mgmt_lim_q <= ($clog2(MGMT_DEPTH+1))'(MGMT_DEPTH - 32'(out_beats_now));
     w_cls_q     <= f_cls;
     w_vearly_q  <= v_early;
     w_tgt_q     <= f_tgt;
@@ -282,9 +285,9 @@ module net_rx_demux #(
 
   // ------------------------------------------------- admission and verdict
   always_comb begin
-    roce_space = 32'(ROCE_DEPTH) - 32'(roce_count) >= 32'(w_beats_q)
-              && hdr_count != ($clog2(HDR_DEPTH+1))'(HDR_DEPTH);
-    mgmt_space = 32'(MGMT_DEPTH) - 32'(mgmt_count) >= 32'(w_beats_q);
+    // DEPTH - count >= beats, with DEPTH - beats computed in stage V
+    roce_space = roce_count <= w_roce_lim_q && hdr_count != ($clog2(HDR_DEPTH+1))'(HDR_DEPTH);
+    mgmt_space = mgmt_count <= w_mgmt_lim_q;
     space_now  = w_tgt_q == TGT_ROCE ? roce_space : mgmt_space;
     f_space    = w_sof_q ? space_now : acc_q;
     f_acc      = w_sof_q ? w_acc_pre_q && space_now : acc_q;
