@@ -20,8 +20,16 @@
 // the counters are 32 bits and wrap.
 //
 // Bus window: reads at offsets below SLOTS * SLOT_BYTES return the slot
-// memory (rvalid one cycle after the request, gnt at once); writes and
+// memory (rvalid two cycles after the request, gnt at once); writes and
 // reads beyond answer with err.
+//
+// Pipeline: the stream's beat is registered first, with its byte count
+// (tkeep decoded as the contiguous run from byte 0 that the demux delivers);
+// the ring logic and the memory write work from that register, so a frame
+// is visible to the firmware two cycles after its tlast beat came in.
+// rx_head is a register loaded with the head slot as it will be after the
+// cycle's pop and commit. A read takes the block RAM's row register, then
+// the 32-bit word picked from it is registered (rdata, err, rvalid).
 `default_nettype none
 
 module net_mgmt_rx #(
@@ -83,7 +91,16 @@ module net_mgmt_rx #(
   logic [31:0]    long_cnt_q, long_cnt_d, bad_cnt_q, bad_cnt_d;
   // bus
   logic           rvalid_q, rvalid_d, err_q, err_d;
+  logic           rvalid2_q, err2_q;
+  logic [31:0]    rdata_q, rdata_d;
   logic [3:0]     word_q, word_d;
+  // the registered input beat
+  logic           i_v_q, i_last_q, i_user_q;
+  logic [6:0]     i_nb_q, i_nb_d;
+  logic [net_pkg::DATA_W-1:0] i_data_q;
+  // rx_head as a register
+  logic [31:0]    head_reg_q, head_reg_d;
+  logic [15:0]    head_len;
   logic [net_pkg::DATA_W-1:0] row_q;   // block RAM read register
   // per-beat decisions
   logic           beat_in, dropping, full_now, commit, pop_ok, mem_we, rd_en, in_window;
@@ -94,10 +111,8 @@ module net_mgmt_rx #(
 
   always_comb begin
     s_axis_mgmt_tready = 1'b1;
-    beat_in = s_axis_mgmt_tvalid;
-
-    nbytes = '0;
-    for (int i = 0; i < net_pkg::KEEP_W; i++) nbytes = nbytes + 7'(s_axis_mgmt_tkeep[i]);
+    beat_in = i_v_q;
+    nbytes = i_nb_q;
     flen = 16'(beat_q) * 16'd64 + 16'(nbytes);
 
     full_now = count_q == (SW + 1)'(SLOTS);
@@ -119,14 +134,14 @@ module net_mgmt_rx #(
     if (beat_in) begin
       if (!in_q) full_d = full_now;
       if (beat_q != (BW + 1)'(RPS)) beat_d = beat_q + 1'b1;
-      if (s_axis_mgmt_tlast) begin
+      if (i_last_q) begin
         in_d = 1'b0;
         drop_d = 1'b0;
         full_d = 1'b0;
         beat_d = '0;
         if (dropping && (in_q ? full_q : full_now)) full_cnt_d = full_cnt_q + 1'b1;
         else if (dropping) long_cnt_d = long_cnt_q + 1'b1;
-        else if (s_axis_mgmt_tuser || flen == 16'd0) bad_cnt_d = bad_cnt_q + 1'b1;
+        else if (i_user_q || (beat_q == '0 && nbytes == '0)) bad_cnt_d = bad_cnt_q + 1'b1;
         else begin
           commit = 1'b1;
           frames_d = frames_q + 1'b1;
@@ -142,7 +157,13 @@ module net_mgmt_rx #(
     tail_d = tail_q + SW'(commit);
     count_d = count_q + (SW + 1)'(commit) - (SW + 1)'(pop_ok);
 
-    rx_head = (count_q != '0) ? {1'b1, 7'd0, 8'(head_q), len_q[head_q]} : 32'd0;
+    // the head slot after this cycle: the frame committed now when the ring
+    // is empty once the pop is done, else the slot after a popped one
+    if (count_q == (SW + 1)'(pop_ok)) head_len = flen;
+    else if (pop_ok)                  head_len = len_q[head_q + SW'(1)];
+    else                              head_len = len_q[head_q];
+    head_reg_d = (count_d != '0) ? {1'b1, 7'd0, 8'(head_d), head_len} : 32'd0;
+    rx_head = head_reg_q;
     rx_count = 8'(count_q);
     rx_frames = frames_q;
     rx_drop_full = full_cnt_q;
@@ -156,10 +177,24 @@ module net_mgmt_rx #(
     rvalid_d = req;
     word_d = addr[5:2];
     err_d = req && !(rd_en);
-    rvalid = rvalid_q;
-    err = err_q;
-    rdata = err_q ? 32'd0 : row_q[word_q*32 +: 32];
+    rdata_d = err_q ? 32'd0 : row_q[word_q*32 +: 32];
+    rvalid = rvalid2_q;
+    err = err2_q;
+    rdata = rdata_q;
     unused = ^{be, wdata, addr[1:0]};
+  end
+
+  // the input beat's bytes: tkeep is a run from byte 0 (0..01..1), so bit k
+  // of the count is set when byte m * 2^k - 1 is kept and byte (m+1) * 2^k - 1
+  // is not, for an odd m; byte 63 kept means 64
+  always_comb begin
+    i_nb_d = '0;
+    i_nb_d[6] = s_axis_mgmt_tkeep[net_pkg::KEEP_W-1];
+    for (int k = 0; k < 6; k++) begin
+      for (int m = 1; (m + 1) * (1 << k) <= net_pkg::KEEP_W; m += 2) begin
+        if (s_axis_mgmt_tkeep[m * (1 << k) - 1] && !s_axis_mgmt_tkeep[(m + 1) * (1 << k) - 1]) i_nb_d[k] = 1'b1;
+      end
+    end
   end
 
   always_ff @(posedge clk) begin
@@ -178,6 +213,10 @@ module net_mgmt_rx #(
       rvalid_q <= 1'b0;
       err_q <= 1'b0;
       word_q <= '0;
+      rvalid2_q <= 1'b0;
+      err2_q <= 1'b0;
+      i_v_q <= 1'b0;
+      head_reg_q <= '0;
     end else begin
       head_q <= head_d;
       tail_q <= tail_d;
@@ -193,7 +232,16 @@ module net_mgmt_rx #(
       rvalid_q <= rvalid_d;
       err_q <= err_d;
       word_q <= word_d;
+      rvalid2_q <= rvalid_q;
+      err2_q <= err_q;
+      i_v_q <= s_axis_mgmt_tvalid;
+      head_reg_q <= head_reg_d;
     end
+    rdata_q <= rdata_d;
+    i_data_q <= s_axis_mgmt_tdata;
+    i_last_q <= s_axis_mgmt_tlast;
+    i_user_q <= s_axis_mgmt_tuser;
+    i_nb_q <= i_nb_d;
   end
 
   // frame lengths, written when a frame is committed
@@ -205,7 +253,7 @@ module net_mgmt_rx #(
   // in the block-RAM template form
   logic [net_pkg::DATA_W-1:0] mem_q [ROWS];
   always_ff @(posedge clk) begin
-    if (mem_we) mem_q[waddr] <= s_axis_mgmt_tdata;
+    if (mem_we) mem_q[waddr] <= i_data_q;
   end
   always_ff @(posedge clk) begin
     if (rd_en) row_q <= mem_q[addr[RW+5:6]];

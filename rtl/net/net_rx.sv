@@ -1,7 +1,9 @@
 // net_rx: the RX half of the net layer: net_rx_parse + net_rx_demux.
 // Input: the MAC's RX stream (no back-pressure). Outputs: RoCE frames with a
 // parsed-header channel, management frames, and the drop counters.
-// Latency: a beat leaves on m_axis_* 4 cycles after it entered (cut-through).
+// Latency: a beat leaves on m_axis_* 5 cycles after it entered (cut-through):
+// net_rx_parse 2 (register, header facts), net_rx_demux 3 (classify, admit
+// and write, queue output register).
 `default_nettype none
 
 module net_rx #(
@@ -48,15 +50,24 @@ module net_rx #(
   logic                        p_valid, p_last, p_user, p_sof, p_keep_ok;
   logic [net_pkg::DATA_W-1:0]  p_data;
   logic [net_pkg::KEEP_W-1:0]  p_keep;
-  logic [6:0]                  p_nbytes;
+  logic [10:0]                 p_idx;
+  logic [17:0]                 p_flen;
+  logic                        p_too_long, p_lt_eth, p_lt_ip, p_lt_exp;
   net_pkg::net_hdr_t           p_hdr;
-  logic                        p_csum_ok, p_mac_ours, p_mac_group, p_ip_ours;
+  logic                        p_csum_ok, p_mac_ours, p_mac_group, p_is_ip, p_ver_ok, p_ihl5;
+  logic                        p_tl_ok, p_frag, p_roce_cand, p_udp_len_ok, p_gsi, p_fits;
+  logic [16:0]                 p_exp_len;
+  logic [7:0]                  p_beats, p_oli;
+  logic                        p_oli_zero;
+  logic [net_pkg::KEEP_W-1:0]  p_olk;
 
-  net_rx_parse u_parse (
+  net_rx_parse #(.MAX_FRAME_BYTES(MAX_FRAME_BYTES)) u_parse (
     .clk, .rst, .our_mac, .our_ip,
     .s_axis_rx_tdata, .s_axis_rx_tkeep, .s_axis_rx_tvalid, .s_axis_rx_tlast, .s_axis_rx_tuser,
-    .p_valid, .p_data, .p_keep, .p_last, .p_user, .p_sof, .p_keep_ok, .p_nbytes,
-    .p_hdr, .p_csum_ok, .p_mac_ours, .p_mac_group, .p_ip_ours
+    .p_valid, .p_data, .p_keep, .p_last, .p_user, .p_sof, .p_keep_ok, .p_idx, .p_flen,
+    .p_too_long, .p_lt_eth, .p_lt_ip, .p_lt_exp,
+    .p_hdr, .p_csum_ok, .p_mac_ours, .p_mac_group, .p_is_ip, .p_ver_ok, .p_ihl5, .p_tl_ok,
+    .p_frag, .p_roce_cand, .p_udp_len_ok, .p_gsi, .p_exp_len, .p_fits, .p_beats, .p_oli, .p_oli_zero, .p_olk
   );
 
   net_rx_demux #(
@@ -64,8 +75,10 @@ module net_rx #(
     .MAX_FRAME_BYTES(MAX_FRAME_BYTES)
   ) u_demux (
     .clk, .rst,
-    .p_valid, .p_data, .p_keep, .p_last, .p_user, .p_sof, .p_keep_ok, .p_nbytes,
-    .p_hdr, .p_csum_ok, .p_mac_ours, .p_mac_group, .p_ip_ours,
+    .p_valid, .p_data, .p_keep, .p_last, .p_user, .p_sof, .p_keep_ok, .p_idx, .p_flen,
+    .p_too_long, .p_lt_eth, .p_lt_ip, .p_lt_exp,
+    .p_hdr, .p_csum_ok, .p_mac_ours, .p_mac_group, .p_is_ip, .p_ver_ok, .p_ihl5, .p_tl_ok,
+    .p_frag, .p_roce_cand, .p_udp_len_ok, .p_gsi, .p_exp_len, .p_fits, .p_beats, .p_oli, .p_oli_zero, .p_olk,
     .m_axis_roce_tdata, .m_axis_roce_tkeep, .m_axis_roce_tvalid, .m_axis_roce_tready,
     .m_axis_roce_tlast, .m_axis_roce_tuser,
     .m_roce_hdr_valid, .m_roce_hdr_ready, .m_roce_hdr,

@@ -14,6 +14,25 @@
 // trailer removed); other frames are forwarded as received.
 // Every frame moves exactly one counter (its verdict, net_pkg::rx_verdict_e)
 // when its tlast beat passes this stage; counters are 32 bits and wrap.
+//
+// Two stages, every input taken from net_rx_parse's registers:
+//   V (classify): on the first beat, the header verdict from net_rx_parse's
+//     field tests (rule order of rtl/net/README.md), the bytes the frame must
+//     have, the beats it is queued in (index and tkeep of the last queued
+//     beat); those are kept as frame state for the later beats. On every
+//     beat: truncation (first beat: net_rx_parse's compare that applies;
+//     later beats: the frame length against the required length), tkeep
+//     errors so far, oversize and MAC error, giving the verdict the frame
+//     has unless the target queue is full, and where the beat falls against
+//     the last queued beat. All registered.
+//   W (admit and write): on the first beat the target queue's room for the
+//     whole frame (its count, live, against DEPTH - beats from stage V)
+//     takes the accept decision; the verdict
+//     of a tlast beat is final here (queue full or not), the beat is written
+//     (the last queued beat held back when input continues past it, until the
+//     frame's end tells tuser), the RoCE header queued, the counter picked.
+// Queues (lib_fifo) add their output register: a beat leaves three cycles
+// after it entered this block.
 `default_nettype none
 
 module net_rx_demux #(
@@ -24,7 +43,7 @@ module net_rx_demux #(
 ) (
   input  wire logic                         clk,
   input  wire logic                         rst,
-  // from net_rx_parse
+  // from net_rx_parse (see there)
   input  wire logic                         p_valid,
   input  wire logic [net_pkg::DATA_W-1:0]   p_data,
   input  wire logic [net_pkg::KEEP_W-1:0]   p_keep,
@@ -32,12 +51,30 @@ module net_rx_demux #(
   input  wire logic                         p_user,
   input  wire logic                         p_sof,
   input  wire logic                         p_keep_ok,
-  input  wire logic [6:0]                   p_nbytes,
+  input  wire logic [10:0]                  p_idx,
+  input  wire logic [17:0]                  p_flen,
+  input  wire logic                         p_too_long,
+  input  wire logic                         p_lt_eth,
+  input  wire logic                         p_lt_ip,
+  input  wire logic                         p_lt_exp,
   input  wire net_pkg::net_hdr_t            p_hdr,
   input  wire logic                         p_csum_ok,
   input  wire logic                         p_mac_ours,
   input  wire logic                         p_mac_group,
-  input  wire logic                         p_ip_ours,
+  input  wire logic                         p_is_ip,
+  input  wire logic                         p_ver_ok,
+  input  wire logic                         p_ihl5,
+  input  wire logic                         p_tl_ok,
+  input  wire logic                         p_frag,
+  input  wire logic                         p_roce_cand,
+  input  wire logic                         p_udp_len_ok,
+  input  wire logic                         p_gsi,
+  input  wire logic [16:0]                  p_exp_len,
+  input  wire logic                         p_fits,
+  input  wire logic [7:0]                   p_beats,
+  input  wire logic [7:0]                   p_oli,
+  input  wire logic                         p_oli_zero,
+  input  wire logic [net_pkg::KEEP_W-1:0]   p_olk,
   // RoCE output: whole frames (Ethernet header first) and their headers
   output logic [net_pkg::DATA_W-1:0]        m_axis_roce_tdata,
   output logic [net_pkg::KEEP_W-1:0]        m_axis_roce_tkeep,
@@ -83,215 +120,247 @@ module net_rx_demux #(
 
   typedef enum logic [0:0] {TGT_ROCE = 1'b0, TGT_MGMT = 1'b1} tgt_e;
 
-  // ------------------------------------------------------- first-beat checks
-  logic          is_ip, ver_ok, tl_ok, ip_hdr_good, mac_pass, frag, roce_cand, is_gsi;
-  logic [16:0]   exp_len, req_len_now;
-  logic [10:0]   exp_beats;
-  logic [7:0]    out_beats_now;
-  logic [KW-1:0] out_keep_now;
+  // ============================================================ stage V
+  // ------------------------------------------- the header verdict (first beat)
+  logic          mac_pass, ip_hdr_good, ipv4_len, good_now;
+  logic [16:0]   req_len_now;
+  logic [7:0]    out_beats_now, oli_now;
+  logic [KW-1:0] olk_now;
+  logic          trunc_now;
   net_pkg::rx_verdict_e cls_now;
 
   always_comb begin
-    is_ip       = p_hdr.eth.ethertype == net_pkg::ETHERTYPE_IPV4;
-    ver_ok      = p_hdr.ip.version == 4'd4 && p_hdr.ip.ihl >= 4'd5;
-    tl_ok       = p_hdr.ip.total_len >= {10'd0, p_hdr.ip.ihl, 2'b00};
-    ip_hdr_good = ver_ok && (p_hdr.ip.ihl != 4'd5 || p_csum_ok) && tl_ok;
     mac_pass    = p_mac_ours || p_mac_group;
-    frag        = p_hdr.ip.flag_mf || p_hdr.ip.frag_off != '0;
-    roce_cand   = p_hdr.ip.proto == net_pkg::IP_PROTO_UDP
-               && p_hdr.ip.total_len >= 16'd28
-               && p_hdr.udp.dst_port == net_pkg::UDP_PORT_ROCEV2
-               && p_ip_ours && p_mac_ours;
-    // destination QP 1 (the GSI QP: connection-manager MADs) goes to the firmware
-    // untouched; the BTH's DestQP is frame bytes 47..49, in the first beat
-    is_gsi      = p_hdr.ip.total_len >= 16'd40
-               && {p_data[47*8 +: 8], p_data[48*8 +: 8], p_data[49*8 +: 8]} == 24'd1;
-    exp_len     = 17'(net_pkg::ETH_HDR_BYTES) + 17'(p_hdr.ip.total_len);
-    exp_beats   = 11'((exp_len + 17'(KW - 1)) / 17'(KW));
+    ip_hdr_good = p_ver_ok && (!p_ihl5 || p_csum_ok) && p_tl_ok;
 
     // the verdict of the header alone (the frame assumed long enough)
-    if (!mac_pass)                                  cls_now = net_pkg::RX_NOT_FOR_US;
-    else if (!is_ip)                                cls_now = net_pkg::RX_MGMT;
-    else if (!ver_ok)                               cls_now = net_pkg::RX_BAD_HDR;
-    else if (p_hdr.ip.ihl == 4'd5 && !p_csum_ok)    cls_now = net_pkg::RX_BAD_CSUM;
-    else if (!tl_ok)                                cls_now = net_pkg::RX_BAD_HDR;
-    else if (p_hdr.ip.ihl != 4'd5 || frag)          cls_now = net_pkg::RX_MGMT;
-    else if (roce_cand) begin
-      if (p_hdr.udp.length != p_hdr.ip.total_len - 16'd20)
-                                                    cls_now = net_pkg::RX_BAD_HDR;
-      else if (is_gsi)                              cls_now = net_pkg::RX_MGMT;
-      else                                          cls_now = net_pkg::RX_ROCE;
-    end else                                        cls_now = net_pkg::RX_MGMT;
+    if (!mac_pass)                        cls_now = net_pkg::RX_NOT_FOR_US;
+    else if (!p_is_ip)                    cls_now = net_pkg::RX_MGMT;
+    else if (!p_ver_ok)                   cls_now = net_pkg::RX_BAD_HDR;
+    else if (p_ihl5 && !p_csum_ok)        cls_now = net_pkg::RX_BAD_CSUM;
+    else if (!p_tl_ok)                    cls_now = net_pkg::RX_BAD_HDR;
+    else if (!p_ihl5 || p_frag)           cls_now = net_pkg::RX_MGMT;
+    else if (p_roce_cand) begin
+      if (!p_udp_len_ok)                  cls_now = net_pkg::RX_BAD_HDR;
+      else if (p_gsi)                     cls_now = net_pkg::RX_MGMT;
+      else                                cls_now = net_pkg::RX_ROCE;
+    end else                              cls_now = net_pkg::RX_MGMT;
+    // the same ladder asked only "ROCE or MGMT?" (flat, for the accept path)
+    good_now = mac_pass && (!p_is_ip || (ip_hdr_good
+               && (!p_ihl5 || p_frag || !p_roce_cand || p_udp_len_ok)));
 
     // bytes the frame must have: the Ethernet header, for IPv4 the base IP
-    // header, and once that is sound, 14 + total length
-    if (!mac_pass || !is_ip)  req_len_now = 17'(net_pkg::ETH_HDR_BYTES);
-    else if (ip_hdr_good)     req_len_now = exp_len;
-    else                      req_len_now = 17'(net_pkg::ETH_HDR_BYTES + net_pkg::IPV4_HDR_BYTES);
-
-    // beats queued for the frame and the tkeep of its last queued beat
-    if (is_ip && ip_hdr_good && exp_beats <= 11'(MAX_BEATS)) begin
-      out_beats_now = 8'(exp_beats);
-      out_keep_now  = net_pkg::keep_first(7'(((exp_len - 17'd1) & 17'(KW - 1)) + 17'd1));
-    end else if (is_ip && ip_hdr_good) begin
-      out_beats_now = 8'(MAX_BEATS);
-      out_keep_now  = '1;
+    // header, and once that is sound, 14 + total length; whether this first
+    // beat already falls short of them (net_rx_parse compared all three)
+    if (!mac_pass || !p_is_ip) begin
+      req_len_now = 17'(net_pkg::ETH_HDR_BYTES);
+      trunc_now   = p_lt_eth;
+    end else if (ip_hdr_good) begin
+      req_len_now = p_exp_len;
+      trunc_now   = p_lt_exp;
     end else begin
-      out_beats_now = 8'(MAX_BEATS);
-      out_keep_now  = '1;
+      req_len_now = 17'(net_pkg::ETH_HDR_BYTES + net_pkg::IPV4_HDR_BYTES);
+      trunc_now   = p_lt_ip;
+    end
+
+    // beats queued for the frame, the index and tkeep of its last queued beat
+    ipv4_len = p_is_ip && p_ver_ok && (!p_ihl5 || p_csum_ok) && p_tl_ok && p_fits;
+    out_beats_now = ipv4_len ? p_beats : 8'(MAX_BEATS);
+    oli_now       = ipv4_len ? p_oli   : 8'(MAX_BEATS - 1);
+    olk_now       = ipv4_len ? p_olk   : '1;
+  end
+
+  // ------------------------------------------------- every beat: what it says
+  net_pkg::rx_verdict_e vf_cls_q, vf_cls_d;     // frame state of stage V
+  tgt_e                 vf_tgt_q, vf_tgt_d;
+  logic [16:0]          vf_req_q, vf_req_d;
+  logic [7:0]           vf_oli_q, vf_oli_d;
+  logic [KW-1:0]        vf_olk_q, vf_olk_d;
+  logic                 vf_mal_q, vf_mal_d;
+  logic                 vf_good_q, vf_good_d;
+
+  net_pkg::rx_verdict_e f_cls, v_early;
+  tgt_e                 f_tgt;
+  logic [7:0]           f_oli;
+  logic [KW-1:0]        f_olk;
+  logic                 mal, trunc, early, good, acc_pre, pos_lt, pos_eq;
+
+  always_comb begin
+    f_cls = p_sof ? cls_now : vf_cls_q;
+    f_tgt = p_sof ? (cls_now == net_pkg::RX_ROCE ? TGT_ROCE : TGT_MGMT) : vf_tgt_q;
+    f_oli = p_sof ? oli_now : vf_oli_q;
+    f_olk = p_sof ? olk_now : vf_olk_q;
+    mal   = (p_sof ? 1'b0 : vf_mal_q) || !p_keep_ok;
+    trunc = p_sof ? trunc_now : p_flen < {1'b0, vf_req_q};
+    good  = p_sof ? good_now : vf_good_q;   // class ROCE or MGMT
+
+    // what the frame's tlast beat found wrong before the class counts
+    early = mal || p_too_long || p_user || trunc;
+    if (mal || p_too_long) v_early = net_pkg::RX_MALFORMED;
+    else if (p_user)       v_early = net_pkg::RX_MAC_ERR;
+    else                   v_early = net_pkg::RX_TRUNC;
+
+    // accepted on the first beat if the class is good, the beat sound, a
+    // one-beat frame whole, and (stage W) the queue has room
+    acc_pre = good && p_keep_ok && !(p_last && early);
+
+    // where the beat falls against the last queued beat (first beat: index 0)
+    if (p_sof) begin
+      pos_eq = ipv4_len ? p_oli_zero : MAX_BEATS == 1;
+      pos_lt = !pos_eq;
+    end else begin
+      pos_lt = p_idx < BW'(vf_oli_q);
+      pos_eq = p_idx == BW'(vf_oli_q);
+    end
+
+    vf_cls_d = vf_cls_q;
+    vf_tgt_d = vf_tgt_q;
+    vf_req_d = vf_req_q;
+    vf_oli_d = vf_oli_q;
+    vf_olk_d = vf_olk_q;
+    vf_mal_d = vf_mal_q;
+    vf_good_d = vf_good_q;
+    if (p_valid) begin
+      vf_good_d = good;
+      vf_cls_d = f_cls;
+      vf_tgt_d = f_tgt;
+      vf_req_d = p_sof ? req_len_now : vf_req_q;
+      vf_oli_d = f_oli;
+      vf_olk_d = f_olk;
+      vf_mal_d = mal;
     end
   end
 
-  // -------------------------------------------------------- per-frame state
-  logic                 acc_q, acc_d;
-  tgt_e                 tgt_q, tgt_d;
-  net_pkg::rx_verdict_e cls_q, cls_d;
-  logic [16:0]          req_q, req_d;
-  logic [7:0]           oli_q, oli_d;      // index of the last queued beat
-  logic [KW-1:0]        olk_q, olk_d;      // its tkeep mask
-  logic [BW-1:0]        idx_q, idx_d;      // beat index of the next beat
-  logic                 mal_q, mal_d;
-  logic                 hold_v_q, hold_v_d;
-  logic [DW-1:0]        hold_data_q, hold_data_d;
-  logic [KW-1:0]        hold_keep_q, hold_keep_d;
+  // stage V -> W registers
+  logic                 w_v_q, w_sof_q, w_last_q, w_early_q, w_good_q, w_acc_pre_q;
+  logic                 w_pos_lt_q, w_pos_eq_q;
+  logic [DW-1:0]        w_data_q;
+  logic [KW-1:0]        w_keep_q;
+  logic [$clog2(ROCE_DEPTH+1)-1:0] w_roce_lim_q;   // most words the RoCE queue may hold
+  logic [$clog2(MGMT_DEPTH+1)-1:0] w_mgmt_lim_q;   // ... so that the frame still fits
+  net_pkg::rx_verdict_e w_cls_q, w_vearly_q;
+  tgt_e                 w_tgt_q;
+  net_pkg::net_hdr_t    w_hdr_q;
 
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      w_v_q    <= 1'b0;
+      vf_mal_q <= 1'b0;
+    end else begin
+      w_v_q    <= p_valid;
+      vf_mal_q <= vf_mal_d;
+    end
+    vf_cls_q    <= vf_cls_d;
+    vf_tgt_q    <= vf_tgt_d;
+    vf_req_q    <= vf_req_d;
+    vf_oli_q    <= vf_oli_d;
+    vf_olk_q    <= vf_olk_d;
+    vf_good_q   <= vf_good_d;
+    w_sof_q     <= p_sof;
+    w_last_q    <= p_last;
+    w_early_q   <= early;
+    w_good_q    <= good;
+    w_acc_pre_q <= acc_pre;
+    w_pos_lt_q  <= pos_lt;
+    w_pos_eq_q  <= pos_eq;
+    w_data_q    <= p_data;
+    w_keep_q    <= p_keep & (pos_eq ? f_olk : '1);
+    w_roce_lim_q <= ($clog2(ROCE_DEPTH+1))'(ROCE_DEPTH - 32'(out_beats_now));
+    w_mgmt_lim_q <= ($clog2(MGMT_DEPTH+1))'(MGMT_DEPTH - 32'(out_beats_now));
+    w_cls_q     <= f_cls;
+    w_vearly_q  <= v_early;
+    w_tgt_q     <= f_tgt;
+    w_hdr_q     <= p_hdr;
+  end
+
+  // ============================================================ stage W
   // queues
   logic [$clog2(ROCE_DEPTH+1)-1:0] roce_count;
   logic [$clog2(MGMT_DEPTH+1)-1:0] mgmt_count;
   logic [$clog2(HDR_DEPTH+1)-1:0]  hdr_count;
-  logic                 roce_space, mgmt_space;
-  logic                 wr_en, roce_wr, mgmt_wr, hdr_wr;
-  logic [FW-1:0]        wr_word;
-  logic [DW-1:0]        w_data;
-  logic [KW-1:0]        w_keep;
-  logic                 w_last, w_user;
-
-  // current beat, with the frame's state as of this beat
-  logic [BW-1:0]        idx;
-  logic                 f_acc, mal;
-  tgt_e                 f_tgt;
-  net_pkg::rx_verdict_e f_cls, verdict;
-  logic [16:0]          f_req;
-  logic [7:0]           f_oli;
-  logic [KW-1:0]        f_olk;
-  logic [17:0]          flen;
-  logic                 bad, space_now, f_space;
+  logic                 roce_space, mgmt_space, space_now, f_space, f_acc, bad;
+  logic                 acc_q, acc_d;              // frame state of stage W: accepted
+  net_pkg::rx_verdict_e verdict;
   logic [NCNT-1:0]      cnt_inc;
 
+  // ------------------------------------------------- admission and verdict
   always_comb begin
-    roce_space = 32'(ROCE_DEPTH) - 32'(roce_count) >= 32'(out_beats_now)
-              && hdr_count != ($clog2(HDR_DEPTH+1))'(HDR_DEPTH);
-    mgmt_space = 32'(MGMT_DEPTH) - 32'(mgmt_count) >= 32'(out_beats_now);
+    // DEPTH - count >= beats, with DEPTH - beats computed in stage V
+    roce_space = roce_count <= w_roce_lim_q && hdr_count != ($clog2(HDR_DEPTH+1))'(HDR_DEPTH);
+    mgmt_space = mgmt_count <= w_mgmt_lim_q;
+    space_now  = w_tgt_q == TGT_ROCE ? roce_space : mgmt_space;
+    f_space    = w_sof_q ? space_now : acc_q;
+    f_acc      = w_sof_q ? w_acc_pre_q && space_now : acc_q;
 
-    idx   = p_sof ? '0 : idx_q;
-    f_cls = p_sof ? cls_now : cls_q;
-    f_req = p_sof ? req_len_now : req_q;
-    f_oli = p_sof ? out_beats_now - 8'd1 : oli_q;
-    f_olk = p_sof ? out_keep_now : olk_q;
-    f_tgt = p_sof ? (cls_now == net_pkg::RX_ROCE ? TGT_ROCE : TGT_MGMT) : tgt_q;
-    mal   = (p_sof ? 1'b0 : mal_q) || !p_keep_ok;
-    flen  = {idx, 6'd0} + 18'(p_nbytes);
-
-    // verdict of the frame, meaningful on its tlast beat
-    space_now = cls_now == net_pkg::RX_ROCE ? roce_space : mgmt_space;
-    f_space   = p_sof ? space_now : acc_q;
-    if (mal || flen > 18'(MAX_FRAME_BYTES))     verdict = net_pkg::RX_MALFORMED;
-    else if (p_user)                            verdict = net_pkg::RX_MAC_ERR;
-    else if (flen < {1'b0, f_req})              verdict = net_pkg::RX_TRUNC;
-    else if (f_cls != net_pkg::RX_ROCE && f_cls != net_pkg::RX_MGMT)
-                                                verdict = f_cls;
+    // the frame's verdict, final on its tlast beat
+    if (w_early_q)              verdict = w_vearly_q;
+    else if (!w_good_q)         verdict = w_cls_q;
     else if (!f_space)
-      verdict = f_cls == net_pkg::RX_ROCE ? net_pkg::RX_ROCE_FULL : net_pkg::RX_MGMT_FULL;
-    else                                        verdict = f_cls;
-    bad = verdict != f_cls;
+      verdict = w_cls_q == net_pkg::RX_ROCE ? net_pkg::RX_ROCE_FULL : net_pkg::RX_MGMT_FULL;
+    else                        verdict = w_cls_q;
+    bad = w_early_q || (w_good_q && !f_space);   // verdict != class: tuser on tlast
 
-    // accept on the first beat: a good class, room in the target queue, and
-    // nothing already wrong with this beat (a one-beat frame is judged whole)
-    if (p_sof) begin
-      f_acc = (cls_now == net_pkg::RX_ROCE || cls_now == net_pkg::RX_MGMT)
-           && space_now && p_keep_ok && !(p_last && bad);
-    end else begin
-      f_acc = acc_q;
-    end
+    acc_d = acc_q;
+    if (w_v_q) acc_d = f_acc;
 
-    // what to queue for this beat
-    w_data      = p_data;
-    w_keep      = p_keep;
-    w_last      = p_last;
-    w_user      = p_last && bad;
+    cnt_inc = '0;
+    if (w_v_q && w_last_q) cnt_inc[verdict] = 1'b1;
+  end
+
+  // ---------------------------------------------------------- what to queue
+  logic                 wr_en, roce_wr, mgmt_wr, hdr_wr;
+  logic [FW-1:0]        wr_word;
+  logic [DW-1:0]        wd;
+  logic [KW-1:0]        wk;
+  logic                 wl;
+  logic                 hold_v_q, hold_v_d;
+  logic [DW-1:0]        hold_data_q, hold_data_d;
+  logic [KW-1:0]        hold_keep_q, hold_keep_d;
+
+  always_comb begin
+    wd          = w_data_q;
+    wk          = w_keep_q;
+    wl          = w_last_q;
     wr_en       = 1'b0;
     hold_v_d    = hold_v_q;
     hold_data_d = hold_data_q;
     hold_keep_d = hold_keep_q;
-    if (p_valid && f_acc) begin
-      if (idx < BW'(f_oli)) begin
+    if (w_v_q && f_acc) begin
+      if (w_pos_lt_q) begin
         wr_en = 1'b1;
-      end else if (idx == BW'(f_oli)) begin
-        w_keep = p_keep & f_olk;
-        w_last = 1'b1;
-        if (p_last) begin
+      end else if (w_pos_eq_q) begin
+        wl = 1'b1;
+        if (w_last_q) begin
           wr_en = 1'b1;
         end else begin
           // more input than we queue: keep the last beat until the frame's
           // end tells whether it is good
           hold_v_d    = 1'b1;
-          hold_data_d = p_data;
-          hold_keep_d = p_keep & f_olk;
+          hold_data_d = w_data_q;
+          hold_keep_d = w_keep_q;
         end
-      end else if (p_last) begin
-        wr_en  = 1'b1;
-        w_data = hold_data_q;
-        w_keep = hold_keep_q;
-        w_last = 1'b1;
+      end else if (w_last_q) begin
+        wr_en = 1'b1;
+        wd    = hold_data_q;
+        wk    = hold_keep_q;
+        wl    = 1'b1;
       end
-      if (p_last) hold_v_d = 1'b0;
+      if (w_last_q) hold_v_d = 1'b0;
     end
-    roce_wr = wr_en && f_tgt == TGT_ROCE;
-    mgmt_wr = wr_en && f_tgt == TGT_MGMT;
-    hdr_wr  = p_valid && p_sof && f_acc && cls_now == net_pkg::RX_ROCE;
-    wr_word = {w_data, w_keep, w_last, w_user};
-
-    // frame state for the next beat
-    acc_d = acc_q;
-    tgt_d = tgt_q;
-    cls_d = cls_q;
-    req_d = req_q;
-    oli_d = oli_q;
-    olk_d = olk_q;
-    idx_d = idx_q;
-    mal_d = mal_q;
-    if (p_valid) begin
-      acc_d = f_acc;
-      tgt_d = f_tgt;
-      cls_d = f_cls;
-      req_d = f_req;
-      oli_d = f_oli;
-      olk_d = f_olk;
-      mal_d = mal;
-      idx_d = p_last ? '0 : (idx == '1 ? idx : idx + BW'(1));
-    end
-
-    cnt_inc = '0;
-    if (p_valid && p_last) cnt_inc[verdict] = 1'b1;
+    roce_wr = wr_en && w_tgt_q == TGT_ROCE;
+    mgmt_wr = wr_en && w_tgt_q == TGT_MGMT;
+    hdr_wr  = w_v_q && w_sof_q && f_acc && w_tgt_q == TGT_ROCE;
+    wr_word = {wd, wk, wl, w_last_q && bad};
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
       acc_q    <= 1'b0;
-      idx_q    <= '0;
-      mal_q    <= 1'b0;
       hold_v_q <= 1'b0;
     end else begin
       acc_q    <= acc_d;
-      idx_q    <= idx_d;
-      mal_q    <= mal_d;
       hold_v_q <= hold_v_d;
     end
-    tgt_q       <= tgt_d;
-    cls_q       <= cls_d;
-    req_q       <= req_d;
-    oli_q       <= oli_d;
-    olk_q       <= olk_d;
     hold_data_q <= hold_data_d;
     hold_keep_q <= hold_keep_d;
   end
@@ -312,7 +381,7 @@ module net_rx_demux #(
     .count(mgmt_count)
   );
   lib_fifo #(.WIDTH(net_pkg::NET_HDR_W), .DEPTH(HDR_DEPTH), .MUST_ACCEPT(1'b1)) u_hdr_q (
-    .clk, .rst, .s_valid(hdr_wr), .s_ready(), .s_data(p_hdr),
+    .clk, .rst, .s_valid(hdr_wr), .s_ready(), .s_data(w_hdr_q),
     .m_valid(m_roce_hdr_valid), .m_ready(m_roce_hdr_ready), .m_data(m_roce_hdr),
     .count(hdr_count)
   );
@@ -352,4 +421,14 @@ module net_rx_demux #(
   assign cnt_drop_not_for_us = cnt_q[32*net_pkg::RX_NOT_FOR_US +: 32];
   assign cnt_drop_roce_full  = cnt_q[32*net_pkg::RX_ROCE_FULL +: 32];
   assign cnt_drop_mgmt_full  = cnt_q[32*net_pkg::RX_MGMT_FULL +: 32];
+
+`ifndef SYNTHESIS
+  // the flat accept test and the rule ladder agree
+  always_ff @(posedge clk) begin
+    if (!rst && p_valid && p_sof
+        && good_now != (cls_now == net_pkg::RX_ROCE || cls_now == net_pkg::RX_MGMT)) begin
+      $error("net_rx_demux: good_now disagrees with the header verdict %0d", cls_now);
+    end
+  end
+`endif
 endmodule

@@ -5,8 +5,10 @@
 // next frame is made in the cycle after the previous tlast, from the inputs'
 // tvalid alone, so frames from either source follow back to back with no
 // bubble. Once a source's beat is presented the grant is held until that
-// frame's tlast has been taken. The output passes a register slice
-// (net_axis_skid): latency one cycle, registered outputs and input readies.
+// frame's tlast has been taken. Each input and the output pass a register
+// slice (net_axis_skid), so the input readies and every output come from
+// flip-flops and the grant works on registered beats: latency two cycles,
+// one beat per cycle.
 `default_nettype none
 
 module net_tx_arbiter #(
@@ -42,21 +44,42 @@ module net_tx_arbiter #(
   logic [net_pkg::KEEP_W-1:0] k;
   logic [USER_W-1:0]          u;
 
+  // the inputs, registered (their readies from flip-flops)
+  logic                       rv, rr, rl, mv, mr, ml;
+  logic [net_pkg::DATA_W-1:0] rd, md;
+  logic [net_pkg::KEEP_W-1:0] rk, mk;
+  logic [USER_W-1:0]          ru, mu;
+
+  net_axis_skid #(.DATA_W(net_pkg::DATA_W), .USER_W(USER_W)) u_in_roce (
+    .clk, .rst,
+    .s_axis_tdata(s_axis_roce_tdata), .s_axis_tkeep(s_axis_roce_tkeep),
+    .s_axis_tvalid(s_axis_roce_tvalid), .s_axis_tready(s_axis_roce_tready),
+    .s_axis_tlast(s_axis_roce_tlast), .s_axis_tuser(s_axis_roce_tuser),
+    .m_axis_tdata(rd), .m_axis_tkeep(rk), .m_axis_tvalid(rv), .m_axis_tready(rr),
+    .m_axis_tlast(rl), .m_axis_tuser(ru)
+  );
+  net_axis_skid #(.DATA_W(net_pkg::DATA_W), .USER_W(USER_W)) u_in_mgmt (
+    .clk, .rst,
+    .s_axis_tdata(s_axis_mgmt_tdata), .s_axis_tkeep(s_axis_mgmt_tkeep),
+    .s_axis_tvalid(s_axis_mgmt_tvalid), .s_axis_tready(s_axis_mgmt_tready),
+    .s_axis_tlast(s_axis_mgmt_tlast), .s_axis_tuser(s_axis_mgmt_tuser),
+    .m_axis_tdata(md), .m_axis_tkeep(mk), .m_axis_tvalid(mv), .m_axis_tready(mr),
+    .m_axis_tlast(ml), .m_axis_tuser(mu)
+  );
+
   always_comb begin
-    if (lock_q)                                       sel = sel_q;
-    else if (s_axis_roce_tvalid && s_axis_mgmt_tvalid) sel = last_q == SRC_ROCE ? SRC_MGMT : SRC_ROCE;
-    else if (s_axis_mgmt_tvalid)                      sel = SRC_MGMT;
-    else                                              sel = SRC_ROCE;
+    if (lock_q)        sel = sel_q;
+    else if (rv && mv) sel = last_q == SRC_ROCE ? SRC_MGMT : SRC_ROCE;
+    else if (mv)       sel = SRC_MGMT;
+    else               sel = SRC_ROCE;
 
     if (sel == SRC_ROCE) begin
-      v = s_axis_roce_tvalid; d = s_axis_roce_tdata; k = s_axis_roce_tkeep;
-      l = s_axis_roce_tlast;  u = s_axis_roce_tuser;
+      v = rv; d = rd; k = rk; l = rl; u = ru;
     end else begin
-      v = s_axis_mgmt_tvalid; d = s_axis_mgmt_tdata; k = s_axis_mgmt_tkeep;
-      l = s_axis_mgmt_tlast;  u = s_axis_mgmt_tuser;
+      v = mv; d = md; k = mk; l = ml; u = mu;
     end
-    s_axis_roce_tready = sel == SRC_ROCE && r;
-    s_axis_mgmt_tready = sel == SRC_MGMT && r;
+    rr = sel == SRC_ROCE && r;
+    mr = sel == SRC_MGMT && r;
 
     lock_d = lock_q;
     sel_d  = sel_q;

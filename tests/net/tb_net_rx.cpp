@@ -219,7 +219,7 @@ struct Bench {
                 }
                 drive(f, kb, kov, t[3] == "1");
             } else if (t[0] == "stall") {
-                // frames already driven reach the queues (4 cycles) before
+                // frames already driven reach the queues (5 cycles) before
                 // the consumers resume, so the model's space count holds
                 if (t[1] == "0")
                     for (int i = 0; i < 10; i++) tick(false);
@@ -239,9 +239,9 @@ struct Bench {
                 block = false;
                 long cycles = blk_last - blk_first + 1;
                 report_block(blk_name, blk_uniform ? blk_L : 0, blk_frames, blk_beats, cycles);
-                // documented latency (rtl/net/README.md): a beat leaves 4 cycles after it entered
-                if (blk_first - blk_in_first != 4)
-                    fail("block " + blk_name + ": latency expected 4 cycles, got " +
+                // documented latency (rtl/net/README.md): a beat leaves 5 cycles after it entered
+                if (blk_first - blk_in_first != 5)
+                    fail("block " + blk_name + ": latency expected 5 cycles, got " +
                          std::to_string(blk_first - blk_in_first));
                 if (cycles != blk_beats)
                     fail("block " + blk_name + ": inputs back to back but the outputs had " +
