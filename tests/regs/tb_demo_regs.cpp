@@ -35,6 +35,8 @@ int main(int argc, char **argv) {
             unsigned gnt = m->gnt, wep = m->ctrl_we, cwe = m->cmd_we, cmd = m->cmd_wdata, re = m->stat_re;
             tick();
             m->req = 0; m->eval();
+            // the answer comes two cycles after the request (the read mux's two stages)
+            for (int n = 0; n < 1 && gnt && !m->rvalid; n++) tick();
             if (!gnt || !m->rvalid) { std::printf("BUS gnt=%u rvalid=%u\n", gnt, (unsigned)m->rvalid); continue; }
             if (op == "W") std::printf("W err=%u we_pulse=%u cmd_we=%u cmd=%x\n", (unsigned)m->err, wep, cwe, cwe ? cmd : 0);
             else std::printf("R data=%x err=%u re=%u\n", (unsigned)m->rdata, (unsigned)m->err, re);
