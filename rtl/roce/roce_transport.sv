@@ -319,7 +319,11 @@ module roce_transport #(
     ctx_qa = {qp_qpn[QW-1:0], ctx_qa_comp, ctx_qa_req, ctx_qa_resp};
   end
   assign {ctx_rd_regs, ctx_rd_comp, ctx_rd_req, ctx_rd_resp} = ctx_rd;
-  assign qp_hw_state = {qp_err_q[qp_qpn[QW-1:0]], 4'd0, ctx_rd_regs[roce_qp_pkg::QP_CTX_W-1 -: 3]};  // .state
+  // the addressed QP's ERROR flag, registered like its context read (a 256:1 mux
+  // before the register block's own read mux would be one path)
+  logic qp_err_sel_q;
+  always_ff @(posedge clk) qp_err_sel_q <= qp_err_q[qp_qpn[QW-1:0]];
+  assign qp_hw_state = {qp_err_sel_q, 4'd0, ctx_rd_regs[roce_qp_pkg::QP_CTX_W-1 -: 3]};  // .state
 
   roce_qp_table #(.NQP(NQP), .NRD(NRD_QP)) u_qpt (
     .clk, .rst,
