@@ -165,7 +165,8 @@ module roce_comp #(
     S_WRD  = 4'd4,   // read the WQE at cptr
     S_WQE  = 4'd5,   // WQE data valid
     S_STEP = 4'd6,   // one retire step / the post action
-    S_WB   = 4'd7
+    S_WB   = 4'd7,   // the event's outputs (and the next event taken)
+    S_WX   = 4'd8    // WQE arithmetic from the registered WQE
   } state_e;
 
   typedef enum logic [2:0] {
@@ -208,7 +209,6 @@ module roce_comp #(
   logic [23:0]            una0_q, una0_d;       // una when the event started
   logic [RW-1:0]          rdd0_q, rdd0_d;
   roce_qp_pkg::qp_ctx_t   ctx_q, ctx_d;
-  logic [23:0]            maxpsn_q, maxpsn_d;
   roce_req_pkg::cwqe_t    wqe_q, wqe_d;
   // outputs of the event, pushed in S_WB
   logic                   cmd_v_q, cmd_v_d;
@@ -366,17 +366,30 @@ module roce_comp #(
   end
 
   // ------------------------------------------------------------ WQE arithmetic
+  // A stage ahead of the decisions, free running (each value is read only in
+  // the state after the one it is computed in, from registers that hold):
+  //   S_LD:  d = psn - una, o = maxpsn - una (for S_EVAL), psn + 1
+  //   S_WQE: the response's packet index in the READ (psn - fpsn) and its
+  //          byte offset (for S_WX)
+  //   S_WX:  from the registered WQE: its kind, its last PSN (and + 1), the
+  //          response's fit in the buffer and its data address (for S_STEP)
   logic [12:0]  pmtu_b;
   logic [3:0]   shift;
-  logic         w_rd, w_at, w_rdat;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [31:0]  w_pk;        // [31:24] always 0 (a WQE is < 2^31 bytes, packets >= 256)
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [23:0]  w_npsn, w_lpsn;
-  roce_qp_pkg::wc_opcode_e w_wcop;
-  logic [23:0]  rk;          // response: packet index in the READ
-  logic [32:0]  roff;        // its byte offset
-  logic [33:0]  rend;
+  logic [23:0]  w_npsn;
+  logic         w_at;
+  logic [23:0]  ld_una;
+  logic [23:0]  rk;                    // the response's packet index in the READ
+  logic [23:0]  d_q, d_d, o_q, o_d, psn1_q, psn1_d;
+  logic [23:0]  rk1_q, rk1_d;          // psn - fpsn + 1
+  logic [32:0]  roff_q, roff_d;        // (psn - fpsn) x PMTU
+  logic         w_rd_q, w_rd_d, w_at_q, w_at_d, w_rdat_q, w_rdat_d;
+  roce_qp_pkg::wc_opcode_e w_wcop_q, w_wcop_d;
+  logic [23:0]  lpsn_q, lpsn_d, lpsn1_q, lpsn1_d;   // the WQE's last PSN, and + 1
+  logic         rfit_q, rfit_d, rlast_q, rlast_d;  // response inside the buffer; its last PSN
+  logic [63:0]  raddr_q, raddr_d;
   always_comb begin
     pmtu_b = roce_qp_pkg::pmtu_bytes(ctx_q.pmtu);
     unique case (pmtu_b)
@@ -386,22 +399,39 @@ module roce_comp #(
       13'd4096: shift = 4'd12;
       default:  shift = 4'd8;
     endcase
-    w_rd   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ;
-    w_at   = wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
-    w_rdat = w_rd || w_at;
-    w_pk   = (wqe_q.len + 32'(pmtu_b) - 32'd1) >> shift;
-    w_npsn = (w_at || wqe_q.len == '0) ? 24'd1 : w_pk[23:0];
-    w_lpsn = ws_q.fpsn + w_npsn - 24'd1;
+    // S_LD
+    d_d    = psn_q - ld_una;
+    o_d    = (rpub_rd_data.inited ? rpub_rd_data.maxpsn : ld_una) - ld_una;
+    psn1_d = psn_q + 24'd1;
+    // S_WQE
+    rk1_d  = psn1_q - ws_q.fpsn;
+    rk     = psn_q - ws_q.fpsn;
+    roff_d = 33'(rk) << shift;
+    // S_WX
+    w_rd_d   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ;
+    w_at     = wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
+    w_at_d   = w_at;
+    w_rdat_d = w_rd_d || w_at;
+    w_pk     = (wqe_q.len + 32'(pmtu_b) - 32'd1) >> shift;
+    w_npsn   = (w_at || wqe_q.len == '0) ? 24'd1 : w_pk[23:0];
+    lpsn_d   = ws_q.fpsn + w_npsn - 24'd1;
+    lpsn1_d  = ws_q.fpsn + w_npsn;
+    rlast_d  = rk1_q == w_npsn;
+    rfit_d   = 34'(roff_q) + 34'(plen_q) <= 34'(wqe_q.len);
+    raddr_d  = wqe_q.laddr + 64'(roff_q);
     unique case (wqe_q.opcode)
-      roce_qp_pkg::WR_RDMA_WRITE, roce_qp_pkg::WR_RDMA_WRITE_WITH_IMM: w_wcop = roce_qp_pkg::WC_OP_RDMA_WRITE;
-      roce_qp_pkg::WR_RDMA_READ:            w_wcop = roce_qp_pkg::WC_OP_RDMA_READ;
-      roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP:   w_wcop = roce_qp_pkg::WC_OP_COMP_SWAP;
-      roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD: w_wcop = roce_qp_pkg::WC_OP_FETCH_ADD;
-      default:                              w_wcop = roce_qp_pkg::WC_OP_SEND;
+      roce_qp_pkg::WR_RDMA_WRITE, roce_qp_pkg::WR_RDMA_WRITE_WITH_IMM: w_wcop_d = roce_qp_pkg::WC_OP_RDMA_WRITE;
+      roce_qp_pkg::WR_RDMA_READ:            w_wcop_d = roce_qp_pkg::WC_OP_RDMA_READ;
+      roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP:   w_wcop_d = roce_qp_pkg::WC_OP_COMP_SWAP;
+      roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD: w_wcop_d = roce_qp_pkg::WC_OP_FETCH_ADD;
+      default:                              w_wcop_d = roce_qp_pkg::WC_OP_SEND;
     endcase
-    rk   = psn_q - ws_q.fpsn;
-    roff = 33'(rk) << shift;
-    rend = 34'(roff) + 34'(plen_q);
+  end
+
+  always_ff @(posedge clk) begin
+    d_q <= d_d;  o_q <= o_d;  psn1_q <= psn1_d;  rk1_q <= rk1_d;  roff_q <= roff_d;
+    w_rd_q <= w_rd_d;  w_at_q <= w_at_d;  w_rdat_q <= w_rdat_d;  w_wcop_q <= w_wcop_d;
+    lpsn_q <= lpsn_d;  lpsn1_q <= lpsn1_d;  rlast_q <= rlast_d;  rfit_q <= rfit_d;  raddr_q <= raddr_d;
   end
 
   // ------------------------------------------------------------ the FSM
@@ -417,17 +447,19 @@ module roce_comp #(
   // CQEs of the event under way (the newest entries of the CQE FIFO)
   always_comb begin
     cq_new_d = cq_new_q + ($clog2(CQE_DEPTH)+1)'(cq_push);
-    if (st_q == S_WB && st_d == S_IDLE) cq_new_d = '0;
+    if (st_q == S_WB && wb_go) cq_new_d = '0;
   end
 
-  logic [23:0] d, o;
   logic [2:0]  scls;
   logic        lerr_here;
   logic        progress;
+  logic        ne_una, ne_l1, ne_lim, ne_psn1;   // una would differ from una0
   always_comb begin
-    d         = psn_q - ws_q.una;
-    o         = maxpsn_q - ws_q.una;
     scls      = syn_q[7:5];
+    ne_una    = ws_q.una != una0_q;
+    ne_l1     = lpsn1_q != una0_q;
+    ne_lim    = lim_q != una0_q;
+    ne_psn1   = psn1_q != una0_q;
     lerr_here = ws_q.lerr_v && ws_q.cptr == ws_q.lerr_ptr;
     progress  = ws_q.una != una0_q || ws_q.rd_done != rdd0_q;
   end
@@ -455,27 +487,35 @@ module roce_comp #(
     cq_in_cqe          = '0;
     cq_in_cqe.wr_id    = wqe_q.wr_id;
     cq_in_cqe.status   = cq_err ? cq_err_st : roce_qp_pkg::WC_SUCCESS;
-    cq_in_cqe.opcode   = w_wcop;
-    cq_in_cqe.byte_len = cq_err ? 32'd0 : (w_at ? 32'd8 : wqe_q.len);
+    cq_in_cqe.opcode   = w_wcop_q;
+    cq_in_cqe.byte_len = cq_err ? 32'd0 : (w_at_q ? 32'd8 : wqe_q.len);
     cq_in_cqe.qpn      = 24'(q_q);
     // a READ's last data write may be issued in this very event (S_WB)
     cq_in_tag          = dma_iss_q + 32'(wr_v_q || gen_v_q);
   end
 
-  // ------------------------------------------------ intake (S_INIT, S_IDLE, S_LD)
-  logic        in_go;       // S_IDLE: an event taken
+  // ------------------------------------------------ intake (S_INIT, S_IDLE or S_WB done, S_LD)
+  // The next event is taken in S_IDLE or in the cycle S_WB writes the last
+  // one's state back; the row read then is the old one when the QP is the
+  // same: S_LD takes ws_q instead (fwd_q).
+  logic        acc;         // an event may be taken now
+  logic        in_go;       // an event taken
+  logic        fwd_q, fwd_d;
+  cst_t        ld_raw;
   post_e       in_post;
   logic [4:0]  in_post_st;
   cst_t        ld_ws;       // S_LD: the QP's state (a fresh row when never used)
   always_comb begin
     init_d = init_q;  q_d = q_q;  qok_d = qok_q;  ev_d = ev_q;  fhead_d = fhead_q;
     psn_d = psn_q;  syn_d = syn_q;  plen_d = plen_q;  haspay_d = haspay_q;  orig_d = orig_q;
-    trnr_d = trnr_q;  una0_d = una0_q;  rdd0_d = rdd0_q;  ctx_d = ctx_q;  maxpsn_d = maxpsn_q;
+    trnr_d = trnr_q;  una0_d = una0_q;  rdd0_d = rdd0_q;  ctx_d = ctx_q;
     rq_ready = 1'b0;  s_rsp_hdr_ready = 1'b0;  s_ev_ready = 1'b0;  s_texp_ready = 1'b0;
     sr_re = 1'b0;  sr_raddr = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];  ctx_rd_en = 1'b0;  rpub_rd_en = 1'b0;
-    in_go = 1'b0;  in_post = P_NONE;  in_post_st = '0;
-    ld_ws = sr_rdata;
-    if (!sr_rdata.inited) begin
+    in_go = 1'b0;  in_post = P_NONE;  in_post_st = '0;  fwd_d = 1'b0;
+    acc    = (st_q == S_IDLE || (st_q == S_WB && wb_go)) && !rq_valid;
+    ld_raw = fwd_q ? ws_q : sr_rdata;
+    ld_ws  = ld_raw;
+    if (!ld_raw.inited) begin
       ld_ws            = '0;
       ld_ws.inited     = 1'b1;
       ld_ws.fpsn       = ctx_rd_data.sq_psn;
@@ -483,12 +523,15 @@ module roce_comp #(
       ld_ws.retry_left = ctx_rd_data.retry_cnt;
       ld_ws.rnr_left   = ctx_rd_data.rnr_retry;
     end
+    ld_una = ld_ws.una;
     unique case (st_q)
       S_INIT: init_d = init_q + QAW'(1);
-      S_IDLE: begin
-        haspay_d = 1'b0;
-        if (rq_valid) begin
+      S_IDLE, S_WB: begin
+        if (st_q == S_IDLE || wb_go) haspay_d = 1'b0;
+        if (st_q == S_IDLE && rq_valid) begin
           rq_ready = 1'b1;
+        end else if (!acc) begin
+          // S_WB waits for room
         end else if (s_rsp_hdr_valid) begin
           s_rsp_hdr_ready = 1'b1;
           ev_d     = E_RSP;
@@ -527,14 +570,15 @@ module roce_comp #(
           in_go    = 1'b1;
         end
         sr_re = in_go;  ctx_rd_en = in_go;  rpub_rd_en = in_go;
+        // the row S_WB writes in this cycle is read old: forward it
+        fwd_d = in_go && st_q == S_WB && qok_q && sr_raddr == q_q;
       end
       S_LD: begin
         una0_d   = ld_ws.una;
         rdd0_d   = ld_ws.rd_done;
         ctx_d    = ctx_rd_data;
-        maxpsn_d = rpub_rd_data.inited ? rpub_rd_data.maxpsn : ld_ws.una;
         // a QP that never sent anything keeps its row untouched
-        if (!sr_rdata.inited && !rpub_rd_data.inited && ev_q != E_ERR) qok_d = 1'b0;
+        if (!ld_raw.inited && !rpub_rd_data.inited && ev_q != E_ERR) qok_d = 1'b0;
       end
       default: ;
     endcase
@@ -557,13 +601,13 @@ module roce_comp #(
     end else begin
       unique case (ev_q)
         E_RSP: begin
-          if (ws_q.err || o == '0 || d >= o) begin
+          if (ws_q.err || o_q == '0 || d_q >= o_q) begin
             ev_st   = S_WB;                  // not outstanding (duplicate, stale, bogus)
             ev_drop = 1'b1;
           end else if (post_q == P_RDRESP || post_q == P_ATACK) begin
             ev_lim = psn_q;                  // a response acknowledges every PSN before it
           end else if (scls == 3'b000) begin
-            ev_lim = psn_q + 24'd1;          // ACK
+            ev_lim = psn1_q;                 // ACK
           end else if (scls == 3'b001) begin
             ev_lim  = psn_q;                 // RNR NAK
             ev_post = P_RNR;
@@ -595,7 +639,7 @@ module roce_comp #(
           end else if (trnr_q) begin
             ev_resend = 1'b1;                // RNR wait over: resend
             ev_st     = S_WB;
-          end else if (o == '0) begin
+          end else if (o_q == '0) begin
             ev_st = S_WB;                    // nothing outstanding
           end else begin
             ev_post = P_TMO;
@@ -613,10 +657,13 @@ module roce_comp #(
   post_e       rt_post;
   logic [23:0] rt_lim;
   logic        rt_push, rt_err, rt_fail, rt_rd, rt_imp, rt_drop;
+  logic        rt_une;      // the new una differs from una0
+  logic        rt_clr;      // una >= lim from now on
   roce_qp_pkg::wc_status_e rt_err_st;
   always_comb begin
     rt_hit = 1'b1;  rt_st = S_WB;  rt_ws = ws_q;  rt_post = post_q;  rt_lim = lim_q;
     rt_push = 1'b0;  rt_err = 1'b0;  rt_fail = 1'b0;  rt_rd = 1'b0;  rt_imp = 1'b0;  rt_drop = 1'b0;
+    rt_une = ne_una;  rt_clr = 1'b0;
     rt_err_st = roce_qp_pkg::WC_WR_FLUSH_ERR;
     if (post_q == P_FLUSH) begin
       if (ws_q.cptr != (fhead_q & PMASK)) begin
@@ -641,24 +688,26 @@ module roce_comp #(
       end else begin
         rt_st = S_STEP;
       end
-    end else if (post_q != P_TMO && roce_req_pkg::psn_lt(ws_q.una, lim_q)) begin
-      if (w_rdat) begin
+    end else if (post_q != P_TMO && ult_q) begin
+      if (w_rdat_q) begin
         // implicit NAK: the peer is past a READ/atomic we have no answer
         // for: resend from una like a sequence NAK
         rt_post = P_SEQ;
         rt_lim  = ws_q.una;
         rt_imp  = 1'b1;
+        rt_clr  = 1'b1;
         rt_st   = S_STEP;
         // a response past missing responses is not used
         rt_drop = post_q == P_RDRESP || post_q == P_ATACK;
-      end else if (roce_req_pkg::psn_lt(w_lpsn, lim_q)) begin
+      end else if (roce_req_pkg::psn_lt(lpsn_q, lim_q)) begin
         if (!wqe_q.signaled || cq_in_ready) begin
           rt_push     = wqe_q.signaled;
           rt_ws.cptr  = (ws_q.cptr + PW'(1)) & PMASK;
-          rt_ws.fpsn  = w_lpsn + 24'd1;
-          rt_ws.una   = w_lpsn + 24'd1;
+          rt_ws.fpsn  = lpsn1_q;
+          rt_ws.una   = lpsn1_q;
           rt_ws.nak_v = 1'b0;
-          if (post_q == P_NONE && post_st_q != 5'd31 && !roce_req_pkg::psn_lt(rt_ws.una, lim_q) &&
+          rt_une      = ne_l1;
+          if (post_q == P_NONE && post_st_q != 5'd31 && !roce_req_pkg::psn_lt(lpsn1_q, lim_q) &&
               !(rt_ws.lerr_v && rt_ws.cptr == rt_ws.lerr_ptr)) begin
             // a plain ACK that ends exactly here: nothing more to retire and
             // no post action needs the next WQE (message-rate shortcut)
@@ -673,6 +722,8 @@ module roce_comp #(
       end else begin
         rt_ws.una   = lim_q;
         rt_ws.nak_v = 1'b0;
+        rt_une      = ne_lim;
+        rt_clr      = 1'b1;
         rt_st       = S_STEP;                // then the post action
       end
     end else begin
@@ -740,34 +791,36 @@ module roce_comp #(
   cst_t        rr_ws;
   post_e       rr_post;
   logic [4:0]  rr_post_st;
-  logic        rr_wset, rr_gen, rr_push, rr_drop;
+  logic        rr_wset, rr_gen, rr_push, rr_drop, rr_une;
   logic [63:0] rr_addr;
   always_comb begin
     rr_st = S_WB;  rr_ws = ws_q;  rr_post = post_q;  rr_post_st = post_st_q;
     rr_wset = 1'b0;  rr_gen = 1'b0;  rr_push = 1'b0;  rr_drop = 1'b0;  rr_addr = wr_addr_q;
+    rr_une = ne_una;
     unique case (post_q)
       P_RDRESP: begin
-        if (!w_rd) begin
+        if (!w_rd_q) begin
           rr_drop = 1'b1;                    // no READ at this PSN
         end else begin
-          if (rend <= 34'(wqe_q.len)) begin
+          if (rfit_q) begin
             rr_wset = 1'b1;
-            rr_addr = wqe_q.laddr + 64'(roff);
+            rr_addr = raddr_q;
           end else begin
             rr_drop = 1'b1;                  // beyond the local buffer
           end
-          if (psn_q == w_lpsn) begin
+          if (rlast_q) begin
             rr_post    = P_NONE;             // retire it next cycle (its write counted)
             rr_post_st = 5'd31;
             rr_st      = S_STEP;
           end else begin
-            rr_ws.una   = psn_q + 24'd1;
+            rr_ws.una   = psn1_q;
             rr_ws.nak_v = 1'b0;
+            rr_une      = ne_psn1;
           end
         end
       end
       P_ATACK: begin
-        if (!w_at) begin
+        if (!w_at_q) begin
           rr_drop = 1'b1;
         end else begin
           rr_gen     = 1'b1;
@@ -783,8 +836,9 @@ module roce_comp #(
           if (!wqe_q.signaled || cq_in_ready) begin
             rr_push       = wqe_q.signaled;
             rr_ws.cptr    = (ws_q.cptr + PW'(1)) & PMASK;
-            rr_ws.fpsn    = w_lpsn + 24'd1;
-            rr_ws.una     = w_lpsn + 24'd1;
+            rr_ws.fpsn    = lpsn1_q;
+            rr_ws.una     = lpsn1_q;
+            rr_une        = ne_l1;
             rr_ws.rd_done = ws_q.rd_done + RW'(1);
             rr_ws.nak_v   = 1'b0;
             rr_post_st    = '0;
@@ -802,23 +856,24 @@ module roce_comp #(
   cst_t        sp_ws;
   post_e       sp_post;
   logic [4:0]  sp_post_st;
-  logic        sp_push, sp_fail, sp_rr;
+  logic        sp_push, sp_fail, sp_rr, sp_une;
   always_comb begin
     sp_rr = !rt_hit && !rs_hit;
     sp_post_st = post_st_q;  cq_err = 1'b0;  cq_err_st = rt_err_st;
     if (rt_hit) begin
       sp_st = rt_st;  sp_ws = rt_ws;  sp_post = rt_post;  sp_push = rt_push;  sp_fail = rt_fail;
+      sp_une = rt_une;
       cq_err = rt_err;
     end else if (rs_hit) begin
       sp_st = rs_st;  sp_ws = rs_ws;  sp_post = rs_post;  sp_post_st = rs_post_st;
-      sp_push = rs_push;  sp_fail = rs_fail;
+      sp_push = rs_push;  sp_fail = rs_fail;  sp_une = ne_una;
       cq_err = post_q == P_FATAL;  cq_err_st = st_post;
     end else begin
       sp_st = rr_st;  sp_ws = rr_ws;  sp_post = rr_post;  sp_post_st = rr_post_st;
-      sp_push = rr_push;  sp_fail = 1'b0;
+      sp_push = rr_push;  sp_fail = 1'b0;  sp_une = rr_une;
     end
     // progress resets the retry budgets
-    if (sp_st == S_WB && sp_ws.una != una0_q && !sp_ws.err) begin
+    if (sp_st == S_WB && sp_une && !sp_ws.err) begin
       sp_ws.retry_left = ctx_q.retry_cnt;
       sp_ws.rnr_left   = ctx_q.rnr_retry;
     end
@@ -826,10 +881,11 @@ module roce_comp #(
 
   // ------------------------------------------------ the state machine
   logic wb_go;
+  logic ult_q, ult_d;       // una < lim (from S_WX)
   always_comb begin
     st_d = st_q;  post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  ws_d = ws_q;  wqe_d = wqe_q;
     cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;
-    wr_addr_d = wr_addr_q;  perr_d = perr_q;
+    wr_addr_d = wr_addr_q;  perr_d = perr_q;  ult_d = ult_q;
     cq_push = 1'b0;  wqe_rd_en = 1'b0;  wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0]};
     unique case (st_q)
       S_INIT: if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
@@ -861,9 +917,14 @@ module roce_comp #(
       end
       S_WQE: begin
         wqe_d = wqe_rd_data;
+        st_d  = S_WX;
+      end
+      S_WX: begin
+        ult_d = roce_req_pkg::psn_lt(ws_q.una, lim_q);
         st_d  = S_STEP;
       end
       S_STEP: begin
+        if (rt_hit && rt_clr) ult_d = 1'b0;
         st_d = sp_st;  ws_d = sp_ws;  post_d = sp_post;  post_st_d = sp_post_st;  cq_push = sp_push;
         if (rt_hit) lim_d = rt_lim;
         if (rt_hit && rt_rd) begin
@@ -884,7 +945,13 @@ module roce_comp #(
         if (sp_rr && rr_gen) gen_v_d = 1'b1;
         if (sp_rr) wr_addr_d = rr_addr;
       end
-      S_WB: if (wb_go) st_d = S_IDLE;
+      S_WB: begin
+        if (wb_go) begin                     // and S_IDLE's work
+          cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  gen_v_d = 1'b0;  perr_d = 1'b0;
+          post_d = in_post;  post_st_d = in_post_st;
+          st_d   = in_go ? S_LD : S_IDLE;
+        end
+      end
       default: st_d = S_IDLE;
     endcase
   end
@@ -958,22 +1025,22 @@ module roce_comp #(
       st_q <= S_INIT;  init_q <= '0;  q_q <= '0;  qok_q <= 1'b0;  ev_q <= E_RSP;
       post_q <= P_NONE;  post_st_q <= '0;  lim_q <= '0;  fhead_q <= '0;
       psn_q <= '0;  syn_q <= '0;  plen_q <= '0;  haspay_q <= 1'b0;  orig_q <= '0;  trnr_q <= 1'b0;
-      ws_q <= '0;  una0_q <= '0;  rdd0_q <= '0;  ctx_q <= '0;  maxpsn_q <= '0;  wqe_q <= '0;
+      ws_q <= '0;  una0_q <= '0;  rdd0_q <= '0;  ctx_q <= '0;  wqe_q <= '0;
       cmd_v_q <= 1'b0;  cmdk_q <= roce_req_pkg::RC_RETRY;  rnrt_v_q <= 1'b0;  wr_v_q <= 1'b0;
       gen_v_q <= 1'b0;  wr_addr_q <= '0;  perr_q <= 1'b0;
       c_retry_q <= '0;  c_tmo_q <= '0;  c_rnr_q <= '0;  c_seq_q <= '0;  c_inv_q <= '0;
       c_acc_q <= '0;  c_op_q <= '0;  c_imp_q <= '0;  c_drop_q <= '0;
-      dma_iss_q <= '0;  dma_done_q <= '0;  cq_new_q <= '0;
+      dma_iss_q <= '0;  dma_done_q <= '0;  cq_new_q <= '0;  fwd_q <= 1'b0;  ult_q <= 1'b0;
     end else begin
       st_q <= st_d;  init_q <= init_d;  q_q <= q_d;  qok_q <= qok_d;  ev_q <= ev_d;
       post_q <= post_d;  post_st_q <= post_st_d;  lim_q <= lim_d;  fhead_q <= fhead_d;
       psn_q <= psn_d;  syn_q <= syn_d;  plen_q <= plen_d;  haspay_q <= haspay_d;  orig_q <= orig_d;  trnr_q <= trnr_d;
-      ws_q <= ws_d;  una0_q <= una0_d;  rdd0_q <= rdd0_d;  ctx_q <= ctx_d;  maxpsn_q <= maxpsn_d;  wqe_q <= wqe_d;
+      ws_q <= ws_d;  una0_q <= una0_d;  rdd0_q <= rdd0_d;  ctx_q <= ctx_d;  wqe_q <= wqe_d;
       cmd_v_q <= cmd_v_d;  cmdk_q <= cmdk_d;  rnrt_v_q <= rnrt_v_d;  wr_v_q <= wr_v_d;
       gen_v_q <= gen_v_d;  wr_addr_q <= wr_addr_d;  perr_q <= perr_d;
       c_retry_q <= c_retry_d;  c_tmo_q <= c_tmo_d;  c_rnr_q <= c_rnr_d;  c_seq_q <= c_seq_d;  c_inv_q <= c_inv_d;
       c_acc_q <= c_acc_d;  c_op_q <= c_op_d;  c_imp_q <= c_imp_d;  c_drop_q <= c_drop_d;
-      dma_iss_q <= dma_iss_d;  dma_done_q <= dma_done_d;  cq_new_q <= cq_new_d;
+      dma_iss_q <= dma_iss_d;  dma_done_q <= dma_done_d;  cq_new_q <= cq_new_d;  fwd_q <= fwd_d;  ult_q <= ult_d;
     end
   end
 
