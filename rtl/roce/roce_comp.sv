@@ -444,6 +444,9 @@ module roce_comp #(
   //   response     S_STEP post action: READ response, atomic ACK, retire the READ
   //   write back   S_WB: every output of the event (and the state RAM's port)
 
+  logic wb_go;              // S_WB: every output has room
+  logic ult_q, ult_d;       // una < lim (from S_WX)
+
   // CQEs of the event under way (the newest entries of the CQE FIFO)
   always_comb begin
     cq_new_d = cq_new_q + ($clog2(CQE_DEPTH)+1)'(cq_push);
@@ -451,8 +454,12 @@ module roce_comp #(
   end
 
   logic [2:0]  scls;
-  logic        lerr_here;
   logic        progress;
+  // S_STEP's WQE pointer checks, a cycle ahead (free running: cptr and the
+  // local error do not change between S_WX and S_STEP, nor from S_STEP to S_STEP)
+  logic        lerr_here_q, lerr_here_d;   // WQE cptr failed locally
+  logic        lerr_next_q, lerr_next_d;   // WQE cptr + 1 did
+  logic        fmore_q, fmore_d;           // E_FLUSH: WQEs left before fhead
   logic        ne_una, ne_l1, ne_lim, ne_psn1;   // una would differ from una0
   always_comb begin
     scls      = syn_q[7:5];
@@ -460,8 +467,13 @@ module roce_comp #(
     ne_l1     = lpsn1_q != una0_q;
     ne_lim    = lim_q != una0_q;
     ne_psn1   = psn1_q != una0_q;
-    lerr_here = ws_q.lerr_v && ws_q.cptr == ws_q.lerr_ptr;
+    lerr_here_d = ws_q.lerr_v && ws_q.cptr == ws_q.lerr_ptr;
+    lerr_next_d = ws_q.lerr_v && ((ws_q.cptr + PW'(1)) & PMASK) == ws_q.lerr_ptr;
+    fmore_d     = ws_q.cptr != (fhead_q & PMASK);
     progress  = ws_q.una != una0_q || ws_q.rd_done != rdd0_q;
+  end
+  always_ff @(posedge clk) begin
+    lerr_here_q <= lerr_here_d;  lerr_next_q <= lerr_next_d;  fmore_q <= fmore_d;
   end
 
   // ------------------------------------------------ event outputs (data)
@@ -666,7 +678,7 @@ module roce_comp #(
     rt_une = ne_una;  rt_clr = 1'b0;
     rt_err_st = roce_qp_pkg::WC_WR_FLUSH_ERR;
     if (post_q == P_FLUSH) begin
-      if (ws_q.cptr != (fhead_q & PMASK)) begin
+      if (fmore_q) begin
         rt_err = 1'b1;
         if (cq_in_ready) begin
           rt_push     = 1'b1;
@@ -676,7 +688,7 @@ module roce_comp #(
           rt_st = S_STEP;
         end
       end
-    end else if (lerr_here) begin
+    end else if (lerr_here_q) begin
       rt_err    = 1'b1;
       rt_err_st = st_lerr;
       if (cq_in_ready) begin
@@ -708,7 +720,7 @@ module roce_comp #(
           rt_ws.nak_v = 1'b0;
           rt_une      = ne_l1;
           if (post_q == P_NONE && post_st_q != 5'd31 && !roce_req_pkg::psn_lt(lpsn1_q, lim_q) &&
-              !(rt_ws.lerr_v && rt_ws.cptr == rt_ws.lerr_ptr)) begin
+              !lerr_next_q) begin
             // a plain ACK that ends exactly here: nothing more to retire and
             // no post action needs the next WQE (message-rate shortcut)
             rt_st = S_WB;
@@ -880,8 +892,6 @@ module roce_comp #(
   end
 
   // ------------------------------------------------ the state machine
-  logic wb_go;
-  logic ult_q, ult_d;       // una < lim (from S_WX)
   always_comb begin
     st_d = st_q;  post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  ws_d = ws_q;  wqe_d = wqe_q;
     cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;
