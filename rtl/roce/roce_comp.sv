@@ -235,10 +235,10 @@ module roce_comp #(
   // FIFO occupancy (count) is not needed, nor the in_ready of the QP reset
   // queues (resets are register writes, far apart: the queue never fills)
   /* verilator lint_off PINCONNECTEMPTY */
-  roce_fifo #(.WIDTH(24), .DEPTH(16)) u_rst_q (
+  lib_fifo #(.WIDTH(24), .DEPTH(16)) u_rst_q (
     .clk, .rst,
-    .in_valid(qp_reset), .in_ready(), .in_data(qp_reset_qpn),
-    .out_valid(rq_valid), .out_ready(rq_ready), .out_data(rq_qpn), .count()
+    .s_valid(qp_reset), .s_ready(), .s_data(qp_reset_qpn),
+    .m_valid(rq_valid), .m_ready(rq_ready), .m_data(rq_qpn), .count()
   );
 
   // ------------------------------------------------------------ output FIFOs
@@ -258,44 +258,57 @@ module roce_comp #(
   logic [31:0]            cq_in_tag, cq_out_tag;
   logic [$clog2(CQE_DEPTH):0] cq_count, cq_new_q, cq_new_d;   // CQEs pushed by the event under way
 
-  roce_fifo #(.WIDTH(roce_req_pkg::RCMD_W), .DEPTH(4)) u_cmd_q (
-    .clk, .rst, .in_valid(cmd_push), .in_ready(cmd_in_ready), .in_data(cmd_in),
-    .out_valid(m_cmd_valid), .out_ready(m_cmd_ready), .out_data(m_cmd), .count()
+  // lib_fifo: valid, data and ready from flip-flops (a word is out 2 cycles
+  // after its push)
+  lib_fifo #(.WIDTH(roce_req_pkg::RCMD_W), .DEPTH(4)) u_cmd_q (
+    .clk, .rst, .s_valid(cmd_push), .s_ready(cmd_in_ready), .s_data(cmd_in),
+    .m_valid(m_cmd_valid), .m_ready(m_cmd_ready), .m_data(m_cmd), .count()
   );
-  roce_fifo #(.WIDTH(24), .DEPTH(4)) u_kick_q (
-    .clk, .rst, .in_valid(kick_push), .in_ready(kick_in_ready), .in_data(24'(q_q)),
-    .out_valid(m_kick_valid), .out_ready(m_kick_ready), .out_data(m_kick_qpn), .count()
+  lib_fifo #(.WIDTH(24), .DEPTH(4)) u_kick_q (
+    .clk, .rst, .s_valid(kick_push), .s_ready(kick_in_ready), .s_data(24'(q_q)),
+    .m_valid(m_kick_valid), .m_ready(m_kick_ready), .m_data(m_kick_qpn), .count()
   );
-  roce_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
-    .clk, .rst, .in_valid(tc_push), .in_ready(tc_in_ready), .in_data(tc_in),
-    .out_valid(m_tcmd_valid), .out_ready(m_tcmd_ready), .out_data(m_tcmd), .count()
+  lib_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
+    .clk, .rst, .s_valid(tc_push), .s_ready(tc_in_ready), .s_data(tc_in),
+    .m_valid(m_tcmd_valid), .m_ready(m_tcmd_ready), .m_data(m_tcmd), .count()
   );
-  roce_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
-    .clk, .rst, .in_valid(dc_push), .in_ready(dc_in_ready), .in_data(dc_in),
-    .out_valid(m_dma_cmd_valid), .out_ready(m_dma_cmd_ready), .out_data(m_dma_cmd), .count()
+  lib_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
+    .clk, .rst, .s_valid(dc_push), .s_ready(dc_in_ready), .s_data(dc_in),
+    .m_valid(m_dma_cmd_valid), .m_ready(m_dma_cmd_ready), .m_data(m_dma_cmd), .count()
   );
-  roce_fifo #(.WIDTH(DEC_W), .DEPTH(8)) u_dec_q (
-    .clk, .rst, .in_valid(dec_push), .in_ready(dec_in_ready), .in_data(dec_in),
-    .out_valid(dec_valid), .out_ready(dec_pop), .out_data(dec_out), .count()
+  lib_fifo #(.WIDTH(DEC_W), .DEPTH(8)) u_dec_q (
+    .clk, .rst, .s_valid(dec_push), .s_ready(dec_in_ready), .s_data(dec_in),
+    .m_valid(dec_valid), .m_ready(dec_pop), .m_data(dec_out), .count()
   );
-  roce_fifo #(.WIDTH(roce_qp_pkg::CQE_W + 32), .DEPTH(CQE_DEPTH)) u_cq_q (
-    .clk, .rst, .in_valid(cq_push), .in_ready(cq_in_ready), .in_data({cq_in_cqe, cq_in_tag}),
-    .out_valid(cq_valid), .out_ready(cq_pop), .out_data({cq_out_cqe, cq_out_tag}), .count(cq_count)
+  lib_fifo #(.WIDTH(roce_qp_pkg::CQE_W + 32), .DEPTH(CQE_DEPTH)) u_cq_q (
+    .clk, .rst, .s_valid(cq_push), .s_ready(cq_in_ready), .s_data({cq_in_cqe, cq_in_tag}),
+    .m_valid(cq_valid), .m_ready(cq_pop), .m_data({cq_out_cqe, cq_out_tag}), .count(cq_count)
   );
 
-  // CQE release: every DMA write issued before the CQE has completed
-  logic [31:0] cq_wait;
+  // CQE release into the output register: a CQE leaves once its event has
+  // written the QP's state back (so a post that follows the CQE finds the
+  // ring space) and every DMA write issued before it has completed
+  // (dma_done - tag in [0, 2^31]).
+  logic [31:0]       cq_ahead;
+  logic              cq_ok;
+  logic              cqo_v_q, cqo_v_d;
+  roce_qp_pkg::cqe_t cqo_q, cqo_d;
   always_comb begin
-    cq_wait         = cq_out_tag - dma_done_q;
-    // a CQE leaves once its event has written the QP's state back (so a post
-    // that follows the CQE finds the ring space) and its DMA writes are done
-    m_cqe_valid     = cq_valid && cq_count > cq_new_q && (cq_wait == '0 || cq_wait[31]);
-    m_cqe           = cq_out_cqe;
+    cq_ahead        = dma_done_q - cq_out_tag;
+    cq_ok           = cq_valid && cq_count > cq_new_q && (!cq_ahead[31] || cq_ahead == 32'h8000_0000);
+    cq_pop          = cq_ok && (!cqo_v_q || m_cqe_ready);
+    cqo_v_d         = cq_pop || (cqo_v_q && !m_cqe_ready);
+    cqo_d           = cq_pop ? cq_out_cqe : cqo_q;
     s_dma_cpl_ready = 1'b1;
     dma_done_d      = dma_done_q + 32'(s_dma_cpl_valid);
   end
-
-  assign cq_pop = m_cqe_valid && m_cqe_ready;
+  always_ff @(posedge clk) begin
+    if (rst) cqo_v_q <= 1'b0;
+    else     cqo_v_q <= cqo_v_d;
+    cqo_q <= cqo_d;
+  end
+  assign m_cqe_valid = cqo_v_q;
+  assign m_cqe       = cqo_q;
 
   // ------------------------------------------------------------ payload routing
   // Payload FIFO: the payload of a response flows in before its decision is
@@ -305,37 +318,40 @@ module roce_comp #(
   // a packet, not their sum; docs/transport.md, "READ responses at line rate").
   logic [roce_pkg::DATA_W-1:0] pf_data;
   logic                        pf_valid, pf_ready, pf_last;
-  roce_fifo #(.WIDTH(roce_pkg::DATA_W + 1), .DEPTH(PAY_DEPTH)) u_pay_q (
+  lib_fifo #(.WIDTH(roce_pkg::DATA_W + 1), .DEPTH(PAY_DEPTH)) u_pay_q (
     .clk, .rst,
-    .in_valid(s_axis_rsp_payload_tvalid), .in_ready(s_axis_rsp_payload_tready),
-    .in_data({s_axis_rsp_payload_tdata, s_axis_rsp_payload_tlast}),
-    .out_valid(pf_valid), .out_ready(pf_ready), .out_data({pf_data, pf_last}), .count()
+    .s_valid(s_axis_rsp_payload_tvalid), .s_ready(s_axis_rsp_payload_tready),
+    .s_data({s_axis_rsp_payload_tdata, s_axis_rsp_payload_tlast}),
+    .m_valid(pf_valid), .m_ready(pf_ready), .m_data({pf_data, pf_last}), .count()
   );
 
   // One decision per response with payload (and one D_GEN per atomic result),
-  // in header order.
-  logic [1:0] dec_kind;
+  // in header order; the DMA data leaves through a register slice.
+  logic [1:0]                  dec_kind;
+  logic [mem_pkg::DATA_W-1:0]  dd_data;
+  logic [mem_pkg::STRB_W-1:0]  dd_keep;
+  logic                        dd_valid, dd_ready, dd_last;
   always_comb begin
-    dec_kind                  = dec_out[DEC_W-1 -: 2];
-    m_axis_dma_tdata          = pf_data;
-    m_axis_dma_tkeep          = '1;
-    m_axis_dma_tlast          = pf_last;
-    m_axis_dma_tvalid         = 1'b0;
-    pf_ready                  = 1'b0;
-    dec_pop                   = 1'b0;
+    dec_kind = dec_out[DEC_W-1 -: 2];
+    dd_data  = pf_data;
+    dd_keep  = '1;
+    dd_last  = pf_last;
+    dd_valid = 1'b0;
+    pf_ready = 1'b0;
+    dec_pop  = 1'b0;
     if (dec_valid) begin
       unique case (dec_kind)
         D_WRITE: begin
-          m_axis_dma_tvalid = pf_valid;
-          pf_ready          = m_axis_dma_tready;
-          dec_pop = pf_valid && m_axis_dma_tready && pf_last;
+          dd_valid = pf_valid;
+          pf_ready = dd_ready;
+          dec_pop  = pf_valid && dd_ready && pf_last;
         end
         D_GEN: begin
-          m_axis_dma_tdata  = {{(mem_pkg::DATA_W - 64){1'b0}}, dec_out[63:0]};
-          m_axis_dma_tkeep  = {{(mem_pkg::STRB_W - 8){1'b0}}, 8'hFF};
-          m_axis_dma_tlast  = 1'b1;
-          m_axis_dma_tvalid = 1'b1;
-          dec_pop           = m_axis_dma_tready;
+          dd_data  = {{(mem_pkg::DATA_W - 64){1'b0}}, dec_out[63:0]};
+          dd_keep  = {{(mem_pkg::STRB_W - 8){1'b0}}, 8'hFF};
+          dd_last  = 1'b1;
+          dd_valid = 1'b1;
+          dec_pop  = dd_ready;
         end
         default: begin   // D_DROP
           pf_ready = 1'b1;
@@ -344,6 +360,12 @@ module roce_comp #(
       endcase
     end
   end
+  lib_skid #(.WIDTH(mem_pkg::DATA_W + mem_pkg::STRB_W + 1)) u_dma_slice (
+    .clk, .rst,
+    .s_valid(dd_valid), .s_ready(dd_ready), .s_data({dd_data, dd_keep, dd_last}),
+    .m_valid(m_axis_dma_tvalid), .m_ready(m_axis_dma_tready),
+    .m_data({m_axis_dma_tdata, m_axis_dma_tkeep, m_axis_dma_tlast})
+  );
 
   // Error statuses kept as 5-bit codes, back to the enum (Yosys 0.23 takes no
   // casts to another package's type).
@@ -445,6 +467,8 @@ module roce_comp #(
   //   write back   S_WB: every output of the event (and the state RAM's port)
 
   logic wb_go;              // S_WB: every output has room
+  logic        qerr_q, qerr_d;
+  logic [23:0] qerr_qpn_q;
   logic ult_q, ult_d;       // una < lim (from S_WX)
 
   // CQEs of the event under way (the newest entries of the CQE FIFO)
@@ -971,7 +995,7 @@ module roce_comp #(
     wb_go = cmd_in_ready && kick_in_ready && tc_in_ready && dc_in_ready && dec_in_ready;
     sr_we = 1'b0;  sr_waddr = q_q;  sr_wdata = ws_q;
     cmd_push = 1'b0;  kick_push = 1'b0;  tc_push = 1'b0;  dc_push = 1'b0;  dec_push = 1'b0;
-    qp_err_valid = 1'b0;  dma_iss_d = dma_iss_q;
+    qerr_d = 1'b0;  dma_iss_d = dma_iss_q;
     unique case (st_q)
       S_INIT: begin
         sr_we    = 1'b1;
@@ -995,7 +1019,7 @@ module roce_comp #(
           dc_push      = wr_v_q || gen_v_q;
           dec_push     = haspay_q || gen_v_q;
           dma_iss_d    = dma_iss_q + 32'(wr_v_q || gen_v_q);
-          qp_err_valid = perr_q;
+          qerr_d       = perr_q;
         end
       end
       default: ;
@@ -1026,7 +1050,14 @@ module roce_comp #(
     pub_wdata.rd_done = sr_wdata.rd_done;
   end
 
-  assign qp_err_qpn = 24'(q_q);
+  // the QP went to ERROR: registered (one cycle after its S_WB)
+  always_ff @(posedge clk) begin
+    if (rst) qerr_q <= 1'b0;
+    else     qerr_q <= qerr_d;
+    qerr_qpn_q <= 24'(q_q);
+  end
+  assign qp_err_valid = qerr_q;
+  assign qp_err_qpn   = qerr_qpn_q;
   assign ctx_rd_qpn  = sr_raddr;
   assign rpub_rd_qpn = sr_raddr;
 
