@@ -467,6 +467,25 @@ module roce_comp #(
   //   write back   S_WB: every output of the event (and the state RAM's port)
 
   logic wb_go;              // S_WB: every output has room
+  // The WQE read, from flip-flops: the WQE at cptr in S_EVAL (unused when the
+  // event ends there) and S_WRD, at cptr + 1 in every S_STEP cycle (used when
+  // the step retires WQE cptr and goes on to S_WQE).
+  logic rd_en_q, rd_en_d, rd_inc_q, rd_inc_d;
+  always_comb begin
+    rd_en_d  = st_d == S_EVAL || st_d == S_WRD || st_d == S_STEP;
+    rd_inc_d = st_d == S_STEP;
+  end
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      rd_en_q  <= 1'b0;
+      rd_inc_q <= 1'b0;
+    end else begin
+      rd_en_q  <= rd_en_d;
+      rd_inc_q <= rd_inc_d;
+    end
+  end
+  assign wqe_rd_en   = rd_en_q;
+  assign wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0] + SAW'(rd_inc_q)};
   logic        qerr_q, qerr_d;
   logic [23:0] qerr_qpn_q;
   logic ult_q, ult_d;       // una < lim (from S_WX)
@@ -692,13 +711,13 @@ module roce_comp #(
   cst_t        rt_ws;
   post_e       rt_post;
   logic [23:0] rt_lim;
-  logic        rt_push, rt_err, rt_fail, rt_rd, rt_imp, rt_drop;
+  logic        rt_push, rt_err, rt_fail, rt_imp, rt_drop;
   logic        rt_une;      // the new una differs from una0
   logic        rt_clr;      // una >= lim from now on
   roce_qp_pkg::wc_status_e rt_err_st;
   always_comb begin
     rt_hit = 1'b1;  rt_st = S_WB;  rt_ws = ws_q;  rt_post = post_q;  rt_lim = lim_q;
-    rt_push = 1'b0;  rt_err = 1'b0;  rt_fail = 1'b0;  rt_rd = 1'b0;  rt_imp = 1'b0;  rt_drop = 1'b0;
+    rt_push = 1'b0;  rt_err = 1'b0;  rt_fail = 1'b0;  rt_imp = 1'b0;  rt_drop = 1'b0;
     rt_une = ne_una;  rt_clr = 1'b0;
     rt_err_st = roce_qp_pkg::WC_WR_FLUSH_ERR;
     if (post_q == P_FLUSH) begin
@@ -749,7 +768,7 @@ module roce_comp #(
             // no post action needs the next WQE (message-rate shortcut)
             rt_st = S_WB;
           end else begin
-            rt_rd = 1'b1;                    // read the next WQE now (S_WRD's work)
+            // the next WQE was read in this cycle (S_STEP reads cptr + 1)
             rt_st = S_WQE;
           end
         end else begin
@@ -920,7 +939,7 @@ module roce_comp #(
     st_d = st_q;  post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  ws_d = ws_q;  wqe_d = wqe_q;
     cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;
     wr_addr_d = wr_addr_q;  perr_d = perr_q;  ult_d = ult_q;
-    cq_push = 1'b0;  wqe_rd_en = 1'b0;  wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0]};
+    cq_push = 1'b0;
     unique case (st_q)
       S_INIT: if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
       S_IDLE: begin
@@ -933,7 +952,6 @@ module roce_comp #(
         st_d = S_EVAL;
       end
       S_EVAL: begin
-        wqe_rd_en = 1'b1;                    // the WQE at cptr (S_WRD's work; unused when the event ends)
         st_d = ev_st;  post_d = ev_post;  post_st_d = ev_post_st;  lim_d = ev_lim;
         if (ev_lerr) begin
           ws_d.lerr_v   = 1'b1;
@@ -946,7 +964,6 @@ module roce_comp #(
         end
       end
       S_WRD: begin
-        wqe_rd_en = 1'b1;
         st_d      = S_WQE;
       end
       S_WQE: begin
@@ -961,10 +978,6 @@ module roce_comp #(
         if (rt_hit && rt_clr) ult_d = 1'b0;
         st_d = sp_st;  ws_d = sp_ws;  post_d = sp_post;  post_st_d = sp_post_st;  cq_push = sp_push;
         if (rt_hit) lim_d = rt_lim;
-        if (rt_hit && rt_rd) begin
-          wqe_rd_en   = 1'b1;
-          wqe_rd_addr = {q_q, rt_ws.cptr[SAW-1:0]};
-        end
         if (sp_fail) begin
           perr_d  = 1'b1;
           cmd_v_d = 1'b1;
