@@ -33,6 +33,25 @@
 //
 // A CQE leaves only once every DMA write issued before it has completed, so
 // READ data is in memory when its completion is seen.
+//
+// Cycle plan (every decision from flip-flops, arithmetic a stage ahead):
+//   S_IDLE   take a QP reset, else a response header, requester event or
+//            timer expiry: read the state row, the QP context and the
+//            requester's published state (S_WB does this too, when done)
+//   S_LD     the row (ws_q when S_WB wrote it in the same cycle; a fresh row
+//            for a QP never used); psn - una, maxpsn - una, psn + 1
+//   S_EVAL   ACK/NAK class, outstanding or not, lim; reads the WQE at cptr
+//   S_WQE    the WQE (RAM output) registered; psn - fpsn and its byte offset
+//   S_WX     from the registered WQE: its kind, last PSN (and + 1), the
+//            response's fit and DMA address; una < lim
+//   S_STEP   one retire step or the post action; reads the WQE at cptr + 1
+//            (a step that retires a WQE goes on at S_WQE: 3 cycles per WQE)
+//   S_WRD    reads the WQE at cptr (after a flush step or a READ retired)
+//   S_WB     every output of the event at once, when all have room
+// A plain ACK or a READ response takes 6 cycles, S_LD to S_WB. Commands,
+// kicks, timer commands, DMA commands and CQEs leave through lib_fifo
+// queues (valid, data and ready from flip-flops), the DMA data through a
+// lib_skid, a CQE through an output register.
 `default_nettype none
 
 module roce_comp #(
