@@ -33,6 +33,25 @@
 //
 // A CQE leaves only once every DMA write issued before it has completed, so
 // READ data is in memory when its completion is seen.
+//
+// Cycle plan (every decision from flip-flops, arithmetic a stage ahead):
+//   S_IDLE   take a QP reset, else a response header, requester event or
+//            timer expiry: read the state row, the QP context and the
+//            requester's published state (S_WB does this too, when done)
+//   S_LD     the row (ws_q when S_WB wrote it in the same cycle; a fresh row
+//            for a QP never used); psn - una, maxpsn - una, psn + 1
+//   S_EVAL   ACK/NAK class, outstanding or not, lim; reads the WQE at cptr
+//   S_WQE    the WQE (RAM output) registered; psn - fpsn and its byte offset
+//   S_WX     from the registered WQE: its kind, last PSN (and + 1), the
+//            response's fit and DMA address; una < lim
+//   S_STEP   one retire step or the post action; reads the WQE at cptr + 1
+//            (a step that retires a WQE goes on at S_WQE: 3 cycles per WQE)
+//   S_WRD    reads the WQE at cptr (after a flush step or a READ retired)
+//   S_WB     every output of the event at once, when all have room
+// A plain ACK or a READ response takes 6 cycles, S_LD to S_WB. Commands,
+// kicks, timer commands, DMA commands and CQEs leave through lib_fifo
+// queues (valid, data and ready from flip-flops), the DMA data through a
+// lib_skid, a CQE through an output register.
 `default_nettype none
 
 module roce_comp #(
@@ -165,7 +184,8 @@ module roce_comp #(
     S_WRD  = 4'd4,   // read the WQE at cptr
     S_WQE  = 4'd5,   // WQE data valid
     S_STEP = 4'd6,   // one retire step / the post action
-    S_WB   = 4'd7
+    S_WB   = 4'd7,   // the event's outputs (and the next event taken)
+    S_WX   = 4'd8    // WQE arithmetic from the registered WQE
   } state_e;
 
   typedef enum logic [2:0] {
@@ -208,7 +228,6 @@ module roce_comp #(
   logic [23:0]            una0_q, una0_d;       // una when the event started
   logic [RW-1:0]          rdd0_q, rdd0_d;
   roce_qp_pkg::qp_ctx_t   ctx_q, ctx_d;
-  logic [23:0]            maxpsn_q, maxpsn_d;
   roce_req_pkg::cwqe_t    wqe_q, wqe_d;
   // outputs of the event, pushed in S_WB
   logic                   cmd_v_q, cmd_v_d;
@@ -235,10 +254,10 @@ module roce_comp #(
   // FIFO occupancy (count) is not needed, nor the in_ready of the QP reset
   // queues (resets are register writes, far apart: the queue never fills)
   /* verilator lint_off PINCONNECTEMPTY */
-  roce_fifo #(.WIDTH(24), .DEPTH(16)) u_rst_q (
+  lib_fifo #(.WIDTH(24), .DEPTH(16)) u_rst_q (
     .clk, .rst,
-    .in_valid(qp_reset), .in_ready(), .in_data(qp_reset_qpn),
-    .out_valid(rq_valid), .out_ready(rq_ready), .out_data(rq_qpn), .count()
+    .s_valid(qp_reset), .s_ready(), .s_data(qp_reset_qpn),
+    .m_valid(rq_valid), .m_ready(rq_ready), .m_data(rq_qpn), .count()
   );
 
   // ------------------------------------------------------------ output FIFOs
@@ -258,44 +277,57 @@ module roce_comp #(
   logic [31:0]            cq_in_tag, cq_out_tag;
   logic [$clog2(CQE_DEPTH):0] cq_count, cq_new_q, cq_new_d;   // CQEs pushed by the event under way
 
-  roce_fifo #(.WIDTH(roce_req_pkg::RCMD_W), .DEPTH(4)) u_cmd_q (
-    .clk, .rst, .in_valid(cmd_push), .in_ready(cmd_in_ready), .in_data(cmd_in),
-    .out_valid(m_cmd_valid), .out_ready(m_cmd_ready), .out_data(m_cmd), .count()
+  // lib_fifo: valid, data and ready from flip-flops (a word is out 2 cycles
+  // after its push)
+  lib_fifo #(.WIDTH(roce_req_pkg::RCMD_W), .DEPTH(4)) u_cmd_q (
+    .clk, .rst, .s_valid(cmd_push), .s_ready(cmd_in_ready), .s_data(cmd_in),
+    .m_valid(m_cmd_valid), .m_ready(m_cmd_ready), .m_data(m_cmd), .count()
   );
-  roce_fifo #(.WIDTH(24), .DEPTH(4)) u_kick_q (
-    .clk, .rst, .in_valid(kick_push), .in_ready(kick_in_ready), .in_data(24'(q_q)),
-    .out_valid(m_kick_valid), .out_ready(m_kick_ready), .out_data(m_kick_qpn), .count()
+  lib_fifo #(.WIDTH(24), .DEPTH(4)) u_kick_q (
+    .clk, .rst, .s_valid(kick_push), .s_ready(kick_in_ready), .s_data(24'(q_q)),
+    .m_valid(m_kick_valid), .m_ready(m_kick_ready), .m_data(m_kick_qpn), .count()
   );
-  roce_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
-    .clk, .rst, .in_valid(tc_push), .in_ready(tc_in_ready), .in_data(tc_in),
-    .out_valid(m_tcmd_valid), .out_ready(m_tcmd_ready), .out_data(m_tcmd), .count()
+  lib_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
+    .clk, .rst, .s_valid(tc_push), .s_ready(tc_in_ready), .s_data(tc_in),
+    .m_valid(m_tcmd_valid), .m_ready(m_tcmd_ready), .m_data(m_tcmd), .count()
   );
-  roce_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
-    .clk, .rst, .in_valid(dc_push), .in_ready(dc_in_ready), .in_data(dc_in),
-    .out_valid(m_dma_cmd_valid), .out_ready(m_dma_cmd_ready), .out_data(m_dma_cmd), .count()
+  lib_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
+    .clk, .rst, .s_valid(dc_push), .s_ready(dc_in_ready), .s_data(dc_in),
+    .m_valid(m_dma_cmd_valid), .m_ready(m_dma_cmd_ready), .m_data(m_dma_cmd), .count()
   );
-  roce_fifo #(.WIDTH(DEC_W), .DEPTH(8)) u_dec_q (
-    .clk, .rst, .in_valid(dec_push), .in_ready(dec_in_ready), .in_data(dec_in),
-    .out_valid(dec_valid), .out_ready(dec_pop), .out_data(dec_out), .count()
+  lib_fifo #(.WIDTH(DEC_W), .DEPTH(8)) u_dec_q (
+    .clk, .rst, .s_valid(dec_push), .s_ready(dec_in_ready), .s_data(dec_in),
+    .m_valid(dec_valid), .m_ready(dec_pop), .m_data(dec_out), .count()
   );
-  roce_fifo #(.WIDTH(roce_qp_pkg::CQE_W + 32), .DEPTH(CQE_DEPTH)) u_cq_q (
-    .clk, .rst, .in_valid(cq_push), .in_ready(cq_in_ready), .in_data({cq_in_cqe, cq_in_tag}),
-    .out_valid(cq_valid), .out_ready(cq_pop), .out_data({cq_out_cqe, cq_out_tag}), .count(cq_count)
+  lib_fifo #(.WIDTH(roce_qp_pkg::CQE_W + 32), .DEPTH(CQE_DEPTH)) u_cq_q (
+    .clk, .rst, .s_valid(cq_push), .s_ready(cq_in_ready), .s_data({cq_in_cqe, cq_in_tag}),
+    .m_valid(cq_valid), .m_ready(cq_pop), .m_data({cq_out_cqe, cq_out_tag}), .count(cq_count)
   );
 
-  // CQE release: every DMA write issued before the CQE has completed
-  logic [31:0] cq_wait;
+  // CQE release into the output register: a CQE leaves once its event has
+  // written the QP's state back (so a post that follows the CQE finds the
+  // ring space) and every DMA write issued before it has completed
+  // (dma_done - tag in [0, 2^31]).
+  logic [31:0]       cq_ahead;
+  logic              cq_ok;
+  logic              cqo_v_q, cqo_v_d;
+  roce_qp_pkg::cqe_t cqo_q, cqo_d;
   always_comb begin
-    cq_wait         = cq_out_tag - dma_done_q;
-    // a CQE leaves once its event has written the QP's state back (so a post
-    // that follows the CQE finds the ring space) and its DMA writes are done
-    m_cqe_valid     = cq_valid && cq_count > cq_new_q && (cq_wait == '0 || cq_wait[31]);
-    m_cqe           = cq_out_cqe;
+    cq_ahead        = dma_done_q - cq_out_tag;
+    cq_ok           = cq_valid && cq_count > cq_new_q && (!cq_ahead[31] || cq_ahead == 32'h8000_0000);
+    cq_pop          = cq_ok && (!cqo_v_q || m_cqe_ready);
+    cqo_v_d         = cq_pop || (cqo_v_q && !m_cqe_ready);
+    cqo_d           = cq_pop ? cq_out_cqe : cqo_q;
     s_dma_cpl_ready = 1'b1;
     dma_done_d      = dma_done_q + 32'(s_dma_cpl_valid);
   end
-
-  assign cq_pop = m_cqe_valid && m_cqe_ready;
+  always_ff @(posedge clk) begin
+    if (rst) cqo_v_q <= 1'b0;
+    else     cqo_v_q <= cqo_v_d;
+    cqo_q <= cqo_d;
+  end
+  assign m_cqe_valid = cqo_v_q;
+  assign m_cqe       = cqo_q;
 
   // ------------------------------------------------------------ payload routing
   // Payload FIFO: the payload of a response flows in before its decision is
@@ -305,37 +337,40 @@ module roce_comp #(
   // a packet, not their sum; docs/transport.md, "READ responses at line rate").
   logic [roce_pkg::DATA_W-1:0] pf_data;
   logic                        pf_valid, pf_ready, pf_last;
-  roce_fifo #(.WIDTH(roce_pkg::DATA_W + 1), .DEPTH(PAY_DEPTH)) u_pay_q (
+  lib_fifo #(.WIDTH(roce_pkg::DATA_W + 1), .DEPTH(PAY_DEPTH)) u_pay_q (
     .clk, .rst,
-    .in_valid(s_axis_rsp_payload_tvalid), .in_ready(s_axis_rsp_payload_tready),
-    .in_data({s_axis_rsp_payload_tdata, s_axis_rsp_payload_tlast}),
-    .out_valid(pf_valid), .out_ready(pf_ready), .out_data({pf_data, pf_last}), .count()
+    .s_valid(s_axis_rsp_payload_tvalid), .s_ready(s_axis_rsp_payload_tready),
+    .s_data({s_axis_rsp_payload_tdata, s_axis_rsp_payload_tlast}),
+    .m_valid(pf_valid), .m_ready(pf_ready), .m_data({pf_data, pf_last}), .count()
   );
 
   // One decision per response with payload (and one D_GEN per atomic result),
-  // in header order.
-  logic [1:0] dec_kind;
+  // in header order; the DMA data leaves through a register slice.
+  logic [1:0]                  dec_kind;
+  logic [mem_pkg::DATA_W-1:0]  dd_data;
+  logic [mem_pkg::STRB_W-1:0]  dd_keep;
+  logic                        dd_valid, dd_ready, dd_last;
   always_comb begin
-    dec_kind                  = dec_out[DEC_W-1 -: 2];
-    m_axis_dma_tdata          = pf_data;
-    m_axis_dma_tkeep          = '1;
-    m_axis_dma_tlast          = pf_last;
-    m_axis_dma_tvalid         = 1'b0;
-    pf_ready                  = 1'b0;
-    dec_pop                   = 1'b0;
+    dec_kind = dec_out[DEC_W-1 -: 2];
+    dd_data  = pf_data;
+    dd_keep  = '1;
+    dd_last  = pf_last;
+    dd_valid = 1'b0;
+    pf_ready = 1'b0;
+    dec_pop  = 1'b0;
     if (dec_valid) begin
       unique case (dec_kind)
         D_WRITE: begin
-          m_axis_dma_tvalid = pf_valid;
-          pf_ready          = m_axis_dma_tready;
-          dec_pop = pf_valid && m_axis_dma_tready && pf_last;
+          dd_valid = pf_valid;
+          pf_ready = dd_ready;
+          dec_pop  = pf_valid && dd_ready && pf_last;
         end
         D_GEN: begin
-          m_axis_dma_tdata  = {{(mem_pkg::DATA_W - 64){1'b0}}, dec_out[63:0]};
-          m_axis_dma_tkeep  = {{(mem_pkg::STRB_W - 8){1'b0}}, 8'hFF};
-          m_axis_dma_tlast  = 1'b1;
-          m_axis_dma_tvalid = 1'b1;
-          dec_pop           = m_axis_dma_tready;
+          dd_data  = {{(mem_pkg::DATA_W - 64){1'b0}}, dec_out[63:0]};
+          dd_keep  = {{(mem_pkg::STRB_W - 8){1'b0}}, 8'hFF};
+          dd_last  = 1'b1;
+          dd_valid = 1'b1;
+          dec_pop  = dd_ready;
         end
         default: begin   // D_DROP
           pf_ready = 1'b1;
@@ -344,6 +379,12 @@ module roce_comp #(
       endcase
     end
   end
+  lib_skid #(.WIDTH(mem_pkg::DATA_W + mem_pkg::STRB_W + 1)) u_dma_slice (
+    .clk, .rst,
+    .s_valid(dd_valid), .s_ready(dd_ready), .s_data({dd_data, dd_keep, dd_last}),
+    .m_valid(m_axis_dma_tvalid), .m_ready(m_axis_dma_tready),
+    .m_data({m_axis_dma_tdata, m_axis_dma_tkeep, m_axis_dma_tlast})
+  );
 
   // Error statuses kept as 5-bit codes, back to the enum (Yosys 0.23 takes no
   // casts to another package's type).
@@ -366,17 +407,30 @@ module roce_comp #(
   end
 
   // ------------------------------------------------------------ WQE arithmetic
+  // A stage ahead of the decisions, free running (each value is read only in
+  // the state after the one it is computed in, from registers that hold):
+  //   S_LD:  d = psn - una, o = maxpsn - una (for S_EVAL), psn + 1
+  //   S_WQE: the response's packet index in the READ (psn - fpsn) and its
+  //          byte offset (for S_WX)
+  //   S_WX:  from the registered WQE: its kind, its last PSN (and + 1), the
+  //          response's fit in the buffer and its data address (for S_STEP)
   logic [12:0]  pmtu_b;
   logic [3:0]   shift;
-  logic         w_rd, w_at, w_rdat;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [31:0]  w_pk;        // [31:24] always 0 (a WQE is < 2^31 bytes, packets >= 256)
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [23:0]  w_npsn, w_lpsn;
-  roce_qp_pkg::wc_opcode_e w_wcop;
-  logic [23:0]  rk;          // response: packet index in the READ
-  logic [32:0]  roff;        // its byte offset
-  logic [33:0]  rend;
+  logic [23:0]  w_npsn;
+  logic         w_at;
+  logic [23:0]  ld_una;
+  logic [23:0]  rk;                    // the response's packet index in the READ
+  logic [23:0]  d_q, d_d, o_q, o_d, psn1_q, psn1_d;
+  logic [23:0]  rk1_q, rk1_d;          // psn - fpsn + 1
+  logic [32:0]  roff_q, roff_d;        // (psn - fpsn) x PMTU
+  logic         w_rd_q, w_rd_d, w_at_q, w_at_d, w_rdat_q, w_rdat_d;
+  roce_qp_pkg::wc_opcode_e w_wcop_q, w_wcop_d;
+  logic [23:0]  lpsn_q, lpsn_d, lpsn1_q, lpsn1_d;   // the WQE's last PSN, and + 1
+  logic         rfit_q, rfit_d, rlast_q, rlast_d;  // response inside the buffer; its last PSN
+  logic [63:0]  raddr_q, raddr_d;
   always_comb begin
     pmtu_b = roce_qp_pkg::pmtu_bytes(ctx_q.pmtu);
     unique case (pmtu_b)
@@ -386,56 +440,108 @@ module roce_comp #(
       13'd4096: shift = 4'd12;
       default:  shift = 4'd8;
     endcase
-    w_rd   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ;
-    w_at   = wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
-    w_rdat = w_rd || w_at;
-    w_pk   = (wqe_q.len + 32'(pmtu_b) - 32'd1) >> shift;
-    w_npsn = (w_at || wqe_q.len == '0) ? 24'd1 : w_pk[23:0];
-    w_lpsn = ws_q.fpsn + w_npsn - 24'd1;
+    // S_LD
+    d_d    = psn_q - ld_una;
+    o_d    = (rpub_rd_data.inited ? rpub_rd_data.maxpsn : ld_una) - ld_una;
+    psn1_d = psn_q + 24'd1;
+    // S_WQE
+    rk1_d  = psn1_q - ws_q.fpsn;
+    rk     = psn_q - ws_q.fpsn;
+    roff_d = 33'(rk) << shift;
+    // S_WX
+    w_rd_d   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ;
+    w_at     = wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
+    w_at_d   = w_at;
+    w_rdat_d = w_rd_d || w_at;
+    w_pk     = (wqe_q.len + 32'(pmtu_b) - 32'd1) >> shift;
+    w_npsn   = (w_at || wqe_q.len == '0) ? 24'd1 : w_pk[23:0];
+    lpsn_d   = ws_q.fpsn + w_npsn - 24'd1;
+    lpsn1_d  = ws_q.fpsn + w_npsn;
+    rlast_d  = rk1_q == w_npsn;
+    rfit_d   = 34'(roff_q) + 34'(plen_q) <= 34'(wqe_q.len);
+    raddr_d  = wqe_q.laddr + 64'(roff_q);
     unique case (wqe_q.opcode)
-      roce_qp_pkg::WR_RDMA_WRITE, roce_qp_pkg::WR_RDMA_WRITE_WITH_IMM: w_wcop = roce_qp_pkg::WC_OP_RDMA_WRITE;
-      roce_qp_pkg::WR_RDMA_READ:            w_wcop = roce_qp_pkg::WC_OP_RDMA_READ;
-      roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP:   w_wcop = roce_qp_pkg::WC_OP_COMP_SWAP;
-      roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD: w_wcop = roce_qp_pkg::WC_OP_FETCH_ADD;
-      default:                              w_wcop = roce_qp_pkg::WC_OP_SEND;
+      roce_qp_pkg::WR_RDMA_WRITE, roce_qp_pkg::WR_RDMA_WRITE_WITH_IMM: w_wcop_d = roce_qp_pkg::WC_OP_RDMA_WRITE;
+      roce_qp_pkg::WR_RDMA_READ:            w_wcop_d = roce_qp_pkg::WC_OP_RDMA_READ;
+      roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP:   w_wcop_d = roce_qp_pkg::WC_OP_COMP_SWAP;
+      roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD: w_wcop_d = roce_qp_pkg::WC_OP_FETCH_ADD;
+      default:                              w_wcop_d = roce_qp_pkg::WC_OP_SEND;
     endcase
-    rk   = psn_q - ws_q.fpsn;
-    roff = 33'(rk) << shift;
-    rend = 34'(roff) + 34'(plen_q);
+  end
+
+  always_ff @(posedge clk) begin
+    d_q <= d_d;  o_q <= o_d;  psn1_q <= psn1_d;  rk1_q <= rk1_d;  roff_q <= roff_d;
+    w_rd_q <= w_rd_d;  w_at_q <= w_at_d;  w_rdat_q <= w_rdat_d;  w_wcop_q <= w_wcop_d;
+    lpsn_q <= lpsn_d;  lpsn1_q <= lpsn1_d;  rlast_q <= rlast_d;  rfit_q <= rfit_d;  raddr_q <= raddr_d;
   end
 
   // ------------------------------------------------------------ the FSM
+  // The decisions of an event, one always_comb per kind, each from registered
+  // values; the FSM below applies the one its state asks for:
+  //   intake       S_INIT, S_IDLE, S_LD: take an event, load the QP's state
+  //   evaluation   S_EVAL: what the response or event means (ACK/NAK classes)
+  //   retire       S_STEP: flush, local error reached, WQEs acknowledged
+  //   resend       S_STEP post action: sequence NAK, timeout, RNR NAK, fatal NAK
+  //   response     S_STEP post action: READ response, atomic ACK, retire the READ
+  //   write back   S_WB: every output of the event (and the state RAM's port)
+
+  logic wb_go;              // S_WB: every output has room
+  // The WQE read, from flip-flops: the WQE at cptr in S_EVAL (unused when the
+  // event ends there) and S_WRD, at cptr + 1 in every S_STEP cycle (used when
+  // the step retires WQE cptr and goes on to S_WQE).
+  logic rd_en_q, rd_en_d, rd_inc_q, rd_inc_d;
+  always_comb begin
+    rd_en_d  = st_d == S_EVAL || st_d == S_WRD || st_d == S_STEP;
+    rd_inc_d = st_d == S_STEP;
+  end
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      rd_en_q  <= 1'b0;
+      rd_inc_q <= 1'b0;
+    end else begin
+      rd_en_q  <= rd_en_d;
+      rd_inc_q <= rd_inc_d;
+    end
+  end
+  assign wqe_rd_en   = rd_en_q;
+  assign wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0] + SAW'(rd_inc_q)};
+  logic        qerr_q, qerr_d;
+  logic [23:0] qerr_qpn_q;
+  logic ult_q, ult_d;       // una < lim (from S_WX)
+
   // CQEs of the event under way (the newest entries of the CQE FIFO)
   always_comb begin
     cq_new_d = cq_new_q + ($clog2(CQE_DEPTH)+1)'(cq_push);
-    if (st_q == S_WB && st_d == S_IDLE) cq_new_d = '0;
+    if (st_q == S_WB && wb_go) cq_new_d = '0;
   end
 
-  cst_t        ws;          // the event's new state (module level for Yosys 0.23)
-  logic [23:0] d, o;
   logic [2:0]  scls;
-  logic        lerr_here;
   logic        progress;
+  // S_STEP's WQE pointer checks, a cycle ahead (free running: cptr and the
+  // local error do not change between S_WX and S_STEP, nor from S_STEP to S_STEP)
+  logic        lerr_here_q, lerr_here_d;   // WQE cptr failed locally
+  logic        lerr_next_q, lerr_next_d;   // WQE cptr + 1 did
+  logic        fmore_q, fmore_d;           // E_FLUSH: WQEs left before fhead
+  logic        ne_una, ne_l1, ne_lim, ne_psn1;   // una would differ from una0
   always_comb begin
+    scls      = syn_q[7:5];
+    ne_una    = ws_q.una != una0_q;
+    ne_l1     = lpsn1_q != una0_q;
+    ne_lim    = lim_q != una0_q;
+    ne_psn1   = psn1_q != una0_q;
+    lerr_here_d = ws_q.lerr_v && ws_q.cptr == ws_q.lerr_ptr;
+    lerr_next_d = ws_q.lerr_v && ((ws_q.cptr + PW'(1)) & PMASK) == ws_q.lerr_ptr;
+    fmore_d     = ws_q.cptr != (fhead_q & PMASK);
+    progress  = ws_q.una != una0_q || ws_q.rd_done != rdd0_q;
+  end
+  always_ff @(posedge clk) begin
+    lerr_here_q <= lerr_here_d;  lerr_next_q <= lerr_next_d;  fmore_q <= fmore_d;
+  end
 
-    st_d = st_q;  init_d = init_q;  q_d = q_q;  qok_d = qok_q;  ev_d = ev_q;
-    post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  fhead_d = fhead_q;
-    psn_d = psn_q;  syn_d = syn_q;  plen_d = plen_q;  haspay_d = haspay_q;  orig_d = orig_q;
-    trnr_d = trnr_q;  ws_d = ws_q;  una0_d = una0_q;  rdd0_d = rdd0_q;  ctx_d = ctx_q;
-    maxpsn_d = maxpsn_q;  wqe_d = wqe_q;  cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;
-    rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;  wr_addr_d = wr_addr_q;
-    perr_d = perr_q;
-    c_retry_d = c_retry_q;  c_tmo_d = c_tmo_q;  c_rnr_d = c_rnr_q;  c_seq_d = c_seq_q;
-    c_inv_d = c_inv_q;  c_acc_d = c_acc_q;  c_op_d = c_op_q;  c_imp_d = c_imp_q;  c_drop_d = c_drop_q;
-    dma_iss_d = dma_iss_q;
-
-    rq_ready = 1'b0;  s_rsp_hdr_ready = 1'b0;  s_ev_ready = 1'b0;  s_texp_ready = 1'b0;
-    sr_we = 1'b0;  sr_waddr = q_q;  sr_wdata = ws_q;  sr_re = 1'b0;  sr_raddr = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];
-    ctx_rd_en = 1'b0;  rpub_rd_en = 1'b0;
-    wqe_rd_en = 1'b0;  wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0]};
-    cmd_push = 1'b0;  kick_push = 1'b0;  tc_push = 1'b0;  dc_push = 1'b0;  dec_push = 1'b0;  cq_push = 1'b0;
-    qp_err_valid = 1'b0;
-
+  // ------------------------------------------------ event outputs (data)
+  logic                    cq_err;      // an error completion (no length)
+  roce_qp_pkg::wc_status_e cq_err_st;
+  always_comb begin
     cmd_in         = '0;
     cmd_in.kind    = cmdk_q;
     cmd_in.qpn     = 24'(q_q);
@@ -452,40 +558,54 @@ module roce_comp #(
     dc_in.len      = gen_v_q ? 32'd8 : 32'(plen_q);
     dc_in.tag      = 8'(q_q);
     dec_in         = {wr_v_q ? D_WRITE : (gen_v_q ? D_GEN : D_DROP), orig_q};
-
     cq_in_cqe          = '0;
     cq_in_cqe.wr_id    = wqe_q.wr_id;
-    cq_in_cqe.status   = roce_qp_pkg::WC_SUCCESS;
-    cq_in_cqe.opcode   = w_wcop;
-    cq_in_cqe.byte_len = w_at ? 32'd8 : wqe_q.len;
+    cq_in_cqe.status   = cq_err ? cq_err_st : roce_qp_pkg::WC_SUCCESS;
+    cq_in_cqe.opcode   = w_wcop_q;
+    cq_in_cqe.byte_len = cq_err ? 32'd0 : (w_at_q ? 32'd8 : wqe_q.len);
     cq_in_cqe.qpn      = 24'(q_q);
     // a READ's last data write may be issued in this very event (S_WB)
     cq_in_tag          = dma_iss_q + 32'(wr_v_q || gen_v_q);
+  end
 
-    ws = ws_q;
-    d  = psn_q - ws_q.una;
-    o  = maxpsn_q - ws_q.una;
-    scls = syn_q[7:5];
-    lerr_here = ws_q.lerr_v && ws_q.cptr == ws_q.lerr_ptr;
-    progress  = ws_q.una != una0_q || ws_q.rd_done != rdd0_q;
-
+  // ------------------------------------------------ intake (S_INIT, S_IDLE or S_WB done, S_LD)
+  // The next event is taken in S_IDLE or in the cycle S_WB writes the last
+  // one's state back; the row read then is the old one when the QP is the
+  // same: S_LD takes ws_q instead (fwd_q).
+  logic        acc;         // an event may be taken now
+  logic        in_go;       // an event taken
+  logic        fwd_q, fwd_d;
+  cst_t        ld_raw;
+  post_e       in_post;
+  logic [4:0]  in_post_st;
+  cst_t        ld_ws;       // S_LD: the QP's state (a fresh row when never used)
+  always_comb begin
+    init_d = init_q;  q_d = q_q;  qok_d = qok_q;  ev_d = ev_q;  fhead_d = fhead_q;
+    psn_d = psn_q;  syn_d = syn_q;  plen_d = plen_q;  haspay_d = haspay_q;  orig_d = orig_q;
+    trnr_d = trnr_q;  una0_d = una0_q;  rdd0_d = rdd0_q;  ctx_d = ctx_q;
+    rq_ready = 1'b0;  s_rsp_hdr_ready = 1'b0;  s_ev_ready = 1'b0;  s_texp_ready = 1'b0;
+    sr_re = 1'b0;  sr_raddr = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];  ctx_rd_en = 1'b0;  rpub_rd_en = 1'b0;
+    in_go = 1'b0;  in_post = P_NONE;  in_post_st = '0;  fwd_d = 1'b0;
+    acc    = (st_q == S_IDLE || (st_q == S_WB && wb_go)) && !rq_valid;
+    ld_raw = fwd_q ? ws_q : sr_rdata;
+    ld_ws  = ld_raw;
+    if (!ld_raw.inited) begin
+      ld_ws            = '0;
+      ld_ws.inited     = 1'b1;
+      ld_ws.fpsn       = ctx_rd_data.sq_psn;
+      ld_ws.una        = ctx_rd_data.sq_psn;
+      ld_ws.retry_left = ctx_rd_data.retry_cnt;
+      ld_ws.rnr_left   = ctx_rd_data.rnr_retry;
+    end
+    ld_una = ld_ws.una;
     unique case (st_q)
-      S_INIT: begin
-        sr_we    = 1'b1;
-        sr_waddr = init_q;
-        sr_wdata = '0;
-        init_d   = init_q + QAW'(1);
-        if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
-      end
-
-      S_IDLE: begin
-        cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  gen_v_d = 1'b0;  perr_d = 1'b0;
-        haspay_d = 1'b0;  post_d = P_NONE;  post_st_d = '0;
-        if (rq_valid) begin
+      S_INIT: init_d = init_q + QAW'(1);
+      S_IDLE, S_WB: begin
+        if (st_q == S_IDLE || wb_go) haspay_d = 1'b0;
+        if (st_q == S_IDLE && rq_valid) begin
           rq_ready = 1'b1;
-          sr_we    = rq_qpn[23:QAW] == '0;
-          sr_waddr = rq_qpn[QAW-1:0];
-          sr_wdata = '0;
+        end else if (!acc) begin
+          // S_WB waits for room
         end else if (s_rsp_hdr_valid) begin
           s_rsp_hdr_ready = 1'b1;
           ev_d     = E_RSP;
@@ -497,25 +617,23 @@ module roce_comp #(
           haspay_d = s_rsp_hdr.info.has_payload && s_rsp_hdr.pay_len != '0;
           orig_d   = s_rsp_hdr.hdr.atomicacketh.orig;
           // the kind: read response / atomic ack / ack-nak
-          post_d   = s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP  ? P_RDRESP :
+          in_post  = s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP  ? P_RDRESP :
                      s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK ? P_ATACK  : P_NONE;
           if (!(s_rsp_hdr.info.valid && !s_rsp_hdr.info.request &&
                 (s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP || s_rsp_hdr.info.kind == roce_pkg::KIND_ACK ||
                  s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK))) begin
             qok_d = 1'b0;    // not a response for us: dropped
           end
-          sr_re = 1'b1;  ctx_rd_en = 1'b1;  rpub_rd_en = 1'b1;
-          st_d  = S_LD;
+          in_go = 1'b1;
         end else if (s_ev_valid) begin
           s_ev_ready = 1'b1;
-          ev_d     = (s_ev.kind == roce_req_pkg::EV_FLUSH) ? E_FLUSH : E_ERR;
-          q_d      = s_ev.qpn[QAW-1:0];
-          qok_d    = s_ev.qpn[23:QAW] == '0;
-          fhead_d  = s_ev.ptr;
-          post_st_d = s_ev.status;
-          sr_raddr = s_ev.qpn[QAW-1:0];
-          sr_re = 1'b1;  ctx_rd_en = 1'b1;  rpub_rd_en = 1'b1;
-          st_d  = S_LD;
+          ev_d       = (s_ev.kind == roce_req_pkg::EV_FLUSH) ? E_FLUSH : E_ERR;
+          q_d        = s_ev.qpn[QAW-1:0];
+          qok_d      = s_ev.qpn[23:QAW] == '0;
+          fhead_d    = s_ev.ptr;
+          in_post_st = s_ev.status;
+          sr_raddr   = s_ev.qpn[QAW-1:0];
+          in_go      = 1'b1;
         end else if (s_texp_valid) begin
           s_texp_ready = 1'b1;
           ev_d     = E_TEXP;
@@ -523,308 +641,439 @@ module roce_comp #(
           qok_d    = s_texp.qpn[23:QAW] == '0;
           trnr_d   = s_texp.rnr;
           sr_raddr = s_texp.qpn[QAW-1:0];
-          sr_re = 1'b1;  ctx_rd_en = 1'b1;  rpub_rd_en = 1'b1;
-          st_d  = S_LD;
+          in_go    = 1'b1;
         end
+        sr_re = in_go;  ctx_rd_en = in_go;  rpub_rd_en = in_go;
+        // the row S_WB writes in this cycle is read old: forward it
+        fwd_d = in_go && st_q == S_WB && qok_q && sr_raddr == q_q;
       end
-
       S_LD: begin
-        ws_d = sr_rdata;
-        if (!sr_rdata.inited) begin
-          ws_d            = '0;
-          ws_d.inited     = 1'b1;
-          ws_d.fpsn       = ctx_rd_data.sq_psn;
-          ws_d.una        = ctx_rd_data.sq_psn;
-          ws_d.retry_left = ctx_rd_data.retry_cnt;
-          ws_d.rnr_left   = ctx_rd_data.rnr_retry;
-        end
-        una0_d   = ws_d.una;
-        rdd0_d   = ws_d.rd_done;
+        una0_d   = ld_ws.una;
+        rdd0_d   = ld_ws.rd_done;
         ctx_d    = ctx_rd_data;
-        maxpsn_d = rpub_rd_data.inited ? rpub_rd_data.maxpsn : ws_d.una;
-        st_d     = S_EVAL;
         // a QP that never sent anything keeps its row untouched
-        if (!sr_rdata.inited && !rpub_rd_data.inited && ev_q != E_ERR) qok_d = 1'b0;
+        if (!ld_raw.inited && !rpub_rd_data.inited && ev_q != E_ERR) qok_d = 1'b0;
       end
+      default: ;
+    endcase
+  end
 
-      S_EVAL: begin
-        // read the WQE at cptr now (S_WRD's work); unused when the event ends here
-        wqe_rd_en   = 1'b1;
-        wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0]};
-        st_d = S_WQE;
-        lim_d = ws_q.una;
-        if (!qok_q) begin
-          st_d = S_WB;
-          if (ev_q == E_RSP) c_drop_d = c_drop_q + 32'd1;
+  // ------------------------------------------------ evaluation (S_EVAL)
+  state_e      ev_st;
+  post_e       ev_post;
+  logic [4:0]  ev_post_st;
+  logic [23:0] ev_lim;
+  logic        ev_lerr, ev_resend;
+  logic        ev_drop, ev_seq, ev_inv, ev_acc, ev_op, ev_tmo;
+  always_comb begin
+    ev_st = S_WQE;  ev_post = post_q;  ev_post_st = post_st_q;  ev_lim = ws_q.una;
+    ev_lerr = 1'b0;  ev_resend = 1'b0;
+    ev_drop = 1'b0;  ev_seq = 1'b0;  ev_inv = 1'b0;  ev_acc = 1'b0;  ev_op = 1'b0;  ev_tmo = 1'b0;
+    if (!qok_q) begin
+      ev_st   = S_WB;
+      ev_drop = ev_q == E_RSP;
+    end else begin
+      unique case (ev_q)
+        E_RSP: begin
+          if (ws_q.err || o_q == '0 || d_q >= o_q) begin
+            ev_st   = S_WB;                  // not outstanding (duplicate, stale, bogus)
+            ev_drop = 1'b1;
+          end else if (post_q == P_RDRESP || post_q == P_ATACK) begin
+            ev_lim = psn_q;                  // a response acknowledges every PSN before it
+          end else if (scls == 3'b000) begin
+            ev_lim = psn1_q;                 // ACK
+          end else if (scls == 3'b001) begin
+            ev_lim  = psn_q;                 // RNR NAK
+            ev_post = P_RNR;
+          end else if (scls == 3'b011) begin
+            ev_lim = psn_q;
+            unique case (syn_q[4:0])
+              5'd0: begin ev_post = P_SEQ; ev_seq = 1'b1; end
+              5'd1, 5'd4: begin ev_post = P_FATAL; ev_post_st = roce_qp_pkg::WC_REM_INV_REQ_ERR; ev_inv = 1'b1; end
+              5'd2: begin ev_post = P_FATAL; ev_post_st = roce_qp_pkg::WC_REM_ACCESS_ERR; ev_acc = 1'b1; end
+              5'd3: begin ev_post = P_FATAL; ev_post_st = roce_qp_pkg::WC_REM_OP_ERR; ev_op = 1'b1; end
+              default: begin ev_st = S_WB; ev_drop = 1'b1; end
+            endcase
+          end else begin
+            ev_st   = S_WB;                  // reserved syndrome
+            ev_drop = 1'b1;
+          end
+        end
+        E_ERR: begin
+          ev_lerr = !ws_q.err && !ws_q.lerr_v;
+          if (ws_q.err) ev_st = S_WB;
+        end
+        E_FLUSH: begin
+          if (ws_q.err) ev_post = P_FLUSH;
+          else ev_st = S_WB;
+        end
+        default: begin   // E_TEXP
+          if (ws_q.err) begin
+            ev_st = S_WB;
+          end else if (trnr_q) begin
+            ev_resend = 1'b1;                // RNR wait over: resend
+            ev_st     = S_WB;
+          end else if (o_q == '0) begin
+            ev_st = S_WB;                    // nothing outstanding
+          end else begin
+            ev_post = P_TMO;
+            ev_tmo  = 1'b1;
+          end
+        end
+      endcase
+    end
+  end
+
+  // ------------------------------------------------ retire (S_STEP): flush, local error, ACKed WQEs
+  logic        rt_hit;      // one of these applies (else the post action)
+  state_e      rt_st;
+  cst_t        rt_ws;
+  post_e       rt_post;
+  logic [23:0] rt_lim;
+  logic        rt_push, rt_err, rt_fail, rt_imp, rt_drop;
+  logic        rt_une;      // the new una differs from una0
+  logic        rt_clr;      // una >= lim from now on
+  roce_qp_pkg::wc_status_e rt_err_st;
+  always_comb begin
+    rt_hit = 1'b1;  rt_st = S_WB;  rt_ws = ws_q;  rt_post = post_q;  rt_lim = lim_q;
+    rt_push = 1'b0;  rt_err = 1'b0;  rt_fail = 1'b0;  rt_imp = 1'b0;  rt_drop = 1'b0;
+    rt_une = ne_una;  rt_clr = 1'b0;
+    rt_err_st = roce_qp_pkg::WC_WR_FLUSH_ERR;
+    if (post_q == P_FLUSH) begin
+      if (fmore_q) begin
+        rt_err = 1'b1;
+        if (cq_in_ready) begin
+          rt_push     = 1'b1;
+          rt_ws.cptr  = (ws_q.cptr + PW'(1)) & PMASK;
+          rt_st       = S_WRD;
         end else begin
-          unique case (ev_q)
-            E_RSP: begin
-              if (ws_q.err || o == '0 || d >= o) begin
-                st_d     = S_WB;             // not outstanding (duplicate, stale, bogus)
-                c_drop_d = c_drop_q + 32'd1;
-              end else if (post_q == P_RDRESP || post_q == P_ATACK) begin
-                lim_d = psn_q;               // a response acknowledges every PSN before it
-              end else if (scls == 3'b000) begin
-                lim_d  = psn_q + 24'd1;      // ACK
-              end else if (scls == 3'b001) begin
-                lim_d  = psn_q;              // RNR NAK
-                post_d = P_RNR;
-              end else if (scls == 3'b011) begin
-                lim_d  = psn_q;
-                unique case (syn_q[4:0])
-                  5'd0: begin post_d = P_SEQ; c_seq_d = c_seq_q + 32'd1; end
-                  5'd1, 5'd4: begin post_d = P_FATAL; post_st_d = roce_qp_pkg::WC_REM_INV_REQ_ERR; c_inv_d = c_inv_q + 32'd1; end
-                  5'd2: begin post_d = P_FATAL; post_st_d = roce_qp_pkg::WC_REM_ACCESS_ERR; c_acc_d = c_acc_q + 32'd1; end
-                  5'd3: begin post_d = P_FATAL; post_st_d = roce_qp_pkg::WC_REM_OP_ERR; c_op_d = c_op_q + 32'd1; end
-                  default: begin st_d = S_WB; c_drop_d = c_drop_q + 32'd1; end
-                endcase
-              end else begin
-                st_d     = S_WB;             // reserved syndrome
-                c_drop_d = c_drop_q + 32'd1;
-              end
-            end
-            E_ERR: begin
-              if (!ws_q.err && !ws_q.lerr_v) begin
-                ws.lerr_v   = 1'b1;
-                ws.lerr_ptr = fhead_q;
-                ws.lerr_st  = post_st_q;
-                ws_d        = ws;
-              end
-              if (ws_q.err) st_d = S_WB;
-            end
-            E_FLUSH: begin
-              if (ws_q.err) post_d = P_FLUSH;
-              else st_d = S_WB;
-            end
-            default: begin   // E_TEXP
-              if (ws_q.err) begin
-                st_d = S_WB;
-              end else if (trnr_q) begin
-                cmd_v_d = 1'b1;              // RNR wait over: resend
-                cmdk_d  = roce_req_pkg::RC_RETRY;
-                st_d    = S_WB;
-              end else if (o == '0) begin
-                st_d = S_WB;                 // nothing outstanding
-              end else begin
-                post_d  = P_TMO;
-                c_tmo_d = c_tmo_q + 32'd1;
-              end
-            end
-          endcase
+          rt_st = S_STEP;
         end
       end
-
-      S_WRD: begin
-        wqe_rd_en   = 1'b1;
-        wqe_rd_addr = {q_q, ws_q.cptr[SAW-1:0]};
-        st_d        = S_WQE;
+    end else if (lerr_here_q) begin
+      rt_err    = 1'b1;
+      rt_err_st = st_lerr;
+      if (cq_in_ready) begin
+        rt_push      = 1'b1;
+        rt_fail      = 1'b1;
+        rt_ws.cptr   = (ws_q.cptr + PW'(1)) & PMASK;
+        rt_ws.err    = 1'b1;
+        rt_ws.lerr_v = 1'b0;
+      end else begin
+        rt_st = S_STEP;
       end
+    end else if (post_q != P_TMO && ult_q) begin
+      if (w_rdat_q) begin
+        // implicit NAK: the peer is past a READ/atomic we have no answer
+        // for: resend from una like a sequence NAK
+        rt_post = P_SEQ;
+        rt_lim  = ws_q.una;
+        rt_imp  = 1'b1;
+        rt_clr  = 1'b1;
+        rt_st   = S_STEP;
+        // a response past missing responses is not used
+        rt_drop = post_q == P_RDRESP || post_q == P_ATACK;
+      end else if (roce_req_pkg::psn_lt(lpsn_q, lim_q)) begin
+        if (!wqe_q.signaled || cq_in_ready) begin
+          rt_push     = wqe_q.signaled;
+          rt_ws.cptr  = (ws_q.cptr + PW'(1)) & PMASK;
+          rt_ws.fpsn  = lpsn1_q;
+          rt_ws.una   = lpsn1_q;
+          rt_ws.nak_v = 1'b0;
+          rt_une      = ne_l1;
+          if (post_q == P_NONE && post_st_q != 5'd31 && !roce_req_pkg::psn_lt(lpsn1_q, lim_q) &&
+              !lerr_next_q) begin
+            // a plain ACK that ends exactly here: nothing more to retire and
+            // no post action needs the next WQE (message-rate shortcut)
+            rt_st = S_WB;
+          end else begin
+            // the next WQE was read in this cycle (S_STEP reads cptr + 1)
+            rt_st = S_WQE;
+          end
+        end else begin
+          rt_st = S_STEP;
+        end
+      end else begin
+        rt_ws.una   = lim_q;
+        rt_ws.nak_v = 1'b0;
+        rt_une      = ne_lim;
+        rt_clr      = 1'b1;
+        rt_st       = S_STEP;                // then the post action
+      end
+    end else begin
+      rt_hit = 1'b0;
+    end
+  end
 
+  // ------------------------------------------------ resend (S_STEP post action): NAK, timeout, RNR, fatal
+  logic        rs_hit;
+  state_e      rs_st;
+  cst_t        rs_ws;
+  post_e       rs_post;
+  logic [4:0]  rs_post_st;
+  logic        rs_cmd, rs_rnrt, rs_push, rs_fail, rs_retry, rs_rnr;
+  roce_req_pkg::rcmd_kind_e rs_cmdk;
+  always_comb begin
+    rs_hit = 1'b1;  rs_st = S_WB;  rs_ws = ws_q;  rs_post = post_q;  rs_post_st = post_st_q;
+    rs_cmd = 1'b0;  rs_cmdk = roce_req_pkg::RC_RETRY;  rs_rnrt = 1'b0;  rs_push = 1'b0;  rs_fail = 1'b0;
+    rs_retry = 1'b0;  rs_rnr = 1'b0;
+    unique case (post_q)
+      P_SEQ, P_TMO: begin
+        if (post_q == P_SEQ && ws_q.nak_v && !progress) begin
+          // a resend from una is already under way
+        end else if (ws_q.retry_left == '0) begin
+          rs_post    = P_FATAL;
+          rs_post_st = roce_qp_pkg::WC_RETRY_EXC_ERR;
+          rs_st      = S_STEP;
+        end else begin
+          rs_ws.retry_left = ws_q.retry_left - 3'd1;
+          rs_ws.nak_v      = 1'b1;
+          rs_cmd           = 1'b1;
+          rs_retry         = 1'b1;
+        end
+      end
+      P_RNR: begin
+        if (ctx_q.rnr_retry != 3'd7 && ws_q.rnr_left == '0) begin
+          rs_post    = P_FATAL;
+          rs_post_st = roce_qp_pkg::WC_RNR_RETRY_EXC_ERR;
+          rs_st      = S_STEP;
+        end else begin
+          if (ctx_q.rnr_retry != 3'd7) rs_ws.rnr_left = ws_q.rnr_left - 3'd1;
+          rs_ws.nak_v = 1'b1;                // a sequence NAK at this PSN is the same episode
+          rs_cmd      = 1'b1;
+          rs_cmdk     = roce_req_pkg::RC_PAUSE;
+          rs_rnrt     = 1'b1;
+          rs_rnr      = 1'b1;
+        end
+      end
+      P_FATAL: begin
+        if (cq_in_ready) begin
+          rs_push    = 1'b1;
+          rs_fail    = 1'b1;
+          rs_ws.cptr = (ws_q.cptr + PW'(1)) & PMASK;
+          rs_ws.err  = 1'b1;
+        end else begin
+          rs_st = S_STEP;
+        end
+      end
+      default: rs_hit = 1'b0;
+    endcase
+  end
+
+  // ------------------------------------------------ response (S_STEP post action): READ data, atomic result
+  state_e      rr_st;
+  cst_t        rr_ws;
+  post_e       rr_post;
+  logic [4:0]  rr_post_st;
+  logic        rr_wset, rr_gen, rr_push, rr_drop, rr_une;
+  logic [63:0] rr_addr;
+  always_comb begin
+    rr_st = S_WB;  rr_ws = ws_q;  rr_post = post_q;  rr_post_st = post_st_q;
+    rr_wset = 1'b0;  rr_gen = 1'b0;  rr_push = 1'b0;  rr_drop = 1'b0;  rr_addr = wr_addr_q;
+    rr_une = ne_una;
+    unique case (post_q)
+      P_RDRESP: begin
+        if (!w_rd_q) begin
+          rr_drop = 1'b1;                    // no READ at this PSN
+        end else begin
+          if (rfit_q) begin
+            rr_wset = 1'b1;
+            rr_addr = raddr_q;
+          end else begin
+            rr_drop = 1'b1;                  // beyond the local buffer
+          end
+          if (rlast_q) begin
+            rr_post    = P_NONE;             // retire it next cycle (its write counted)
+            rr_post_st = 5'd31;
+            rr_st      = S_STEP;
+          end else begin
+            rr_ws.una   = psn1_q;
+            rr_ws.nak_v = 1'b0;
+            rr_une      = ne_psn1;
+          end
+        end
+      end
+      P_ATACK: begin
+        if (!w_at_q) begin
+          rr_drop = 1'b1;
+        end else begin
+          rr_gen     = 1'b1;
+          rr_addr    = wqe_q.laddr;
+          rr_post    = P_NONE;
+          rr_post_st = 5'd31;
+          rr_st      = S_STEP;
+        end
+      end
+      default: begin   // P_NONE
+        if (post_st_q == 5'd31) begin
+          // retire the READ/atomic at cptr (its data write is counted in the tag)
+          if (!wqe_q.signaled || cq_in_ready) begin
+            rr_push       = wqe_q.signaled;
+            rr_ws.cptr    = (ws_q.cptr + PW'(1)) & PMASK;
+            rr_ws.fpsn    = lpsn1_q;
+            rr_ws.una     = lpsn1_q;
+            rr_une        = ne_l1;
+            rr_ws.rd_done = ws_q.rd_done + RW'(1);
+            rr_ws.nak_v   = 1'b0;
+            rr_post_st    = '0;
+            rr_st         = S_WRD;           // the next WQE may be a local error
+          end else begin
+            rr_st = S_STEP;
+          end
+        end
+      end
+    endcase
+  end
+
+  // ------------------------------------------------ S_STEP: the retire step, else the post action
+  state_e      sp_st;
+  cst_t        sp_ws;
+  post_e       sp_post;
+  logic [4:0]  sp_post_st;
+  logic        sp_push, sp_fail, sp_rr, sp_une;
+  always_comb begin
+    sp_rr = !rt_hit && !rs_hit;
+    sp_post_st = post_st_q;  cq_err = 1'b0;  cq_err_st = rt_err_st;
+    if (rt_hit) begin
+      sp_st = rt_st;  sp_ws = rt_ws;  sp_post = rt_post;  sp_push = rt_push;  sp_fail = rt_fail;
+      sp_une = rt_une;
+      cq_err = rt_err;
+    end else if (rs_hit) begin
+      sp_st = rs_st;  sp_ws = rs_ws;  sp_post = rs_post;  sp_post_st = rs_post_st;
+      sp_push = rs_push;  sp_fail = rs_fail;  sp_une = ne_una;
+      cq_err = post_q == P_FATAL;  cq_err_st = st_post;
+    end else begin
+      sp_st = rr_st;  sp_ws = rr_ws;  sp_post = rr_post;  sp_post_st = rr_post_st;
+      sp_push = rr_push;  sp_fail = 1'b0;  sp_une = rr_une;
+    end
+    // progress resets the retry budgets
+    if (sp_st == S_WB && sp_une && !sp_ws.err) begin
+      sp_ws.retry_left = ctx_q.retry_cnt;
+      sp_ws.rnr_left   = ctx_q.rnr_retry;
+    end
+  end
+
+  // ------------------------------------------------ the state machine
+  always_comb begin
+    st_d = st_q;  post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  ws_d = ws_q;  wqe_d = wqe_q;
+    cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;
+    wr_addr_d = wr_addr_q;  perr_d = perr_q;  ult_d = ult_q;
+    cq_push = 1'b0;
+    unique case (st_q)
+      S_INIT: if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
+      S_IDLE: begin
+        cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  gen_v_d = 1'b0;  perr_d = 1'b0;
+        post_d = in_post;  post_st_d = in_post_st;
+        if (in_go) st_d = S_LD;
+      end
+      S_LD: begin
+        ws_d = ld_ws;
+        st_d = S_EVAL;
+      end
+      S_EVAL: begin
+        st_d = ev_st;  post_d = ev_post;  post_st_d = ev_post_st;  lim_d = ev_lim;
+        if (ev_lerr) begin
+          ws_d.lerr_v   = 1'b1;
+          ws_d.lerr_ptr = fhead_q;
+          ws_d.lerr_st  = post_st_q;
+        end
+        if (ev_resend) begin
+          cmd_v_d = 1'b1;
+          cmdk_d  = roce_req_pkg::RC_RETRY;
+        end
+      end
+      S_WRD: begin
+        st_d      = S_WQE;
+      end
       S_WQE: begin
         wqe_d = wqe_rd_data;
+        st_d  = S_WX;
+      end
+      S_WX: begin
+        ult_d = roce_req_pkg::psn_lt(ws_q.una, lim_q);
         st_d  = S_STEP;
       end
-
       S_STEP: begin
-        st_d = S_WB;
-        if (post_q == P_FLUSH) begin
-          // ---------------------------------------------- flush
-          if (ws_q.cptr != (fhead_q & PMASK)) begin
-            cq_in_cqe.status   = roce_qp_pkg::WC_WR_FLUSH_ERR;
-            cq_in_cqe.byte_len = '0;
-            if (cq_in_ready) begin
-              cq_push = 1'b1;
-              ws.cptr = (ws_q.cptr + PW'(1)) & PMASK;
-              ws_d    = ws;
-              st_d    = S_WRD;
-            end else begin
-              st_d = S_STEP;
-            end
-          end
-        end else if (lerr_here) begin
-          // ---------------------------------------------- local error reached
-          cq_in_cqe.status   = st_lerr;
-          cq_in_cqe.byte_len = '0;
-          if (cq_in_ready) begin
-            cq_push = 1'b1;
-            ws.cptr = (ws_q.cptr + PW'(1)) & PMASK;
-            ws.err  = 1'b1;
-            ws.lerr_v = 1'b0;
-            ws_d    = ws;
-            perr_d  = 1'b1;
-            cmd_v_d = 1'b1;
-            cmdk_d  = roce_req_pkg::RC_ERROR;
-          end else begin
-            st_d = S_STEP;
-          end
-        end else if (post_q != P_TMO && roce_req_pkg::psn_lt(ws_q.una, lim_q)) begin
-          // ---------------------------------------------- acknowledged up to lim
-          if (w_rdat) begin
-            // implicit NAK: the peer is past a READ/atomic we have no answer
-            // for: resend from una like a sequence NAK
-            post_d  = P_SEQ;
-            lim_d   = ws_q.una;
-            c_imp_d = c_imp_q + 32'd1;
-            st_d    = S_STEP;
-            // a response past missing responses is not used
-            if (post_q == P_RDRESP || post_q == P_ATACK) c_drop_d = c_drop_q + 32'd1;
-          end else if (roce_req_pkg::psn_lt(w_lpsn, lim_q)) begin
-            if (!wqe_q.signaled || cq_in_ready) begin
-              cq_push   = wqe_q.signaled;
-              ws.cptr   = (ws_q.cptr + PW'(1)) & PMASK;
-              ws.fpsn   = w_lpsn + 24'd1;
-              ws.una    = w_lpsn + 24'd1;
-              ws.nak_v  = 1'b0;
-              ws_d      = ws;
-              if (post_q == P_NONE && post_st_q != 5'd31 && !roce_req_pkg::psn_lt(ws.una, lim_q) &&
-                  !(ws.lerr_v && ws.cptr == ws.lerr_ptr)) begin
-                // a plain ACK that ends exactly here: nothing more to retire and
-                // no post action needs the next WQE (message-rate shortcut)
-                st_d = S_WB;
-              end else begin
-                // read the next WQE now (S_WRD's work)
-                wqe_rd_en   = 1'b1;
-                wqe_rd_addr = {q_q, ws.cptr[SAW-1:0]};
-                st_d        = S_WQE;
-              end
-            end else begin
-              st_d = S_STEP;
-            end
-          end else begin
-            ws.una   = lim_q;
-            ws.nak_v = 1'b0;
-            ws_d     = ws;
-            st_d     = S_STEP;               // then the post action
-          end
-        end else begin
-          // ---------------------------------------------- post actions
-          unique case (post_q)
-            P_SEQ, P_TMO: begin
-              if (post_q == P_SEQ && ws_q.nak_v && !progress) begin
-                // a resend from una is already under way
-              end else if (ws_q.retry_left == '0) begin
-                post_d    = P_FATAL;
-                post_st_d = roce_qp_pkg::WC_RETRY_EXC_ERR;
-                st_d      = S_STEP;
-              end else begin
-                ws.retry_left = ws_q.retry_left - 3'd1;
-                ws.nak_v      = 1'b1;
-                ws_d          = ws;
-                cmd_v_d       = 1'b1;
-                cmdk_d        = roce_req_pkg::RC_RETRY;
-                c_retry_d     = c_retry_q + 32'd1;
-              end
-            end
-            P_RNR: begin
-              if (ctx_q.rnr_retry != 3'd7 && ws_q.rnr_left == '0) begin
-                post_d    = P_FATAL;
-                post_st_d = roce_qp_pkg::WC_RNR_RETRY_EXC_ERR;
-                st_d      = S_STEP;
-              end else begin
-                if (ctx_q.rnr_retry != 3'd7) ws.rnr_left = ws_q.rnr_left - 3'd1;
-                ws.nak_v = 1'b1;              // a sequence NAK at this PSN is the same episode
-                ws_d     = ws;
-                cmd_v_d  = 1'b1;
-                cmdk_d   = roce_req_pkg::RC_PAUSE;
-                rnrt_v_d = 1'b1;
-                c_rnr_d  = c_rnr_q + 32'd1;
-              end
-            end
-            P_FATAL: begin
-              cq_in_cqe.status   = st_post;
-              cq_in_cqe.byte_len = '0;
-              if (cq_in_ready) begin
-                cq_push = 1'b1;
-                ws.cptr = (ws_q.cptr + PW'(1)) & PMASK;
-                ws.err  = 1'b1;
-                ws_d    = ws;
-                perr_d  = 1'b1;
-                cmd_v_d = 1'b1;
-                cmdk_d  = roce_req_pkg::RC_ERROR;
-              end else begin
-                st_d = S_STEP;
-              end
-            end
-            P_RDRESP: begin
-              if (!w_rd) begin
-                c_drop_d = c_drop_q + 32'd1;   // no READ at this PSN
-              end else begin
-                if (rend <= 34'(wqe_q.len)) begin
-                  wr_v_d    = haspay_q;
-                  wr_addr_d = wqe_q.laddr + 64'(roff);
-                end else begin
-                  c_drop_d = c_drop_q + 32'd1; // beyond the local buffer
-                end
-                if (psn_q == w_lpsn) begin
-                  post_d    = P_NONE;          // retire it next cycle (its write counted)
-                  post_st_d = 5'd31;
-                  st_d      = S_STEP;
-                end else begin
-                  ws.una   = psn_q + 24'd1;
-                  ws.nak_v = 1'b0;
-                  ws_d     = ws;
-                end
-              end
-            end
-            P_ATACK: begin
-              if (!w_at) begin
-                c_drop_d = c_drop_q + 32'd1;
-              end else begin
-                gen_v_d   = 1'b1;
-                wr_addr_d = wqe_q.laddr;
-                post_d    = P_NONE;
-                post_st_d = 5'd31;
-                st_d      = S_STEP;
-              end
-            end
-            default: begin   // P_NONE
-              if (post_st_q == 5'd31) begin
-                // retire the READ/atomic at cptr (its data write is counted in the tag)
-                if (!wqe_q.signaled || cq_in_ready) begin
-                  cq_push       = wqe_q.signaled;
-                  ws.cptr       = (ws_q.cptr + PW'(1)) & PMASK;
-                  ws.fpsn       = w_lpsn + 24'd1;
-                  ws.una        = w_lpsn + 24'd1;
-                  ws.rd_done    = ws_q.rd_done + RW'(1);
-                  ws.nak_v      = 1'b0;
-                  ws_d          = ws;
-                  post_st_d     = '0;
-                  st_d          = S_WRD;     // the next WQE may be a local error
-                end else begin
-                  st_d = S_STEP;
-                end
-              end
-            end
-          endcase
+        if (rt_hit && rt_clr) ult_d = 1'b0;
+        st_d = sp_st;  ws_d = sp_ws;  post_d = sp_post;  post_st_d = sp_post_st;  cq_push = sp_push;
+        if (rt_hit) lim_d = rt_lim;
+        if (sp_fail) begin
+          perr_d  = 1'b1;
+          cmd_v_d = 1'b1;
+          cmdk_d  = roce_req_pkg::RC_ERROR;
         end
-        // progress resets the retry budgets
-        if (st_d == S_WB && ws_d.una != una0_q && !ws_d.err) begin
-          ws_d.retry_left = ctx_q.retry_cnt;
-          ws_d.rnr_left   = ctx_q.rnr_retry;
+        if (!rt_hit && rs_hit && rs_cmd) begin
+          cmd_v_d = 1'b1;
+          cmdk_d  = rs_cmdk;
         end
+        if (!rt_hit && rs_hit && rs_rnrt) rnrt_v_d = 1'b1;
+        if (sp_rr && rr_wset) wr_v_d = haspay_q;
+        if (sp_rr && rr_gen) gen_v_d = 1'b1;
+        if (sp_rr) wr_addr_d = rr_addr;
       end
-
       S_WB: begin
-        // every output of the event at once, when all have room
-        if (cmd_in_ready && kick_in_ready && tc_in_ready && dc_in_ready && dec_in_ready) begin
-          sr_we     = qok_q;
-          sr_waddr  = q_q;
-          sr_wdata  = ws_q;
-          cmd_push  = qok_q && cmd_v_q;
-          kick_push = qok_q && progress && !ws_q.err;
-          tc_push   = qok_q && !ws_q.err && (rnrt_v_q || progress || cmd_v_q);
-          dc_push   = wr_v_q || gen_v_q;
-          dec_push  = haspay_q || gen_v_q;
-          dma_iss_d = dma_iss_q + 32'(wr_v_q || gen_v_q);
-          qp_err_valid = perr_q;
-          st_d      = S_IDLE;
+        if (wb_go) begin                     // and S_IDLE's work
+          cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  gen_v_d = 1'b0;  perr_d = 1'b0;
+          post_d = in_post;  post_st_d = in_post_st;
+          st_d   = in_go ? S_LD : S_IDLE;
         end
       end
-
       default: st_d = S_IDLE;
     endcase
   end
 
+  // ------------------------------------------------ write back (S_WB) and the state RAM's port
+  always_comb begin
+    wb_go = cmd_in_ready && kick_in_ready && tc_in_ready && dc_in_ready && dec_in_ready;
+    sr_we = 1'b0;  sr_waddr = q_q;  sr_wdata = ws_q;
+    cmd_push = 1'b0;  kick_push = 1'b0;  tc_push = 1'b0;  dc_push = 1'b0;  dec_push = 1'b0;
+    qerr_d = 1'b0;  dma_iss_d = dma_iss_q;
+    unique case (st_q)
+      S_INIT: begin
+        sr_we    = 1'b1;
+        sr_waddr = init_q;
+        sr_wdata = '0;
+      end
+      S_IDLE: begin
+        if (rq_valid) begin                  // a QP reset clears its row
+          sr_we    = rq_qpn[23:QAW] == '0;
+          sr_waddr = rq_qpn[QAW-1:0];
+          sr_wdata = '0;
+        end
+      end
+      S_WB: begin
+        // every output of the event at once, when all have room
+        if (wb_go) begin
+          sr_we        = qok_q;
+          cmd_push     = qok_q && cmd_v_q;
+          kick_push    = qok_q && progress && !ws_q.err;
+          tc_push      = qok_q && !ws_q.err && (rnrt_v_q || progress || cmd_v_q);
+          dc_push      = wr_v_q || gen_v_q;
+          dec_push     = haspay_q || gen_v_q;
+          dma_iss_d    = dma_iss_q + 32'(wr_v_q || gen_v_q);
+          qerr_d       = perr_q;
+        end
+      end
+      default: ;
+    endcase
+  end
+
+  // ------------------------------------------------ counters
+  logic step_rt, step_rs, step_rr;
+  always_comb begin
+    step_rt   = st_q == S_STEP && rt_hit;
+    step_rs   = st_q == S_STEP && !rt_hit && rs_hit;
+    step_rr   = st_q == S_STEP && sp_rr;
+    c_retry_d = c_retry_q + 32'(step_rs && rs_retry);
+    c_rnr_d   = c_rnr_q   + 32'(step_rs && rs_rnr);
+    c_imp_d   = c_imp_q   + 32'(step_rt && rt_imp);
+    c_tmo_d   = c_tmo_q   + 32'(st_q == S_EVAL && ev_tmo);
+    c_seq_d   = c_seq_q   + 32'(st_q == S_EVAL && ev_seq);
+    c_inv_d   = c_inv_q   + 32'(st_q == S_EVAL && ev_inv);
+    c_acc_d   = c_acc_q   + 32'(st_q == S_EVAL && ev_acc);
+    c_op_d    = c_op_q    + 32'(st_q == S_EVAL && ev_op);
+    c_drop_d  = c_drop_q  + 32'((st_q == S_EVAL && ev_drop) || (step_rt && rt_drop) || (step_rr && rr_drop));
+  end
   always_comb begin
     pub_wdata.inited  = sr_wdata.inited;
     pub_wdata.cptr    = sr_wdata.cptr;
@@ -833,7 +1082,14 @@ module roce_comp #(
     pub_wdata.rd_done = sr_wdata.rd_done;
   end
 
-  assign qp_err_qpn = 24'(q_q);
+  // the QP went to ERROR: registered (one cycle after its S_WB)
+  always_ff @(posedge clk) begin
+    if (rst) qerr_q <= 1'b0;
+    else     qerr_q <= qerr_d;
+    qerr_qpn_q <= 24'(q_q);
+  end
+  assign qp_err_valid = qerr_q;
+  assign qp_err_qpn   = qerr_qpn_q;
   assign ctx_rd_qpn  = sr_raddr;
   assign rpub_rd_qpn = sr_raddr;
 
@@ -842,22 +1098,22 @@ module roce_comp #(
       st_q <= S_INIT;  init_q <= '0;  q_q <= '0;  qok_q <= 1'b0;  ev_q <= E_RSP;
       post_q <= P_NONE;  post_st_q <= '0;  lim_q <= '0;  fhead_q <= '0;
       psn_q <= '0;  syn_q <= '0;  plen_q <= '0;  haspay_q <= 1'b0;  orig_q <= '0;  trnr_q <= 1'b0;
-      ws_q <= '0;  una0_q <= '0;  rdd0_q <= '0;  ctx_q <= '0;  maxpsn_q <= '0;  wqe_q <= '0;
+      ws_q <= '0;  una0_q <= '0;  rdd0_q <= '0;  ctx_q <= '0;  wqe_q <= '0;
       cmd_v_q <= 1'b0;  cmdk_q <= roce_req_pkg::RC_RETRY;  rnrt_v_q <= 1'b0;  wr_v_q <= 1'b0;
       gen_v_q <= 1'b0;  wr_addr_q <= '0;  perr_q <= 1'b0;
       c_retry_q <= '0;  c_tmo_q <= '0;  c_rnr_q <= '0;  c_seq_q <= '0;  c_inv_q <= '0;
       c_acc_q <= '0;  c_op_q <= '0;  c_imp_q <= '0;  c_drop_q <= '0;
-      dma_iss_q <= '0;  dma_done_q <= '0;  cq_new_q <= '0;
+      dma_iss_q <= '0;  dma_done_q <= '0;  cq_new_q <= '0;  fwd_q <= 1'b0;  ult_q <= 1'b0;
     end else begin
       st_q <= st_d;  init_q <= init_d;  q_q <= q_d;  qok_q <= qok_d;  ev_q <= ev_d;
       post_q <= post_d;  post_st_q <= post_st_d;  lim_q <= lim_d;  fhead_q <= fhead_d;
       psn_q <= psn_d;  syn_q <= syn_d;  plen_q <= plen_d;  haspay_q <= haspay_d;  orig_q <= orig_d;  trnr_q <= trnr_d;
-      ws_q <= ws_d;  una0_q <= una0_d;  rdd0_q <= rdd0_d;  ctx_q <= ctx_d;  maxpsn_q <= maxpsn_d;  wqe_q <= wqe_d;
+      ws_q <= ws_d;  una0_q <= una0_d;  rdd0_q <= rdd0_d;  ctx_q <= ctx_d;  wqe_q <= wqe_d;
       cmd_v_q <= cmd_v_d;  cmdk_q <= cmdk_d;  rnrt_v_q <= rnrt_v_d;  wr_v_q <= wr_v_d;
       gen_v_q <= gen_v_d;  wr_addr_q <= wr_addr_d;  perr_q <= perr_d;
       c_retry_q <= c_retry_d;  c_tmo_q <= c_tmo_d;  c_rnr_q <= c_rnr_d;  c_seq_q <= c_seq_d;  c_inv_q <= c_inv_d;
       c_acc_q <= c_acc_d;  c_op_q <= c_op_d;  c_imp_q <= c_imp_d;  c_drop_q <= c_drop_d;
-      dma_iss_q <= dma_iss_d;  dma_done_q <= dma_done_d;  cq_new_q <= cq_new_d;
+      dma_iss_q <= dma_iss_d;  dma_done_q <= dma_done_d;  cq_new_q <= cq_new_d;  fwd_q <= fwd_d;  ult_q <= ult_d;
     end
   end
 

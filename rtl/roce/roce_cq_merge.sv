@@ -1,7 +1,11 @@
 // roce_cq_merge: merges NIN CQE streams (completer, responder, refused SQ
 // posts) into one completion stream, round robin: after a grant the search
-// starts at the next input, so no input starves. One CQE per cycle; the
-// output is a register stage.
+// starts at the next input, so no input starves. One CQE per cycle.
+//
+// Cycle plan: each input enters a register slice (lib_skid: its ready is a
+// flip-flop, so no input's ready depends on any input's valid); the
+// arbiter picks among the slices' registered outputs into the output
+// register (m_cqe_valid, m_cqe). A CQE takes 2 cycles from input to output.
 `default_nettype none
 
 module roce_cq_merge #(
@@ -19,6 +23,16 @@ module roce_cq_merge #(
 );
   localparam int CW = roce_qp_pkg::CQE_W;
 
+  logic [NIN-1:0]    k_valid, k_ready;
+  logic [NIN*CW-1:0] k_cqe;
+  for (genvar g = 0; g < NIN; g++) begin : g_in
+    lib_skid #(.WIDTH(CW)) u_slice (
+      .clk, .rst,
+      .s_valid(s_cqe_valid[g]), .s_ready(s_cqe_ready[g]), .s_data(s_cqe[CW*g +: CW]),
+      .m_valid(k_valid[g]), .m_ready(k_ready[g]), .m_data(k_cqe[CW*g +: CW])
+    );
+  end
+
   logic              v_q, v_d;
   roce_qp_pkg::cqe_t d_q, d_d;
   logic [IW-1:0]     rr_q, rr_d;
@@ -30,7 +44,7 @@ module roce_cq_merge #(
     v_d = v_q;
     d_d = d_q;
     rr_d = rr_q;
-    s_cqe_ready = '0;
+    k_ready = '0;
     take  = !v_q || m_cqe_ready;
     found = 1'b0;
     idx   = '0;
@@ -38,7 +52,7 @@ module roce_cq_merge #(
       logic [IW:0] i;
       i = {1'b0, rr_q} + (IW+1)'(k);
       if (i >= (IW+1)'(NIN)) i = i - (IW+1)'(NIN);
-      if (!found && s_cqe_valid[i[IW-1:0]]) begin
+      if (!found && k_valid[i[IW-1:0]]) begin
         found = 1'b1;
         idx   = i[IW-1:0];
       end
@@ -46,8 +60,8 @@ module roce_cq_merge #(
     if (take) begin
       v_d = found;
       if (found) begin
-        s_cqe_ready[idx] = 1'b1;
-        d_d  = s_cqe[CW*idx +: CW];
+        k_ready[idx] = 1'b1;
+        d_d  = k_cqe[CW*idx +: CW];
         rr_d = (idx == IW'(NIN - 1)) ? '0 : idx + IW'(1);
       end
     end
