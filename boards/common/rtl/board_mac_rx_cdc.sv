@@ -18,6 +18,22 @@
 //
 // Storage per beat: data, bytes-1 of the beat (tkeep is contiguous from byte
 // 0 on a MAC stream), last, user: 520 bits (8 RAMB36 at DEPTH 512).
+//
+// Timing (at most 3 LUT levels between registers, plus the FIFO's pointer
+// carries), cycle by cycle on the CMAC side:
+//   t    the CMAC's beat is registered (in_*_q), with the index of its last
+//        byte decoded from tkeep (a thermometer code: the byte where tkeep
+//        steps from 1 to 0) on the way in, and link_down beside it (link_q);
+//   t+1  the state machine admits, passes, cuts or drops it and writes it into
+//        the FIFO. The admission test uses room_q, a register of
+//        'w_free >= MAX_BEATS + 2', and w_free is itself a cycle old: the two
+//        beats the last two cycles may have written are in the margin, so an
+//        admitted frame (MAX_BEATS beats at most) still always fits.
+//   at_max_q says the beat being passed is the frame's MAX_BEATS-th (the cut).
+// NIC side: the FIFO's output register, then two stages to the output
+// registers (tkeep decoded from bytes-1 in halves, see below): the NIC sees a
+// beat 2 cycles after the FIFO's output. Counters: board_count_sync (a few
+// cycles late).
 module board_mac_rx_cdc #(
   parameter int DEPTH           = 512,
   parameter int MAX_FRAME_BYTES = 9600
@@ -50,7 +66,7 @@ module board_mac_rx_cdc #(
   localparam int AW = $clog2(DEPTH);
   localparam int FW = 512 + 6 + 1 + 1;
 
-  if (MAX_BEATS > DEPTH) begin : g_bad_depth
+  if (MAX_BEATS + 2 > DEPTH || MAX_BEATS < 2) begin : g_bad_depth
     $error("board_mac_rx_cdc: DEPTH must hold a frame of MAX_FRAME_BYTES");
   end
 
@@ -58,10 +74,11 @@ module board_mac_rx_cdc #(
 
   // ----------------------------------------------------- CMAC clock domain
   logic [511:0] in_data_q;
-  logic [63:0]  in_keep_q;
   logic         in_valid_q, in_last_q, in_user_q;
-  logic [5:0]   in_nb_m1;                 // bytes in the beat - 1
-  logic [6:0]   keep_ones;
+  logic         link_q;                   // link_down, registered with the beat
+  logic [5:0]   in_nb_m1_q, in_nb_m1_d;   // bytes in the beat - 1
+  logic         room_q, room_d;           // the FIFO has room for a frame (see above)
+  logic         at_max_q, at_max_d;       // ST_PASS: the next beat is the MAX_BEATS-th
 
   state_e       st_q, st_d;
   logic [$clog2(MAX_BEATS + 1)-1:0] beats_q, beats_d;
@@ -71,29 +88,43 @@ module board_mac_rx_cdc #(
   logic [AW:0]  w_free;
   logic         inc_frame, inc_full, inc_long, inc_link;
 
-  always_comb begin
-    keep_ones = '0;
-    for (int i = 0; i < 64; i++) keep_ones = keep_ones + 7'(in_keep_q[i]);
-    in_nb_m1 = (keep_ones == 7'd0) ? 6'd0 : 6'(keep_ones - 7'd1);
+  // the index of the last byte of a beat whose tkeep is contiguous from byte 0:
+  // the bits of the byte where tkeep steps from 1 to 0 (0 when tkeep is 0)
+  function automatic logic [5:0] keep_last(logic [63:0] k);
+    logic [64:0] kx;
+    kx = {1'b0, k};
+    keep_last = '0;
+    for (int i = 0; i < 64; i++) begin
+      if (kx[i] && !kx[i + 1]) keep_last = keep_last | 6'(i);
+    end
+  endfunction
 
+  always_comb begin
+    in_nb_m1_d = keep_last(s_axis_mac_tkeep);
+    room_d     = w_free >= (AW + 1)'(MAX_BEATS + 2);
+  end
+
+  always_comb begin
     st_d = st_q;
     beats_d = beats_q;
+    at_max_d = at_max_q;
     w_valid = 1'b0;
     w_last = 1'b0;
-    w_data = {1'b0, 1'b0, in_nb_m1, in_data_q};
+    w_data = {1'b0, 1'b0, in_nb_m1_q, in_data_q};
     inc_frame = 1'b0;
     inc_full = 1'b0;
     inc_long = 1'b0;
     inc_link = 1'b0;
     unique case (st_q)
       ST_IDLE: begin
-        if (in_valid_q && !link_down) begin
-          if (w_free >= (AW + 1)'(MAX_BEATS)) begin
+        if (in_valid_q && !link_q) begin
+          if (room_q) begin
             w_valid = 1'b1;
             w_last = in_last_q;
-            w_data = {in_user_q && in_last_q, in_last_q, in_nb_m1, in_data_q};
+            w_data = {in_user_q && in_last_q, in_last_q, in_nb_m1_q, in_data_q};
             inc_frame = 1'b1;
             beats_d = 1;
+            at_max_d = MAX_BEATS == 2;
             if (!in_last_q) st_d = ST_PASS;
           end else begin
             inc_full = 1'b1;
@@ -102,7 +133,7 @@ module board_mac_rx_cdc #(
         end
       end
       ST_PASS: begin
-        if (link_down) begin
+        if (link_q) begin
           // close the frame: one bad byte
           w_valid = 1'b1;
           w_last = 1'b1;
@@ -112,20 +143,21 @@ module board_mac_rx_cdc #(
         end else if (in_valid_q) begin
           w_valid = 1'b1;
           beats_d = beats_q + 1'b1;
-          if (!in_last_q && beats_q == $bits(beats_q)'(MAX_BEATS - 1)) begin
+          at_max_d = beats_q == $bits(beats_q)'(MAX_BEATS - 2);
+          if (!in_last_q && at_max_q) begin
             w_last = 1'b1;
-            w_data = {1'b1, 1'b1, in_nb_m1, in_data_q};
+            w_data = {1'b1, 1'b1, in_nb_m1_q, in_data_q};
             inc_long = 1'b1;
             st_d = ST_DROP;
           end else begin
             w_last = in_last_q;
-            w_data = {in_user_q && in_last_q, in_last_q, in_nb_m1, in_data_q};
+            w_data = {in_user_q && in_last_q, in_last_q, in_nb_m1_q, in_data_q};
             if (in_last_q) st_d = ST_IDLE;
           end
         end
       end
       ST_DROP: begin
-        if (link_down || (in_valid_q && in_last_q)) st_d = ST_IDLE;
+        if (link_q || (in_valid_q && in_last_q)) st_d = ST_IDLE;
       end
       default: st_d = ST_IDLE;
     endcase
@@ -134,20 +166,26 @@ module board_mac_rx_cdc #(
   always_ff @(posedge mac_clk) begin
     if (mac_rst) begin
       in_valid_q <= 1'b0;
+      link_q     <= 1'b1;
       in_last_q  <= 1'b0;
       in_user_q  <= 1'b0;
       in_data_q  <= '0;
-      in_keep_q  <= '0;
+      in_nb_m1_q <= '0;
+      room_q     <= 1'b1;               // empty
       st_q       <= ST_IDLE;
       beats_q    <= '0;
+      at_max_q   <= 1'b0;
     end else begin
       in_valid_q <= s_axis_mac_tvalid;
+      link_q     <= link_down;
       in_last_q  <= s_axis_mac_tlast;
       in_user_q  <= s_axis_mac_tuser;
       in_data_q  <= s_axis_mac_tdata;
-      in_keep_q  <= s_axis_mac_tkeep;
+      in_nb_m1_q <= in_nb_m1_d;
+      room_q     <= room_d;
       st_q       <= st_d;
       beats_q    <= beats_d;
+      at_max_q   <= at_max_d;
     end
   end
 
@@ -165,16 +203,30 @@ module board_mac_rx_cdc #(
   );
 
   // ------------------------------------------------------ NIC clock domain
-  logic [511:0] out_data_q, out_data_d;
+  // two stages after the FIFO's output register: tkeep = bytes 0..bytes-1 is
+  // decoded in halves (dec_*: which group of 8 holds the last byte, and how
+  // far into it), then combined per bit
+  logic [511:0] dec_data_q, dec_data_d, out_data_q, out_data_d;
+  logic [7:0]   dec_gt_q, dec_gt_d, dec_eq_q, dec_eq_d, dec_le_q, dec_le_d;
+  logic         dec_valid_q, dec_valid_d, dec_last_q, dec_last_d, dec_user_q, dec_user_d;
   logic [63:0]  out_keep_q, out_keep_d;
   logic         out_valid_q, out_valid_d, out_last_q, out_last_d, out_user_q, out_user_d;
 
   always_comb begin
-    out_valid_d = r_valid;
-    out_data_d  = r_data[511:0];
-    out_last_d  = r_valid && r_data[518];
-    out_user_d  = r_valid && r_data[519];
-    for (int i = 0; i < 64; i++) out_keep_d[i] = r_valid && (6'(i) <= r_data[517:512]);
+    dec_valid_d = r_valid;
+    dec_data_d  = r_data[511:0];
+    dec_last_d  = r_valid && r_data[518];
+    dec_user_d  = r_valid && r_data[519];
+    for (int g = 0; g < 8; g++) begin
+      dec_gt_d[g] = r_valid && r_data[517:515] > 3'(g);    // group g is all kept
+      dec_eq_d[g] = r_valid && r_data[517:515] == 3'(g);   // group g holds the last byte
+      dec_le_d[g] = 3'(g) <= r_data[514:512];              // byte g of that group is kept
+    end
+    out_valid_d = dec_valid_q;
+    out_data_d  = dec_data_q;
+    out_last_d  = dec_last_q;
+    out_user_d  = dec_user_q;
+    for (int i = 0; i < 64; i++) out_keep_d[i] = dec_gt_q[i / 8] || (dec_eq_q[i / 8] && dec_le_q[i % 8]);
     m_axis_rx_tdata  = out_data_q;
     m_axis_rx_tkeep  = out_keep_q;
     m_axis_rx_tvalid = out_valid_q;
@@ -184,12 +236,26 @@ module board_mac_rx_cdc #(
 
   always_ff @(posedge clk) begin
     if (rst) begin
+      dec_valid_q <= 1'b0;
+      dec_last_q  <= 1'b0;
+      dec_user_q  <= 1'b0;
+      dec_gt_q    <= '0;
+      dec_eq_q    <= '0;
+      dec_le_q    <= '0;
+      dec_data_q  <= '0;
       out_valid_q <= 1'b0;
       out_last_q  <= 1'b0;
       out_user_q  <= 1'b0;
       out_keep_q  <= '0;
       out_data_q  <= '0;
     end else begin
+      dec_valid_q <= dec_valid_d;
+      dec_last_q  <= dec_last_d;
+      dec_user_q  <= dec_user_d;
+      dec_gt_q    <= dec_gt_d;
+      dec_eq_q    <= dec_eq_d;
+      dec_le_q    <= dec_le_d;
+      dec_data_q  <= dec_data_d;
       out_valid_q <= out_valid_d;
       out_last_q  <= out_last_d;
       out_user_q  <= out_user_d;
