@@ -20,8 +20,8 @@
 // Both resets must be asserted together (board_reset_sync from one source):
 // resetting one side alone breaks the pointers.
 //
-// Timing (every decision from registers, at most 3 LUT levels plus the
-// pointers' carry chains):
+// Timing (every decision from registers, a few LUT levels plus the pointers'
+// carry chains; s_ready is the deepest, 5 in board_mac_rx_cdc):
 //   write side, cycle by cycle:
 //     t    s_valid && s_ready (s_ready is a register): the word goes into the
 //          RAM, wptr_q counts it; at s_last (FRAME = 1) wpub_q takes the new

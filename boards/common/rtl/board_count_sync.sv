@@ -5,7 +5,8 @@
 // and the destination synchronises the Gray code (which changes by one bit per
 // source clock) and converts it back.
 //
-// Timing (at most 3 LUT levels between registers, plus the counter's carry):
+// Timing (each stage a function of at most 4 registered bits, so at most 3
+// LUT levels between registers, plus the counter's carry):
 //   source:      inc_q <= inc; bin_q <= bin_q + inc_q; gray_q <= Gray of bin_q
 //   destination: two synchroniser flops, then Gray -> binary (bit i is the XOR
 //                of the Gray bits i..W-1) in three registered stages of at

@@ -10,17 +10,16 @@
 // frames are taken and dropped so the NIC does not stall; they are counted.
 // The NIC's frames fit: MAX_FRAME_BYTES <= DEPTH * 64.
 //
-// Timing (at most 4 LUT levels between registers, plus the FIFO's pointer
-// carries; every output from a register):
+// Timing (make timing: 4 LUT levels, plus the FIFO's pointer carries; every
+// output from a register):
 //   NIC side: s_axis_tx_tready is the FIFO's registered s_ready. The beat goes
-//     into the FIFO the cycle it is taken, with the index of its last byte
-//     decoded from tkeep (a thermometer code: tkeep is contiguous from byte 0,
-//     so the byte where it steps from 1 to 0) and the pad applied per byte
-//     from tkeep itself (a frame's only beat with tkeep[59] clear: bytes whose
-//     tkeep bit is clear are zeroed and bytes-1 becomes 59).
+//     into the FIFO the cycle it is taken, its tkeep packed in 15 bits
+//     (keep_pack below: tkeep is contiguous from byte 0) and the pad applied
+//     per byte from tkeep itself (a frame's only beat with tkeep[59] clear:
+//     bytes whose tkeep bit is clear are zeroed, tkeep becomes bytes 0..59).
 //   CMAC side, cycle by cycle: the FIFO's output register holds a beat; the
 //     send-or-drop decision at a frame's first beat takes it (or drops it)
-//     into a lib_skid register slice with tkeep decoded from bytes-1; the
+//     into a lib_skid register slice with tkeep unpacked; the
 //     slice's output registers are the CMAC's stream, and its registered
 //     s_ready is what the FIFO reads on, so tready reaches no further than the
 //     slice. The FIFO only shows whole frames and the slice passes one beat
@@ -56,8 +55,9 @@ module board_mac_tx_cdc #(
 );
 
   localparam int AW = $clog2(DEPTH);
-  localparam int FW = 512 + 6 + 1;
+  localparam int FW = 512 + 15 + 1;
   localparam int MIN_BYTES = 60;
+  localparam logic [14:0] PAD_KEEP = {8'h7F, 7'h0F};   // bytes 0..59, packed
 
   if (MAX_FRAME_BYTES > DEPTH * 64) begin : g_bad_depth
     $error("board_mac_tx_cdc: DEPTH must hold a frame of MAX_FRAME_BYTES");
@@ -65,33 +65,47 @@ module board_mac_tx_cdc #(
 
   // ------------------------------------------------------ NIC clock domain
   logic         sof_q, sof_d;             // the next beat starts a frame
-  logic [5:0]   nb_m1;
+  logic [14:0]  keep_p;                  // tkeep, packed (keep_pack)
   logic         pad;
   logic [511:0] pad_data;
   logic         w_valid, w_ready, w_forced;
   logic [FW-1:0] w_data;
   logic [AW:0]  w_free;
 
-  // the index of the last byte of a beat whose tkeep is contiguous from byte 0:
-  // the bits of the byte where tkeep steps from 1 to 0 (0 when tkeep is 0)
-  function automatic logic [5:0] keep_last(logic [63:0] k);
-    logic [64:0] kx;
-    kx = {1'b0, k};
-    keep_last = '0;
-    for (int i = 0; i < 64; i++) begin
-      if (kx[i] && !kx[i + 1]) keep_last = keep_last | 6'(i);
+  // tkeep (contiguous from byte 0 on a MAC stream) packed in 15 bits, each a
+  // shallow function: F[g] (bits 14:7) = group g of 8 bytes is all kept
+  // (tkeep[8g+7]); P (bits 6:0) = the kept bytes of the one partial group, if
+  // any. Unpacked: byte 8g+j is kept if F[g], or if P[j] and group g is the
+  // first that is not full (g = 0 or F[g-1]).
+  function automatic logic [14:0] keep_pack(logic [63:0] k);
+    keep_pack = '0;
+    for (int g = 0; g < 8; g++) begin
+      keep_pack[7 + g] = k[8*g + 7];
+      for (int j = 0; j < 7; j++) keep_pack[j] = keep_pack[j] | (k[8*g + j] && !k[8*g + 7]);
+    end
+  endfunction
+
+  function automatic logic [63:0] keep_unpack(logic [14:0] p);
+    for (int g = 0; g < 8; g++) begin
+      for (int j = 0; j < 8; j++) begin
+        keep_unpack[8*g + j] = p[7 + g];
+        if (j < 7) begin
+          if (g == 0) keep_unpack[8*g + j] = keep_unpack[8*g + j] || p[j];
+          else        keep_unpack[8*g + j] = keep_unpack[8*g + j] || (p[j] && p[7 + g - 1]);
+        end
+      end
     end
   endfunction
 
   always_comb begin
     // a frame of one beat with fewer than MIN_BYTES bytes: pad it with zeros
     pad = sof_q && s_axis_tx_tlast && !s_axis_tx_tkeep[MIN_BYTES - 1];
-    nb_m1 = pad ? 6'(MIN_BYTES - 1) : keep_last(s_axis_tx_tkeep);
+    keep_p = pad ? PAD_KEEP : keep_pack(s_axis_tx_tkeep);
     for (int i = 0; i < 64; i++) begin
       pad_data[i*8 +: 8] = (pad && !s_axis_tx_tkeep[i]) ? 8'h00 : s_axis_tx_tdata[i*8 +: 8];
     end
     w_valid = s_axis_tx_tvalid;
-    w_data  = {s_axis_tx_tlast, nb_m1, pad_data};
+    w_data  = {s_axis_tx_tlast, keep_p, pad_data};
     s_axis_tx_tready = w_ready;
     sof_d = sof_q;
     if (s_axis_tx_tvalid && w_ready) sof_d = s_axis_tx_tlast;
@@ -129,12 +143,12 @@ module board_mac_tx_cdc #(
     // at a frame's first beat decide: send it, or drop it (TX in reset)
     if (r_valid && !in_frame_q) dropping_d = link_down;
     r_ready = dropping_d || o_ready;
-    if (r_valid && r_ready) in_frame_d = !r_data[518];
-    inc_drop = r_valid && r_ready && r_data[518] && dropping_d;
+    if (r_valid && r_ready) in_frame_d = !r_data[527];
+    inc_drop = r_valid && r_ready && r_data[527] && dropping_d;
     o_valid  = r_valid && !dropping_d;
     o_data[511:0] = r_data[511:0];
-    for (int i = 0; i < 64; i++) o_data[512 + i] = 6'(i) <= r_data[517:512];
-    o_data[576] = r_data[518];
+    o_data[575:512] = keep_unpack(r_data[526:512]);
+    o_data[576] = r_data[527];
   end
 
   always_ff @(posedge mac_clk) begin
