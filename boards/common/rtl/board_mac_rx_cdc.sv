@@ -16,8 +16,23 @@
 // beat per NIC cycle (128 Gb/s at 250 MHz, above the 100 Gb/s line), so at line
 // rate nothing is dropped; DEPTH beats hold DEPTH*64 bytes of burst.
 //
-// Storage per beat: data, bytes-1 of the beat (tkeep is contiguous from byte
-// 0 on a MAC stream), last, user: 520 bits (8 RAMB36 at DEPTH 512).
+// Storage per beat: data, tkeep packed in 15 bits (keep_pack below: tkeep is
+// contiguous from byte 0 on a MAC stream), last, user: 529 bits (8 RAMB36 at
+// DEPTH 512).
+//
+// Timing (make timing: 5 LUT levels, the CMAC budget; the deepest: link_q ->
+// the state -> the FIFO's publish, and the FIFO's s_ready), cycle by cycle on
+// the CMAC side:
+//   t    the CMAC's beat is registered (in_*_q), its tkeep packed on the way
+//        in (keep_pack), link_down beside it (link_q);
+//   t+1  the state machine admits, passes, cuts or drops it and writes it into
+//        the FIFO. The admission test uses room_q, a register of
+//        'w_free >= MAX_BEATS + 2', and w_free is itself a cycle old: the two
+//        beats the last two cycles may have written are in the margin, so an
+//        admitted frame (MAX_BEATS beats at most) still always fits.
+//   at_max_q says the beat being passed is the frame's MAX_BEATS-th (the cut).
+// NIC side: the FIFO's output register, then the output registers with tkeep
+// unpacked (one LUT per bit). Counters: board_count_sync (a few cycles late).
 module board_mac_rx_cdc #(
   parameter int DEPTH           = 512,
   parameter int MAX_FRAME_BYTES = 9600
@@ -48,9 +63,9 @@ module board_mac_rx_cdc #(
 
   localparam int MAX_BEATS = (MAX_FRAME_BYTES + 63) / 64;
   localparam int AW = $clog2(DEPTH);
-  localparam int FW = 512 + 6 + 1 + 1;
+  localparam int FW = 512 + 15 + 1 + 1;
 
-  if (MAX_BEATS > DEPTH) begin : g_bad_depth
+  if (MAX_BEATS + 2 > DEPTH || MAX_BEATS < 2) begin : g_bad_depth
     $error("board_mac_rx_cdc: DEPTH must hold a frame of MAX_FRAME_BYTES");
   end
 
@@ -58,10 +73,11 @@ module board_mac_rx_cdc #(
 
   // ----------------------------------------------------- CMAC clock domain
   logic [511:0] in_data_q;
-  logic [63:0]  in_keep_q;
   logic         in_valid_q, in_last_q, in_user_q;
-  logic [5:0]   in_nb_m1;                 // bytes in the beat - 1
-  logic [6:0]   keep_ones;
+  logic         link_q;                   // link_down, registered with the beat
+  logic [14:0]  in_keep_q, in_keep_d;     // tkeep, packed (keep_pack)
+  logic         room_q, room_d;           // the FIFO has room for a frame (see above)
+  logic         at_max_q, at_max_d;       // ST_PASS: the next beat is the MAX_BEATS-th
 
   state_e       st_q, st_d;
   logic [$clog2(MAX_BEATS + 1)-1:0] beats_q, beats_d;
@@ -71,29 +87,57 @@ module board_mac_rx_cdc #(
   logic [AW:0]  w_free;
   logic         inc_frame, inc_full, inc_long, inc_link;
 
-  always_comb begin
-    keep_ones = '0;
-    for (int i = 0; i < 64; i++) keep_ones = keep_ones + 7'(in_keep_q[i]);
-    in_nb_m1 = (keep_ones == 7'd0) ? 6'd0 : 6'(keep_ones - 7'd1);
+  // tkeep (contiguous from byte 0 on a MAC stream) packed in 15 bits, each a
+  // shallow function: F[g] (bits 14:7) = group g of 8 bytes is all kept
+  // (tkeep[8g+7]); P (bits 6:0) = the kept bytes of the one partial group, if
+  // any. Unpacked: byte 8g+j is kept if F[g], or if P[j] and group g is the
+  // first that is not full (g = 0 or F[g-1]).
+  function automatic logic [14:0] keep_pack(logic [63:0] k);
+    keep_pack = '0;
+    for (int g = 0; g < 8; g++) begin
+      keep_pack[7 + g] = k[8*g + 7];
+      for (int j = 0; j < 7; j++) keep_pack[j] = keep_pack[j] | (k[8*g + j] && !k[8*g + 7]);
+    end
+  endfunction
 
+  function automatic logic [63:0] keep_unpack(logic [14:0] p);
+    for (int g = 0; g < 8; g++) begin
+      for (int j = 0; j < 8; j++) begin
+        keep_unpack[8*g + j] = p[7 + g];
+        if (j < 7) begin
+          if (g == 0) keep_unpack[8*g + j] = keep_unpack[8*g + j] || p[j];
+          else        keep_unpack[8*g + j] = keep_unpack[8*g + j] || (p[j] && p[7 + g - 1]);
+        end
+      end
+    end
+  endfunction
+
+  always_comb begin
+    in_keep_d  = keep_pack(s_axis_mac_tkeep);
+    room_d     = w_free >= (AW + 1)'(MAX_BEATS + 2);
+  end
+
+  always_comb begin
     st_d = st_q;
     beats_d = beats_q;
+    at_max_d = at_max_q;
     w_valid = 1'b0;
     w_last = 1'b0;
-    w_data = {1'b0, 1'b0, in_nb_m1, in_data_q};
+    w_data = {1'b0, 1'b0, in_keep_q, in_data_q};
     inc_frame = 1'b0;
     inc_full = 1'b0;
     inc_long = 1'b0;
     inc_link = 1'b0;
     unique case (st_q)
       ST_IDLE: begin
-        if (in_valid_q && !link_down) begin
-          if (w_free >= (AW + 1)'(MAX_BEATS)) begin
+        if (in_valid_q && !link_q) begin
+          if (room_q) begin
             w_valid = 1'b1;
             w_last = in_last_q;
-            w_data = {in_user_q && in_last_q, in_last_q, in_nb_m1, in_data_q};
+            w_data = {in_user_q && in_last_q, in_last_q, in_keep_q, in_data_q};
             inc_frame = 1'b1;
             beats_d = 1;
+            at_max_d = MAX_BEATS == 2;
             if (!in_last_q) st_d = ST_PASS;
           end else begin
             inc_full = 1'b1;
@@ -102,30 +146,31 @@ module board_mac_rx_cdc #(
         end
       end
       ST_PASS: begin
-        if (link_down) begin
+        if (link_q) begin
           // close the frame: one bad byte
           w_valid = 1'b1;
           w_last = 1'b1;
-          w_data = {1'b1, 1'b1, 6'd0, 512'd0};
+          w_data = {1'b1, 1'b1, 8'h00, 7'h01, 512'd0};
           inc_link = 1'b1;
           st_d = ST_IDLE;
         end else if (in_valid_q) begin
           w_valid = 1'b1;
           beats_d = beats_q + 1'b1;
-          if (!in_last_q && beats_q == $bits(beats_q)'(MAX_BEATS - 1)) begin
+          at_max_d = beats_q == $bits(beats_q)'(MAX_BEATS - 2);
+          if (!in_last_q && at_max_q) begin
             w_last = 1'b1;
-            w_data = {1'b1, 1'b1, in_nb_m1, in_data_q};
+            w_data = {1'b1, 1'b1, in_keep_q, in_data_q};
             inc_long = 1'b1;
             st_d = ST_DROP;
           end else begin
             w_last = in_last_q;
-            w_data = {in_user_q && in_last_q, in_last_q, in_nb_m1, in_data_q};
+            w_data = {in_user_q && in_last_q, in_last_q, in_keep_q, in_data_q};
             if (in_last_q) st_d = ST_IDLE;
           end
         end
       end
       ST_DROP: begin
-        if (link_down || (in_valid_q && in_last_q)) st_d = ST_IDLE;
+        if (link_q || (in_valid_q && in_last_q)) st_d = ST_IDLE;
       end
       default: st_d = ST_IDLE;
     endcase
@@ -134,20 +179,26 @@ module board_mac_rx_cdc #(
   always_ff @(posedge mac_clk) begin
     if (mac_rst) begin
       in_valid_q <= 1'b0;
+      link_q     <= 1'b1;
       in_last_q  <= 1'b0;
       in_user_q  <= 1'b0;
       in_data_q  <= '0;
       in_keep_q  <= '0;
+      room_q     <= 1'b1;               // empty
       st_q       <= ST_IDLE;
       beats_q    <= '0;
+      at_max_q   <= 1'b0;
     end else begin
       in_valid_q <= s_axis_mac_tvalid;
+      link_q     <= link_down;
       in_last_q  <= s_axis_mac_tlast;
       in_user_q  <= s_axis_mac_tuser;
       in_data_q  <= s_axis_mac_tdata;
-      in_keep_q  <= s_axis_mac_tkeep;
+      in_keep_q  <= in_keep_d;
+      room_q     <= room_d;
       st_q       <= st_d;
       beats_q    <= beats_d;
+      at_max_q   <= at_max_d;
     end
   end
 
@@ -172,9 +223,9 @@ module board_mac_rx_cdc #(
   always_comb begin
     out_valid_d = r_valid;
     out_data_d  = r_data[511:0];
-    out_last_d  = r_valid && r_data[518];
-    out_user_d  = r_valid && r_data[519];
-    for (int i = 0; i < 64; i++) out_keep_d[i] = r_valid && (6'(i) <= r_data[517:512]);
+    out_last_d  = r_valid && r_data[527];
+    out_user_d  = r_valid && r_data[528];
+    out_keep_d  = r_valid ? keep_unpack(r_data[526:512]) : 64'd0;
     m_axis_rx_tdata  = out_data_q;
     m_axis_rx_tkeep  = out_keep_q;
     m_axis_rx_tvalid = out_valid_q;

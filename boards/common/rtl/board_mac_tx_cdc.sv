@@ -9,6 +9,23 @@
 // FCS but does not pad). While the CMAC's TX is in reset (link_down) whole
 // frames are taken and dropped so the NIC does not stall; they are counted.
 // The NIC's frames fit: MAX_FRAME_BYTES <= DEPTH * 64.
+//
+// Timing (make timing: 4 LUT levels, plus the FIFO's pointer carries; every
+// output from a register):
+//   NIC side: s_axis_tx_tready is the FIFO's registered s_ready. The beat goes
+//     into the FIFO the cycle it is taken, its tkeep packed in 15 bits
+//     (keep_pack below: tkeep is contiguous from byte 0) and the pad applied
+//     per byte from tkeep itself (a frame's only beat with tkeep[59] clear:
+//     bytes whose tkeep bit is clear are zeroed, tkeep becomes bytes 0..59).
+//   CMAC side, cycle by cycle: the FIFO's output register holds a beat; the
+//     send-or-drop decision at a frame's first beat takes it (or drops it)
+//     into a lib_skid register slice with tkeep unpacked; the
+//     slice's output registers are the CMAC's stream, and its registered
+//     s_ready is what the FIFO reads on, so tready reaches no further than the
+//     slice. The FIFO only shows whole frames and the slice passes one beat
+//     per cycle with no bubble, so a frame reaches the CMAC without a gap.
+//   cnt_frames counts the frames the CMAC took (tvalid, tready, tlast at the
+//   slice's output); counters arrive through board_count_sync a few cycles late.
 module board_mac_tx_cdc #(
   parameter int DEPTH           = 256,
   parameter int MAX_FRAME_BYTES = 9600
@@ -38,8 +55,9 @@ module board_mac_tx_cdc #(
 );
 
   localparam int AW = $clog2(DEPTH);
-  localparam int FW = 512 + 6 + 1;
+  localparam int FW = 512 + 15 + 1;
   localparam int MIN_BYTES = 60;
+  localparam logic [14:0] PAD_KEEP = {8'h7F, 7'h0F};   // bytes 0..59, packed
 
   if (MAX_FRAME_BYTES > DEPTH * 64) begin : g_bad_depth
     $error("board_mac_tx_cdc: DEPTH must hold a frame of MAX_FRAME_BYTES");
@@ -47,26 +65,47 @@ module board_mac_tx_cdc #(
 
   // ------------------------------------------------------ NIC clock domain
   logic         sof_q, sof_d;             // the next beat starts a frame
-  logic [6:0]   keep_ones;
-  logic [5:0]   nb_m1;
+  logic [14:0]  keep_p;                  // tkeep, packed (keep_pack)
+  logic         pad;
   logic [511:0] pad_data;
   logic         w_valid, w_ready, w_forced;
   logic [FW-1:0] w_data;
   logic [AW:0]  w_free;
 
-  always_comb begin
-    keep_ones = '0;
-    for (int i = 0; i < 64; i++) keep_ones = keep_ones + 7'(s_axis_tx_tkeep[i]);
-    nb_m1 = (keep_ones == 7'd0) ? 6'd0 : 6'(keep_ones - 7'd1);
-    pad_data = s_axis_tx_tdata;
-    if (sof_q && s_axis_tx_tlast && keep_ones < 7'(MIN_BYTES)) begin
-      for (int i = 0; i < 64; i++) begin
-        if (7'(i) >= keep_ones) pad_data[i*8 +: 8] = 8'h00;
+  // tkeep (contiguous from byte 0 on a MAC stream) packed in 15 bits, each a
+  // shallow function: F[g] (bits 14:7) = group g of 8 bytes is all kept
+  // (tkeep[8g+7]); P (bits 6:0) = the kept bytes of the one partial group, if
+  // any. Unpacked: byte 8g+j is kept if F[g], or if P[j] and group g is the
+  // first that is not full (g = 0 or F[g-1]).
+  function automatic logic [14:0] keep_pack(logic [63:0] k);
+    keep_pack = '0;
+    for (int g = 0; g < 8; g++) begin
+      keep_pack[7 + g] = k[8*g + 7];
+      for (int j = 0; j < 7; j++) keep_pack[j] = keep_pack[j] | (k[8*g + j] && !k[8*g + 7]);
+    end
+  endfunction
+
+  function automatic logic [63:0] keep_unpack(logic [14:0] p);
+    for (int g = 0; g < 8; g++) begin
+      for (int j = 0; j < 8; j++) begin
+        keep_unpack[8*g + j] = p[7 + g];
+        if (j < 7) begin
+          if (g == 0) keep_unpack[8*g + j] = keep_unpack[8*g + j] || p[j];
+          else        keep_unpack[8*g + j] = keep_unpack[8*g + j] || (p[j] && p[7 + g - 1]);
+        end
       end
-      nb_m1 = 6'(MIN_BYTES - 1);
+    end
+  endfunction
+
+  always_comb begin
+    // a frame of one beat with fewer than MIN_BYTES bytes: pad it with zeros
+    pad = sof_q && s_axis_tx_tlast && !s_axis_tx_tkeep[MIN_BYTES - 1];
+    keep_p = pad ? PAD_KEEP : keep_pack(s_axis_tx_tkeep);
+    for (int i = 0; i < 64; i++) begin
+      pad_data[i*8 +: 8] = (pad && !s_axis_tx_tkeep[i]) ? 8'h00 : s_axis_tx_tdata[i*8 +: 8];
     end
     w_valid = s_axis_tx_tvalid;
-    w_data  = {s_axis_tx_tlast, nb_m1, pad_data};
+    w_data  = {s_axis_tx_tlast, keep_p, pad_data};
     s_axis_tx_tready = w_ready;
     sof_d = sof_q;
     if (s_axis_tx_tvalid && w_ready) sof_d = s_axis_tx_tlast;
@@ -91,25 +130,25 @@ module board_mac_tx_cdc #(
   );
 
   // ----------------------------------------------------- CMAC clock domain
-  logic in_frame_q, in_frame_d, dropping_q, dropping_d;
-  logic inc_frame, inc_drop;
+  localparam int OW = 512 + 64 + 1;       // the slice: last, tkeep, data
+
+  logic          in_frame_q, in_frame_d, dropping_q, dropping_d;
+  logic          o_valid, o_ready, o_valid_m;
+  logic [OW-1:0] o_data, o_data_m;
+  logic          inc_frame, inc_drop;
 
   always_comb begin
     in_frame_d = in_frame_q;
     dropping_d = dropping_q;
     // at a frame's first beat decide: send it, or drop it (TX in reset)
     if (r_valid && !in_frame_q) dropping_d = link_down;
-    r_ready = (r_valid && !in_frame_q) ? (link_down || m_axis_mac_tready)
-                                       : (dropping_q || m_axis_mac_tready);
-    if (r_valid && r_ready) in_frame_d = !r_data[518];
-    inc_frame = r_valid && r_ready && r_data[518] && !dropping_d;
-    inc_drop  = r_valid && r_ready && r_data[518] && dropping_d;
-
-    m_axis_mac_tvalid = r_valid && !dropping_d;
-    m_axis_mac_tdata  = r_data[511:0];
-    m_axis_mac_tlast  = r_data[518];
-    m_axis_mac_tuser  = 1'b0;
-    for (int i = 0; i < 64; i++) m_axis_mac_tkeep[i] = 6'(i) <= r_data[517:512];
+    r_ready = dropping_d || o_ready;
+    if (r_valid && r_ready) in_frame_d = !r_data[527];
+    inc_drop = r_valid && r_ready && r_data[527] && dropping_d;
+    o_valid  = r_valid && !dropping_d;
+    o_data[511:0] = r_data[511:0];
+    o_data[575:512] = keep_unpack(r_data[526:512]);
+    o_data[576] = r_data[527];
   end
 
   always_ff @(posedge mac_clk) begin
@@ -120,6 +159,21 @@ module board_mac_tx_cdc #(
       in_frame_q <= in_frame_d;
       dropping_q <= dropping_d;
     end
+  end
+
+  lib_skid #(.WIDTH(OW)) u_out (
+    .clk(mac_clk), .rst(mac_rst),
+    .s_valid(o_valid), .s_ready(o_ready), .s_data(o_data),
+    .m_valid(o_valid_m), .m_ready(m_axis_mac_tready), .m_data(o_data_m)
+  );
+
+  always_comb begin
+    m_axis_mac_tvalid = o_valid_m;
+    m_axis_mac_tdata  = o_data_m[511:0];
+    m_axis_mac_tkeep  = o_data_m[575:512];
+    m_axis_mac_tlast  = o_data_m[576];
+    m_axis_mac_tuser  = 1'b0;
+    inc_frame = o_valid_m && m_axis_mac_tready && o_data_m[576];
   end
 
   board_count_sync u_cnt_frames (.src_clk(mac_clk), .src_rst(mac_rst), .inc(inc_frame),
