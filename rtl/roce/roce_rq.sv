@@ -1,8 +1,11 @@
 // roce_rq: receive queues, one ring of RQ_DEPTH posted receive WQEs
 // (roce_qp_pkg::rwqe_t) per QP (docs/transport.md, "Tables").
 //
-// Post port (firmware or user logic): s_post_* is taken within two cycles;
-// a post to a full ring is refused (post_err pulses, nothing stored).
+// Post port (firmware or user logic): s_post_* is taken within two cycles
+// (s_post_ready is a flip-flop: low for the cycle after a post is taken);
+// a post to a full ring is refused (post_err pulses, nothing stored). A post
+// taken in the cycle of a qp_reset of its QP lands in the emptied ring (the
+// reset goes first, as when the post waited for it).
 // Lookup port (the responder): lk_en + lk_qpn; two cycles later lk_valid
 // says whether the ring holds a WQE, lk_wqe is the oldest one and lk_head
 // its ring index. Consume port: cons_en + cons_qpn + cons_head (the new head,
@@ -45,6 +48,8 @@ module roce_rq #(
 
   // ---- post FSM: P_IDLE -> P_CHK (pointers read) -> P_IDLE
   logic          p_busy_q, p_busy_d;
+  logic          p_clr_q, p_clr_d;     // the post's ring was reset as it was taken: pointers 0
+  logic [PW-1:0] p_h, p_t;             // the post's pointers
   logic [QW-1:0] p_qpn_q, p_qpn_d;
   roce_qp_pkg::rwqe_t p_wqe_q, p_wqe_d;
   logic [PW-1:0] p_head, p_tail;     // post's copies
@@ -60,17 +65,21 @@ module roce_rq #(
 
   always_comb begin
     p_busy_d     = p_busy_q;
+    p_clr_d      = p_clr_q;
     p_qpn_d      = p_qpn_q;
     p_wqe_d      = p_wqe_q;
-    s_post_ready = !p_busy_q && !qp_reset_valid;   // no post starts under a reset
+    s_post_ready = !p_busy_q;
+    p_h          = p_clr_q ? '0 : p_head;
+    p_t          = p_clr_q ? '0 : p_tail;
     post_err_d   = 1'b0;
     tail_we      = 1'b0;
     tail_wa      = p_qpn_q;
-    tail_wd      = p_tail + PW'(1);
+    tail_wd      = p_t + PW'(1);
     wqe_we       = 1'b0;
     if (!p_busy_q) begin
-      if (s_post_valid && !qp_reset_valid) begin
+      if (s_post_valid) begin
         p_busy_d = 1'b1;
+        p_clr_d  = qp_reset_valid && qp_reset_qpn == s_post_qpn;
         p_qpn_d  = s_post_qpn;
         p_wqe_d  = s_post_wqe;
       end
@@ -80,7 +89,7 @@ module roce_rq #(
       if (qp_reset_qpn == p_qpn_q) p_busy_d = 1'b0;
     end else begin
       p_busy_d = 1'b0;
-      if ((p_tail - p_head) == PW'(RQ_DEPTH)) begin
+      if ((p_t - p_h) == PW'(RQ_DEPTH)) begin
         post_err_d = 1'b1;
       end else begin
         tail_we = 1'b1;
@@ -121,6 +130,7 @@ module roce_rq #(
       l1_q      <= lk_en;
       l_valid_q <= l_valid_d;
     end
+    p_clr_q   <= p_clr_d;
     p_qpn_q   <= p_qpn_d;
     p_wqe_q   <= p_wqe_d;
     l_qpn_q   <= l_qpn_d;
@@ -144,7 +154,7 @@ module roce_rq #(
     .clk(clk), .wr_en(head_we), .wr_addr(head_wa), .wr_data(head_wd),
     .rd_en(lk_en), .rd_addr(lk_qpn), .rd_data(l_head));
   roce_ram_sdp #(.WIDTH(roce_qp_pkg::RWQE_W), .DEPTH(NQP * RQ_DEPTH)) u_wqe (
-    .clk(clk), .wr_en(wqe_we), .wr_addr({p_qpn_q, p_tail[DW-1:0]}), .wr_data(p_wqe_q),
+    .clk(clk), .wr_en(wqe_we), .wr_addr({p_qpn_q, p_t[DW-1:0]}), .wr_data(p_wqe_q),
     .rd_en(l1_q), .rd_addr({l_qpn_q, l_head[DW-1:0]}), .rd_data(lk_wqe));
 
 `ifndef SYNTHESIS
