@@ -153,10 +153,10 @@ module roce_icrc_insert (
     for (int i = 1; i < KW; i++) edge_k[i] = t_k[i-1] && !t_k[i];
     edge_k[KW] = t_k[KW-1];
     // a beat before the last has a full keep: no edge below 64, t_out = t_d
-    for (int i = 0; i < KW; i++) begin
-      t_out[8*i +: 8] = t_k[i] ? t_d[8*i +: 8] : 8'd0;
-      for (int b = 0; b < 4; b++) begin
-        if (i >= b && edge_k[i-b]) t_out[8*i +: 8] = t_out[8*i +: 8] | icrc[8*b +: 8];
+    for (int i = 0; i < KW; i++) t_out[8*i +: 8] = t_k[i] ? t_d[8*i +: 8] : 8'd0;
+    for (int b = 0; b < 4; b++) begin
+      for (int i = b; i < KW; i++) begin
+        if (edge_k[i-b]) t_out[8*i +: 8] = t_out[8*i +: 8] | icrc[8*b +: 8];
       end
     end
     // the spill beat: ICRC bytes 64 - k .. 3 (k = 61..64)
