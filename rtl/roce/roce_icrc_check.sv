@@ -338,7 +338,7 @@ module roce_icrc_check #(
         rd_left_d = rd_left_q - (AW+1)'(1);
       end
     end else if (desc_valid) begin
-      if (!d_good || d_beats == '0) begin
+      if (!d_good) begin                      // (a frame of no stored beats is never good)
         desc_pop = 1'b1;                      // skip a dropped frame
         rd_ptr_d = rd_ptr_q + d_beats;
       end else if (can_issue) begin

@@ -191,7 +191,10 @@ module roce_icrc_engine #(
       if (s2_v_q) state_d = state_next;
       s3_v_d   = s2_v_q && s2_last_q;
       s3_crc_d = state_next;
-      s3_rw_d  = RWT[1024*s2_rew_q +: 1024];
+      s3_rw_d  = '0;
+      for (int k = 0; k <= 64; k++) begin
+        if (s2_rew_q == 7'(k)) s3_rw_d = s3_rw_d | RWT[1024*k +: 1024];
+      end
       s3_tag_d = s2_tag_q;
     end
   end
