@@ -19,7 +19,7 @@
 //   s1  masked beat (first-beat bytes, bytes at and above in_nbytes zeroed);
 //       rew = 64 - in_nbytes, the bytes to rewind
 //   s2  four partial products G_q * beat[128q +: 128] (the data matrix G,
-//       512 -> 32, split by quarters of the beat)
+//       512 -> 32, split by quarters of the beat); rew decoded one-hot
 //   s3  state = A64 * state ^ p0 ^ p1 ^ p2 ^ p3 (A64: 64 zero bytes; the
 //       state term is zero at the first beat); the new state is also captured
 //       as the result of a last beat, with the rewind matrix RW^rew (RW: one
@@ -148,7 +148,7 @@ module roce_icrc_engine #(
   // ----------------------------------------------------------------- stage 2
   logic             s2_v_q, s2_v_d, s2_first_q, s2_first_d, s2_last_q, s2_last_d;
   logic [4*32-1:0]  s2_p_q, s2_p_d;             // quarter q in [32*q +: 32]
-  logic [6:0]       s2_rew_q, s2_rew_d;
+  logic [64:0]      s2_hit_q, s2_hit_d;         // one-hot: s2_hit[k] = (rew == k)
   logic [TAG_W-1:0] s2_tag_q, s2_tag_d;
 
   always_comb begin
@@ -156,7 +156,7 @@ module roce_icrc_engine #(
     s2_p_d     = s2_p_q;
     s2_first_d = s2_first_q;
     s2_last_d  = s2_last_q;
-    s2_rew_d   = s2_rew_q;
+    s2_hit_d   = s2_hit_q;
     s2_tag_d   = s2_tag_q;
     if (en) begin
       s2_v_d     = s1_v_q;
@@ -167,7 +167,7 @@ module roce_icrc_engine #(
       end
       s2_first_d = s1_first_q;
       s2_last_d  = s1_last_q;
-      s2_rew_d   = s1_rew_q;
+      for (int k = 0; k <= 64; k++) s2_hit_d[k] = s1_rew_q == 7'(k);
       s2_tag_d   = s1_tag_q;
     end
   end
@@ -193,7 +193,7 @@ module roce_icrc_engine #(
       s3_crc_d = state_next;
       s3_rw_d  = '0;
       for (int k = 0; k <= 64; k++) begin
-        if (s2_rew_q == 7'(k)) s3_rw_d = s3_rw_d | RWT[1024*k +: 1024];
+        if (s2_hit_q[k]) s3_rw_d = s3_rw_d | RWT[1024*k +: 1024];
       end
       s3_tag_d = s2_tag_q;
     end
@@ -248,7 +248,7 @@ module roce_icrc_engine #(
     s2_p_q     <= s2_p_d;
     s2_first_q <= s2_first_d;
     s2_last_q  <= s2_last_d;
-    s2_rew_q   <= s2_rew_d;
+    s2_hit_q   <= s2_hit_d;
     s2_tag_q   <= s2_tag_d;
     s3_crc_q   <= s3_crc_d;
     s3_rw_q    <= s3_rw_d;
