@@ -20,17 +20,18 @@
 // RAM beat by beat; a bad one is skipped in one cycle.
 //
 // Cycle by cycle (each stage from registers, a few LUT levels):
-//   u_in  lib_skid: s_axis_frame_tready from a register. A beat is taken
-//         when the RAM has room for it and the beats still in w1/w2 (room_q,
-//         a cycle old, so 4 beats of slack) and, for a first beat, fewer
-//         than DESC_DEPTH frames are in flight
-//   w1    the beat, its byte count, 14 + IPv4 total length and its limit
-//         compares (first beat)
+//   u_in  lib_skid (stage w1): s_axis_frame_tready from a register; the
+//         beat with its byte count, 14 + IPv4 total length and its limit
+//         compares (for a first beat), computed on the way in. A beat is
+//         taken when the RAM has room for it and the beats still in w2
+//         (room_q, a cycle old, so 4 beats of slack) and, for a first beat,
+//         fewer than DESC_DEPTH frames are in flight
 //   w2    the frame's bytes left before this beat (rem, counted down by 64):
 //         the end in this beat, the beat short of the end, the keep to store
 //   w3    the frame state (end seen, beats stored): the RAM write, the CRC
 //         engine's inputs, the drop marker
-//   engine, r  the CRC, then the residue compare in a register
+//   engine  the CRC; its result compared with the residue on the way into
+//         the marker pairing
 //   then the pairing with the marker, the descriptor FIFO (lib_fifo), the
 //   read side (RAM read, registered output FIFO lib_fifo: every output from
 //   a register), counters from registered increments.
@@ -70,7 +71,7 @@ module roce_icrc_check #(
   localparam int DAW    = $clog2(DESC_DEPTH);
   localparam int TAG_W  = 1 + (AW + 1) + USER_W;      // {len_bad, beats, user}
   localparam int DESC_W = 1 + (AW + 1) + USER_W;      // {good, beats, user}
-  localparam int IN_W   = USER_W + 2 + KW + DW;       // {meta, user, last, keep, data}
+  localparam int IN_W   = 7 + 17 + 2 + USER_W + 2 + DW;  // {kcnt, end, big, small, meta, user, last, data}
   localparam int RAM_W  = KW + DW;                    // {keep, data}
   localparam int OUT_W  = 1 + USER_W + KW + DW;       // {last, user, keep, data}
   localparam int OUT_DEPTH = 4;
@@ -91,36 +92,40 @@ module roce_icrc_check #(
 
   // ================================================================ write side
   logic              i_valid, i_last, i_tuser;
-  logic [KW-1:0]     i_keep;
   logic [DW-1:0]     i_data;
   logic [USER_W-1:0] i_meta;
+  logic [6:0]        i_kcnt, in_kcnt;         // bytes of the beat
+  logic [16:0]       i_end, in_end;           // 14 + IPv4 total length (first beat)
+  logic              i_big, in_big, i_small, in_small;
+  logic [15:0]       totlen;
   logic              acc, pop, first;
   logic              desc_pop;
+
+  always_comb begin
+    totlen   = {s_axis_frame_tdata[8*16 +: 8], s_axis_frame_tdata[8*17 +: 8]};
+    in_kcnt  = keep_count(s_axis_frame_tkeep);
+    in_end   = 17'd14 + {1'b0, totlen};
+    in_big   = {1'b0, totlen} > 17'(MAX_FRAME_BYTES - 14);
+    in_small = {1'b0, totlen} < 17'(roce_pkg::MIN_FRAME_BYTES - 14);
+  end
 
   lib_skid #(.WIDTH(IN_W)) u_in (
     .clk     (clk),
     .rst     (rst),
     .s_valid (s_axis_frame_tvalid),
     .s_ready (s_axis_frame_tready),
-    .s_data  ({s_frame_meta, s_axis_frame_tuser, s_axis_frame_tlast, s_axis_frame_tkeep, s_axis_frame_tdata}),
+    .s_data  ({in_kcnt, in_end, in_big, in_small, s_frame_meta, s_axis_frame_tuser, s_axis_frame_tlast, s_axis_frame_tdata}),
     .m_valid (i_valid),
     .m_ready (acc),
-    .m_data  ({i_meta, i_tuser, i_last, i_keep, i_data})
+    .m_data  ({i_kcnt, i_end, i_big, i_small, i_meta, i_tuser, i_last, i_data})
   );
 
-  // -------------------------------------------- admission, stage w1
+  // -------------------------------------------------------------- admission
   logic              in_pkt_q, in_pkt_d;      // a frame is open (next beat is not its first)
   logic [AW:0]       wr_ptr_q, wr_ptr_d;
   logic [AW:0]       rd_ptr_q, rd_ptr_d;
   logic              room_q, room_d;          // the RAM had room for 4 more beats last cycle
   logic [DAW:0]      frames_q, frames_d;      // frames started and not yet handed to the reader
-  logic              w1_v_q, w1_v_d, w1_first_q, w1_last_q, w1_tuser_q;
-  logic [DW-1:0]     w1_data_q;
-  logic [USER_W-1:0] w1_meta_q;
-  logic [6:0]        w1_kcnt_q, w1_kcnt_d;
-  logic [16:0]       w1_end_q, w1_end_d;      // 14 + IPv4 total length (first beat)
-  logic              w1_big_q, w1_big_d, w1_small_q, w1_small_d;
-  logic [15:0]       totlen;
 
   always_comb begin
     first  = !in_pkt_q;
@@ -130,13 +135,6 @@ module roce_icrc_check #(
     if (pop) in_pkt_d = !i_last;
     frames_d = frames_q + (DAW+1)'(pop && first) - (DAW+1)'(desc_pop);
     room_d   = (wr_ptr_q - rd_ptr_q) <= (AW+1)'(DEPTH - 4);
-
-    totlen     = {i_data[8*16 +: 8], i_data[8*17 +: 8]};
-    w1_v_d     = pop;
-    w1_kcnt_d  = keep_count(i_keep);
-    w1_end_d   = 17'd14 + {1'b0, totlen};
-    w1_big_d   = {1'b0, totlen} > 17'(MAX_FRAME_BYTES - 14);
-    w1_small_d = {1'b0, totlen} < 17'(roce_pkg::MIN_FRAME_BYTES - 14);
   end
 
   // -------------------------------------------------------------- stage w2
@@ -154,13 +152,13 @@ module roce_icrc_check #(
   logic [USER_W-1:0] w2_user_q;
 
   always_comb begin
-    rem     = w1_first_q ? w1_end_q : rem_q;
-    disc_d  = w1_first_q ? w1_big_q : disc_q;
-    small_d = w1_first_q ? w1_small_q : small_q;
-    user_d  = w1_first_q ? w1_meta_q : user_q;
+    rem     = first ? i_end : rem_q;
+    disc_d  = first ? i_big : disc_q;
+    small_d = first ? i_small : small_q;
+    user_d  = first ? i_meta : user_q;
     rem_d   = rem_q;
-    if (w1_v_q) rem_d = rem - 17'd64;
-    if (!w1_v_q) begin
+    if (pop) rem_d = rem - 17'd64;
+    if (!pop) begin
       disc_d  = disc_q;
       small_d = small_q;
       user_d  = user_q;
@@ -168,7 +166,7 @@ module roce_icrc_check #(
     // the frame ends in this beat (rem > 0 while the end is not yet seen)
     w2_ce_d    = rem <= 17'd64;
     // truncated in this beat: fewer bytes than the end needs
-    w2_short_d = w1_kcnt_q < rem[6:0];
+    w2_short_d = i_kcnt < rem[6:0];
     w2_keep_d  = w2_ce_d ? roce_pkg::roce_keep_first(rem[6:0]) : '1;
   end
 
@@ -215,10 +213,6 @@ module roce_icrc_check #(
     .out_tag   (crc_tag)
   );
 
-  // the result with its residue compare, registered
-  logic             r_v_q, r_ok_q;
-  logic [TAG_W-1:0] r_tag_q;
-
   // ------------------------------------------------------- verdict, counters
   // A result pairs with its frame's drop marker, queued at the frame's tlast.
   // The result can come first only when beats follow the frame's end
@@ -252,9 +246,9 @@ module roce_icrc_check #(
   );
 
   always_comb begin
-    cand_v   = hold_v_q || r_v_q;
-    cand_tag = hold_v_q ? hold_tag_q : r_tag_q;
-    cand_ok  = hold_v_q ? hold_ok_q : r_ok_q;
+    cand_v   = hold_v_q || crc_v;
+    cand_tag = hold_v_q ? hold_tag_q : crc_tag;
+    cand_ok  = hold_v_q ? hold_ok_q : (crc_raw == roce_pkg::ICRC_RESIDUE);
     push     = cand_v && mk_valid;
     mk_pop   = push;
     hold_v_d   = cand_v && !mk_valid;
@@ -374,7 +368,6 @@ module roce_icrc_check #(
     if (rst) begin
       in_pkt_q   <= 1'b0;
       room_q     <= 1'b0;
-      w1_v_q     <= 1'b0;
       w2_v_q     <= 1'b0;
       done_q     <= 1'b0;
       nbeats_q   <= '0;
@@ -383,7 +376,6 @@ module roce_icrc_check #(
       frames_q   <= '0;
       rd_left_q  <= '0;
       infl_q     <= 1'b0;
-      r_v_q      <= 1'b0;
       inc_icrc_q <= 1'b0;
       inc_len_q  <= 1'b0;
       cnt_icrc_q <= '0;
@@ -392,8 +384,7 @@ module roce_icrc_check #(
     end else begin
       in_pkt_q   <= in_pkt_d;
       room_q     <= room_d;
-      w1_v_q     <= w1_v_d;
-      w2_v_q     <= w1_v_q;
+      w2_v_q     <= pop;
       done_q     <= done_d;
       nbeats_q   <= nbeats_d;
       wr_ptr_q   <= wr_ptr_d;
@@ -401,43 +392,30 @@ module roce_icrc_check #(
       frames_q   <= frames_d;
       rd_left_q  <= rd_left_d;
       infl_q     <= infl_d;
-      r_v_q      <= crc_v;
       inc_icrc_q <= inc_icrc_d;
       inc_len_q  <= inc_len_d;
       cnt_icrc_q <= cnt_icrc_d;
       cnt_len_q  <= cnt_len_d;
       hold_v_q   <= hold_v_d;
     end
-    // w1
-    w1_data_q   <= i_data;
-    w1_first_q  <= first;
-    w1_last_q   <= i_last;
-    w1_tuser_q  <= i_tuser;
-    w1_meta_q   <= i_meta;
-    w1_kcnt_q   <= w1_kcnt_d;
-    w1_end_q    <= w1_end_d;
-    w1_big_q    <= w1_big_d;
-    w1_small_q  <= w1_small_d;
     // w2
     rem_q       <= rem_d;
     disc_q      <= disc_d;
     small_q     <= small_d;
     user_q      <= user_d;
-    w2_data_q   <= w1_data_q;
-    w2_first_q  <= w1_first_q;
-    w2_last_q   <= w1_last_q;
-    w2_tuser_q  <= w1_tuser_q;
+    w2_data_q   <= i_data;
+    w2_first_q  <= first;
+    w2_last_q   <= i_last;
+    w2_tuser_q  <= i_tuser;
     w2_ce_q     <= w2_ce_d;
     w2_short_q  <= w2_short_d;
     w2_rem_q    <= rem[6:0];
-    w2_kcnt_q   <= w1_kcnt_q;
+    w2_kcnt_q   <= i_kcnt;
     w2_keep_q   <= w2_keep_d;
     w2_disc_q   <= disc_d;
     w2_small_q  <= small_d;
     w2_user_q   <= user_d;
     // result
-    r_ok_q      <= crc_raw == roce_pkg::ICRC_RESIDUE;
-    r_tag_q     <= crc_tag;
     hold_tag_q  <= hold_tag_d;
     hold_ok_q   <= hold_ok_d;
     rd_user_q   <= rd_user_d;
@@ -463,7 +441,7 @@ module roce_icrc_check #(
   always_ff @(posedge clk) begin
     if (!rst && push && !desc_in_ready) $error("roce_icrc_check: descriptor FIFO overflow");
     if (!rst && w2_v_q && w2_last_q && !mk_in_ready) $error("roce_icrc_check: marker FIFO overflow");
-    if (!rst && hold_v_q && r_v_q) $error("roce_icrc_check: a second result while one waits for its marker");
+    if (!rst && hold_v_q && crc_v) $error("roce_icrc_check: a second result while one waits for its marker");
   end
 `endif
 
