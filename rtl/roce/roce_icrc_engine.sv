@@ -14,7 +14,8 @@
 // (64 - in_nbytes) zero bytes, which the result stage undoes by rewinding the
 // CRC by that many zero bytes (the CRC step is invertible).
 //
-// Pipeline (all stages advance together on en; at most 3 LUT levels each):
+// Pipeline (all stages advance together on en; each stage from registers,
+// make timing: at most 6 LUT levels, the deepest the state loop of s3):
 //   s0  the inputs, registered as they are
 //   s1  masked beat (first-beat bytes, bytes at and above in_nbytes zeroed);
 //       rew = 64 - in_nbytes, the bytes to rewind
