@@ -14,15 +14,20 @@
 // (64 - in_nbytes) zero bytes, which the result stage undoes by rewinding the
 // CRC by that many zero bytes (the CRC step is invertible).
 //
-// Pipeline (all stages advance together on en):
-//   s1  masked beat
-//   s2  G * beat           (data matrix, 512 -> 32)
-//   s3  state = A64 * state ^ g (A64: 64 zero bytes) (zero at the first beat); on the last beat
-//       the state is captured with the number of bytes to rewind
-//   s4  rewind by (rew & 7) bytes
-//   s5  rewind by (rew & ~7) bytes: out_crc, the raw CRC state (the CRC of
-//       zlib is ~out_crc). Checking a frame with its ICRC: the raw state
-//       over data + ICRC equals ICRC_RESIDUE.
+// Pipeline (all stages advance together on en; each stage from registers,
+// make timing: at most 6 LUT levels, the deepest the state loop of s3):
+//   s0  the inputs, registered as they are
+//   s1  masked beat (first-beat bytes, bytes at and above in_nbytes zeroed);
+//       rew = 64 - in_nbytes, the bytes to rewind
+//   s2  four partial products G_q * beat[128q +: 128] (the data matrix G,
+//       512 -> 32, split by quarters of the beat); rew decoded one-hot
+//   s3  state = A64 * state ^ p0 ^ p1 ^ p2 ^ p3 (A64: 64 zero bytes; the
+//       state term is zero at the first beat); the new state is also captured
+//       as the result of a last beat, with the rewind matrix RW^rew (RW: one
+//       zero byte backwards, a constant table indexed by rew) beside it
+//   s4  out_crc = RW^rew * state: the raw CRC state (the CRC of zlib is
+//       ~out_crc). Checking a frame with its ICRC: the raw state over
+//       data + ICRC equals ICRC_RESIDUE.
 // A beat entering on cycle t with in_last gives out_valid on cycle t + 5
 // (roce_pkg::ICRC_ENGINE_LAT cycles with en high).
 `default_nettype none
@@ -46,8 +51,8 @@ module roce_icrc_engine #(
   localparam int DW = roce_pkg::DATA_W;
 
   localparam logic [32*DW-1:0] DMAT  = roce_pkg::roce_crc_data_mat();
-  // zero-byte advance and rewind matrices: 8 bits derived step by step, the
-  // larger powers of two by squaring
+  // zero-byte advance: 8 bits derived step by step, the larger powers of two
+  // by squaring
   localparam logic [32*32-1:0] A1    = roce_pkg::roce_crc_adv_mat(8);
   localparam logic [32*32-1:0] A2    = roce_pkg::roce_crc_mat_mul(A1, A1);
   localparam logic [32*32-1:0] A4    = roce_pkg::roce_crc_mat_mul(A2, A2);
@@ -55,13 +60,21 @@ module roce_icrc_engine #(
   localparam logic [32*32-1:0] A16   = roce_pkg::roce_crc_mat_mul(A8, A8);
   localparam logic [32*32-1:0] A32   = roce_pkg::roce_crc_mat_mul(A16, A16);
   localparam logic [32*32-1:0] A64   = roce_pkg::roce_crc_mat_mul(A32, A32);   // one beat
-  localparam logic [32*32-1:0] RW1   = roce_pkg::roce_crc_rewind_mat(8);
-  localparam logic [32*32-1:0] RW2   = roce_pkg::roce_crc_mat_mul(RW1, RW1);
-  localparam logic [32*32-1:0] RW4   = roce_pkg::roce_crc_mat_mul(RW2, RW2);
-  localparam logic [32*32-1:0] RW8   = roce_pkg::roce_crc_mat_mul(RW4, RW4);
-  localparam logic [32*32-1:0] RW16  = roce_pkg::roce_crc_mat_mul(RW8, RW8);
-  localparam logic [32*32-1:0] RW32  = roce_pkg::roce_crc_mat_mul(RW16, RW16);
-  localparam logic [32*32-1:0] RW64  = roce_pkg::roce_crc_mat_mul(RW32, RW32);
+
+  // Rewind table: matrix k (bits [1024*k +: 1024]) rewinds the state by k
+  // zero bytes, k = 0..64 (RW1 applied k times).
+  function automatic logic [65*1024-1:0] rewind_table();
+    logic [65*1024-1:0] t;
+    logic [32*32-1:0]   rw1, m;
+    rw1 = roce_pkg::roce_crc_rewind_mat(8);
+    for (int j = 0; j < 32; j++) m[32*j +: 32] = 32'd1 << j;
+    for (int k = 0; k <= 64; k++) begin
+      t[1024*k +: 1024] = m;
+      m = roce_pkg::roce_crc_mat_mul(rw1, m);
+    end
+    rewind_table = t;
+  endfunction
+  localparam logic [65*1024-1:0] RWT = rewind_table();
 
   // Byte masks of the first beat: bytes forced to zero, bytes forced to ones.
   // Frame offsets: IPv4 TOS 15, TTL 22, checksum 24-25; UDP checksum 40-41;
@@ -86,10 +99,33 @@ module roce_icrc_engine #(
   localparam logic [DW-1:0] FIRST_ZERO = first_zero_mask();
   localparam logic [DW-1:0] FIRST_ONES = first_ones_mask();
 
+  // ----------------------------------------------------------------- stage 0
+  logic             s0_v_q, s0_v_d, s0_first_q, s0_first_d, s0_last_q, s0_last_d;
+  logic [DW-1:0]    s0_data_q, s0_data_d;
+  logic [6:0]       s0_nb_q, s0_nb_d;
+  logic [TAG_W-1:0] s0_tag_q, s0_tag_d;
+
+  always_comb begin
+    s0_v_d     = s0_v_q;
+    s0_data_d  = s0_data_q;
+    s0_first_d = s0_first_q;
+    s0_last_d  = s0_last_q;
+    s0_nb_d    = s0_nb_q;
+    s0_tag_d   = s0_tag_q;
+    if (en) begin
+      s0_v_d     = in_valid;
+      s0_data_d  = in_data;
+      s0_first_d = in_first;
+      s0_last_d  = in_last;
+      s0_nb_d    = in_nbytes;
+      s0_tag_d   = in_tag;
+    end
+  end
+
   // ----------------------------------------------------------------- stage 1
   logic             s1_v_q, s1_v_d, s1_first_q, s1_first_d, s1_last_q, s1_last_d;
   logic [DW-1:0]    s1_data_q, s1_data_d;
-  logic [6:0]       s1_nb_q, s1_nb_d;
+  logic [6:0]       s1_rew_q, s1_rew_d;
   logic [TAG_W-1:0] s1_tag_q, s1_tag_d;
 
   always_comb begin
@@ -97,38 +133,42 @@ module roce_icrc_engine #(
     s1_data_d  = s1_data_q;
     s1_first_d = s1_first_q;
     s1_last_d  = s1_last_q;
-    s1_nb_d    = s1_nb_q;
+    s1_rew_d   = s1_rew_q;
     s1_tag_d   = s1_tag_q;
     if (en) begin
-      s1_v_d     = in_valid;
-      s1_data_d  = in_first ? ((in_data & ~FIRST_ZERO) | FIRST_ONES) : in_data;
-      s1_data_d  = s1_data_d & roce_pkg::roce_bytes_first(in_nbytes);
-      s1_first_d = in_first;
-      s1_last_d  = in_last;
-      s1_nb_d    = in_nbytes;
-      s1_tag_d   = in_tag;
+      s1_v_d     = s0_v_q;
+      s1_data_d  = s0_first_q ? ((s0_data_q & ~FIRST_ZERO) | FIRST_ONES) : s0_data_q;
+      s1_data_d  = s1_data_d & roce_pkg::roce_bytes_first(s0_nb_q);
+      s1_first_d = s0_first_q;
+      s1_last_d  = s0_last_q;
+      s1_rew_d   = 7'd64 - s0_nb_q;
+      s1_tag_d   = s0_tag_q;
     end
   end
 
   // ----------------------------------------------------------------- stage 2
   logic             s2_v_q, s2_v_d, s2_first_q, s2_first_d, s2_last_q, s2_last_d;
-  logic [31:0]      s2_g_q, s2_g_d;
-  logic [6:0]       s2_nb_q, s2_nb_d;
+  logic [4*32-1:0]  s2_p_q, s2_p_d;             // quarter q in [32*q +: 32]
+  logic [64:0]      s2_hit_q, s2_hit_d;         // one-hot: s2_hit[k] = (rew == k)
   logic [TAG_W-1:0] s2_tag_q, s2_tag_d;
 
   always_comb begin
     s2_v_d     = s2_v_q;
-    s2_g_d     = s2_g_q;
+    s2_p_d     = s2_p_q;
     s2_first_d = s2_first_q;
     s2_last_d  = s2_last_q;
-    s2_nb_d    = s2_nb_q;
+    s2_hit_d   = s2_hit_q;
     s2_tag_d   = s2_tag_q;
     if (en) begin
       s2_v_d     = s1_v_q;
-      for (int j = 0; j < 32; j++) s2_g_d[j] = ^(DMAT[DW*j +: DW] & s1_data_q);
+      for (int q = 0; q < 4; q++) begin
+        for (int j = 0; j < 32; j++) begin
+          s2_p_d[32*q + j] = ^(DMAT[DW*j + (DW/4)*q +: DW/4] & s1_data_q[(DW/4)*q +: DW/4]);
+        end
+      end
       s2_first_d = s1_first_q;
       s2_last_d  = s1_last_q;
-      s2_nb_d    = s1_nb_q;
+      for (int k = 0; k <= 64; k++) s2_hit_d[k] = s1_rew_q == 7'(k);
       s2_tag_d   = s1_tag_q;
     end
   end
@@ -137,98 +177,85 @@ module roce_icrc_engine #(
   logic [31:0]      state_q, state_d, state_next;
   logic             s3_v_q, s3_v_d;
   logic [31:0]      s3_crc_q, s3_crc_d;
-  logic [6:0]       s3_rew_q, s3_rew_d;
+  logic [32*32-1:0] s3_rw_q, s3_rw_d;
   logic [TAG_W-1:0] s3_tag_q, s3_tag_d;
 
   always_comb begin
-    state_next = (s2_first_q ? 32'd0 : roce_pkg::roce_crc_apply32(A64, state_q)) ^ s2_g_q;
+    state_next = (s2_first_q ? 32'd0 : roce_pkg::roce_crc_apply32(A64, state_q))
+               ^ s2_p_q[0 +: 32] ^ s2_p_q[32 +: 32] ^ s2_p_q[64 +: 32] ^ s2_p_q[96 +: 32];
     state_d    = state_q;
     s3_v_d     = s3_v_q;
     s3_crc_d   = s3_crc_q;
-    s3_rew_d   = s3_rew_q;
+    s3_rw_d    = s3_rw_q;
     s3_tag_d   = s3_tag_q;
     if (en) begin
       if (s2_v_q) state_d = state_next;
       s3_v_d   = s2_v_q && s2_last_q;
       s3_crc_d = state_next;
-      s3_rew_d = 7'd64 - s2_nb_q;
+      s3_rw_d  = '0;
+      for (int k = 0; k <= 64; k++) begin
+        if (s2_hit_q[k]) s3_rw_d = s3_rw_d | RWT[1024*k +: 1024];
+      end
       s3_tag_d = s2_tag_q;
     end
   end
 
-  // ------------------------------------------------------------ stages 4, 5
-  logic             s4_v_q, s4_v_d, s5_v_q, s5_v_d;
-  logic [31:0]      s4_crc_q, s4_crc_d, s5_crc_q, s5_crc_d;
-  logic [6:0]       s4_rew_q, s4_rew_d;
-  logic [TAG_W-1:0] s4_tag_q, s4_tag_d, s5_tag_q, s5_tag_d;
-  logic [31:0]      r4, r5;
+  // ----------------------------------------------------------------- stage 4
+  logic             s4_v_q, s4_v_d;
+  logic [31:0]      s4_crc_q, s4_crc_d;
+  logic [TAG_W-1:0] s4_tag_q, s4_tag_d;
 
   always_comb begin
-    r4 = s3_crc_q;
-    if (s3_rew_q[0]) r4 = roce_pkg::roce_crc_apply32(RW1, r4);
-    if (s3_rew_q[1]) r4 = roce_pkg::roce_crc_apply32(RW2, r4);
-    if (s3_rew_q[2]) r4 = roce_pkg::roce_crc_apply32(RW4, r4);
-    r5 = s4_crc_q;
-    if (s4_rew_q[3]) r5 = roce_pkg::roce_crc_apply32(RW8, r5);
-    if (s4_rew_q[4]) r5 = roce_pkg::roce_crc_apply32(RW16, r5);
-    if (s4_rew_q[5]) r5 = roce_pkg::roce_crc_apply32(RW32, r5);
-    if (s4_rew_q[6]) r5 = roce_pkg::roce_crc_apply32(RW64, r5);
     s4_v_d   = s4_v_q;
     s4_crc_d = s4_crc_q;
-    s4_rew_d = s4_rew_q;
     s4_tag_d = s4_tag_q;
-    s5_v_d   = s5_v_q;
-    s5_crc_d = s5_crc_q;
-    s5_tag_d = s5_tag_q;
     if (en) begin
       s4_v_d   = s3_v_q;
-      s4_crc_d = r4;
-      s4_rew_d = s3_rew_q;
+      s4_crc_d = roce_pkg::roce_crc_apply32(s3_rw_q, s3_crc_q);
       s4_tag_d = s3_tag_q;
-      s5_v_d   = s4_v_q;
-      s5_crc_d = r5;
-      s5_tag_d = s4_tag_q;
     end
   end
 
-  assign out_valid = s5_v_q;
-  assign out_crc   = s5_crc_q;
-  assign out_tag   = s5_tag_q;
+  assign out_valid = s4_v_q;
+  assign out_crc   = s4_crc_q;
+  assign out_tag   = s4_tag_q;
 
   always_ff @(posedge clk) begin
     if (rst) begin
+      s0_v_q  <= 1'b0;
       s1_v_q  <= 1'b0;
       s2_v_q  <= 1'b0;
       s3_v_q  <= 1'b0;
       s4_v_q  <= 1'b0;
-      s5_v_q  <= 1'b0;
       state_q <= '0;
     end else begin
+      s0_v_q  <= s0_v_d;
       s1_v_q  <= s1_v_d;
       s2_v_q  <= s2_v_d;
       s3_v_q  <= s3_v_d;
       s4_v_q  <= s4_v_d;
-      s5_v_q  <= s5_v_d;
       state_q <= state_d;
     end
+    s0_data_q  <= s0_data_d;
+    s0_first_q <= s0_first_d;
+    s0_last_q  <= s0_last_d;
+    s0_nb_q    <= s0_nb_d;
+    s0_tag_q   <= s0_tag_d;
     s1_data_q  <= s1_data_d;
     s1_first_q <= s1_first_d;
     s1_last_q  <= s1_last_d;
-    s1_nb_q    <= s1_nb_d;
+    s1_rew_q   <= s1_rew_d;
     s1_tag_q   <= s1_tag_d;
-    s2_g_q     <= s2_g_d;
+    s2_p_q     <= s2_p_d;
     s2_first_q <= s2_first_d;
     s2_last_q  <= s2_last_d;
-    s2_nb_q    <= s2_nb_d;
+    s2_hit_q   <= s2_hit_d;
     s2_tag_q   <= s2_tag_d;
     s3_crc_q   <= s3_crc_d;
-    s3_rew_q   <= s3_rew_d;
+    s3_rw_q    <= s3_rw_d;
     s3_tag_q   <= s3_tag_d;
     s4_crc_q   <= s4_crc_d;
-    s4_rew_q   <= s4_rew_d;
     s4_tag_q   <= s4_tag_d;
-    s5_crc_q   <= s5_crc_d;
-    s5_tag_q   <= s5_tag_d;
   end
 
 endmodule

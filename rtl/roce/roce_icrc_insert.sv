@@ -7,9 +7,22 @@
 // first. When the last input beat has more than 60 bytes the ICRC spills into
 // one more beat (the frame grows by a beat); the input waits that one cycle.
 //
-// The frame runs through a delay line as long as roce_icrc_engine, in
-// lockstep with it (one enable), so the CRC of the frame is ready when its
-// last beat reaches the output. Otherwise one beat per cycle, no bubbles.
+// Cycle by cycle (no bubbles: one beat per cycle in and out):
+//   u_in      lib_skid: s_axis_frame_tready from a register
+//   en        the pipeline moves when the output stage is free (from
+//             registers only: the stage is empty or u_out takes its word)
+//             and no spill beat is due
+//   engine    roce_icrc_engine (ICRC_ENGINE_LAT stages) with a delay line of
+//             the beats beside it (one enable), so the CRC of a frame is
+//             ready when its last beat reaches the end of the delay line;
+//             the delay line carries the beat's keep (all ones except on the
+//             last beat)
+//   m stage   the beat with the ICRC bytes merged in at byte k (k = bytes of
+//             the last beat: one-hot edges of the contiguous keep), or the
+//             spill beat; keep as a mask, not a count
+//   u_out     lib_skid: every m_axis_frame_* from a register
+// A frame's first beat leaves ICRC_ENGINE_LAT + 3 cycles after it enters
+// (u_in, delay line, m stage, u_out) when nothing waits.
 `default_nettype none
 
 module roce_icrc_insert (
@@ -27,30 +40,70 @@ module roce_icrc_insert (
   output logic                             m_axis_frame_tlast
 );
   localparam int DW  = roce_pkg::DATA_W;
+  localparam int KW  = roce_pkg::KEEP_W;
   localparam int LAT = roce_pkg::ICRC_ENGINE_LAT;
+  localparam int IW  = DW + KW + 1;                 // {last, keep, data}
+
+  // Bytes of a contiguous keep (from byte 0): bit b of the count is set when
+  // some block of 2^(b+1) bytes holds its lower half and not its upper one;
+  // the pairs are independent, so each bit is an OR of two-input terms.
+  function automatic logic [6:0] keep_count(input logic [KW-1:0] keep);
+    logic [6:0] n;
+    n    = '0;
+    n[6] = keep[KW-1];
+    for (int b = 0; b < 6; b++) begin
+      for (int m = 0; m < KW / (2 << b); m++) begin
+        n[b] = n[b] | (keep[m * (2 << b) + (1 << b) - 1] && !keep[(m + 1) * (2 << b) - 1]);
+      end
+    end
+    keep_count = n;
+  endfunction
 
   logic          en, beat, in_first_q, in_first_d;
   logic [6:0]    nb;
+  logic [KW-1:0] kk;
+
+  // ------------------------------------------------------------ input slice
+  logic          i_valid, i_last;
+  logic [KW-1:0] i_keep;
+  logic [DW-1:0] i_data;
+
+  lib_skid #(.WIDTH(IW)) u_in (
+    .clk     (clk),
+    .rst     (rst),
+    .s_valid (s_axis_frame_tvalid),
+    .s_ready (s_axis_frame_tready),
+    .s_data  ({s_axis_frame_tlast, s_axis_frame_tkeep, s_axis_frame_tdata}),
+    .m_valid (i_valid),
+    .m_ready (en),
+    .m_data  ({i_last, i_keep, i_data})
+  );
 
   // ------------------------------------------------------------ delay line
   logic [LAT-1:0]         dl_v_q, dl_v_d, dl_l_q, dl_l_d;
-  logic [7*LAT-1:0]       dl_n_q, dl_n_d;         // stage i in [7*i +: 7]
+  logic [KW*LAT-1:0]      dl_k_q, dl_k_d;         // stage i in [KW*i +: KW]
   logic [DW*LAT-1:0]      dl_d_q, dl_d_d;         // stage i in [DW*i +: DW]
 
   always_comb begin
+    beat = i_valid && en;
+    kk   = i_last ? i_keep : '1;
+    nb   = i_last ? keep_count(i_keep) : 7'd64;
+    in_first_d = in_first_q;
+    if (beat) in_first_d = i_last;
+
     dl_v_d = dl_v_q;
     dl_l_d = dl_l_q;
-    dl_n_d = dl_n_q;
+    dl_k_d = dl_k_q;
     dl_d_d = dl_d_q;
     if (en) begin
-      dl_v_d[0] = beat;
-      dl_l_d[0] = s_axis_frame_tlast;
-      dl_n_d[6:0]    = nb;
-      dl_d_d[DW-1:0] = s_axis_frame_tdata;
+      dl_v_d[0]      = beat;
+      dl_l_d[0]      = i_last;
+      dl_k_d[KW-1:0] = kk;
+      dl_d_d[DW-1:0] = i_data;
       for (int i = 1; i < LAT; i++) begin
         dl_v_d[i] = dl_v_q[i-1];
         dl_l_d[i] = dl_l_q[i-1];
-        dl_n_d[7*i +: 7]   = dl_n_q[7*(i-1) +: 7];
+        dl_k_d[KW*i +: KW] = dl_k_q[KW*(i-1) +: KW];
         dl_d_d[DW*i +: DW] = dl_d_q[DW*(i-1) +: DW];
       end
     end
@@ -68,82 +121,102 @@ module roce_icrc_insert (
     .rst       (rst),
     .en        (en),
     .in_valid  (beat),
-    .in_data   (s_axis_frame_tdata),
+    .in_data   (i_data),
     .in_first  (in_first_q),
     .in_nbytes (nb),
-    .in_last   (s_axis_frame_tlast),
+    .in_last   (i_last),
     .in_tag    (1'b0),
     .out_valid (crc_v),
     .out_crc   (crc_raw),
     .out_tag   (crc_tag)
   );
 
-  // ---------------------------------------------------------------- output
-  logic          mv_q, mv_d, ml_q, ml_d, xtra_q, xtra_d;
-  logic [DW-1:0] md_q, md_d;
-  logic [6:0]    mn_q, mn_d;
-  logic [31:0]   xcrc_q, xcrc_d;                 // ICRC bytes still to send (low first)
-  logic [2:0]    xn_q, xn_d;
-  logic          out_free;
-  logic [31:0]   icrc;
-  logic [DW-1:0] tail_v;
-  logic [6:0]    k;
+  // ---------------------------------------------- the beat with its ICRC
+  // t_*: the end of the delay line. On the last beat (k bytes, k = 0..64)
+  // ICRC byte b goes to byte k + b; those beyond byte 63 spill.
   logic          t_v, t_l;
   logic [DW-1:0] t_d;
+  logic [KW-1:0] t_k;
+  logic [KW:0]   edge_k;                          // edge_k[i]: k == i
+  logic [31:0]   icrc;
+  logic [DW-1:0] t_out;
+  logic [31:0]   x_crc;
+  logic [3:0]    x_keep;
 
   always_comb begin
-    nb       = s_axis_frame_tlast ? roce_pkg::roce_keep_count(s_axis_frame_tkeep) : 7'd64;
-    out_free = !mv_q || m_axis_frame_tready;
-    // the pipeline moves when the output takes its beat and no spill is due
-    en       = out_free && !xtra_q;
-    s_axis_frame_tready = en;
-    beat     = s_axis_frame_tvalid && en;
-    in_first_d = in_first_q;
-    if (beat) in_first_d = s_axis_frame_tlast;
-
     t_v  = dl_v_q[LAT-1];
     t_l  = dl_l_q[LAT-1];
     t_d  = dl_d_q[DW*(LAT-1) +: DW];
-    k    = dl_n_q[7*(LAT-1) +: 7];
-    icrc = ~crc_raw;                             // zlib CRC, sent LSB first
-    // ICRC bytes at byte k of the beat (those beyond byte 63 spill)
-    tail_v = DW'(icrc) << {k, 3'd0};
+    t_k  = dl_k_q[KW*(LAT-1) +: KW];
+    icrc = ~crc_raw;                              // zlib CRC, sent LSB first
+    edge_k[0]  = !t_k[0];
+    for (int i = 1; i < KW; i++) edge_k[i] = t_k[i-1] && !t_k[i];
+    edge_k[KW] = t_k[KW-1];
+    // a beat before the last has a full keep: no edge below 64, t_out = t_d
+    for (int i = 0; i < KW; i++) t_out[8*i +: 8] = t_k[i] ? t_d[8*i +: 8] : 8'd0;
+    for (int b = 0; b < 4; b++) begin
+      for (int i = b; i < KW; i++) begin
+        if (edge_k[i-b]) t_out[8*i +: 8] = t_out[8*i +: 8] | icrc[8*b +: 8];
+      end
+    end
+    // the spill beat: ICRC bytes 64 - k .. 3 (k = 61..64)
+    x_crc[31:24] = icrc[31:24];
+    x_crc[23:16] = edge_k[63] ? icrc[31:24] : icrc[23:16];
+    x_crc[15:8]  = edge_k[62] ? icrc[31:24] : (edge_k[63] ? icrc[23:16] : icrc[15:8]);
+    x_crc[7:0]   = edge_k[61] ? icrc[31:24] : (edge_k[62] ? icrc[23:16] :
+                   (edge_k[63] ? icrc[15:8] : icrc[7:0]));
+    x_keep       = {t_k[63], t_k[62], t_k[61], 1'b1};
+  end
 
-    mv_d   = mv_q && !m_axis_frame_tready;
+  // ---------------------------------------------------------- m stage
+  logic          mv_q, mv_d, ml_q, ml_d, xtra_q, xtra_d;
+  logic [DW-1:0] md_q, md_d;
+  logic [KW-1:0] mk_q, mk_d;
+  logic [31:0]   xcrc_q, xcrc_d;                 // spill beat: ICRC bytes still to send (low first)
+  logic [3:0]    xk_q, xk_d;
+  logic          o_ready, out_free;
+
+  always_comb begin
+    out_free = !mv_q || o_ready;
+    en       = out_free && !xtra_q;
+
+    mv_d   = mv_q && !o_ready;
     md_d   = md_q;
-    mn_d   = mn_q;
+    mk_d   = mk_q;
     ml_d   = ml_q;
     xtra_d = xtra_q;
     xcrc_d = xcrc_q;
-    xn_d   = xn_q;
+    xk_d   = xk_q;
     if (out_free) begin
       if (xtra_q) begin
         mv_d   = 1'b1;
         md_d   = DW'(xcrc_q);
-        mn_d   = {4'd0, xn_q};
+        mk_d   = KW'(xk_q);
         ml_d   = 1'b1;
         xtra_d = 1'b0;
-      end else if (t_v) begin
-        mv_d = 1'b1;
-        md_d = t_d;
-        mn_d = t_l ? ((k > 7'd60) ? 7'd64 : k + 7'd4) : k;
-        ml_d = t_l && (k <= 7'd60);
-        if (t_l) begin
-          md_d = (t_d & roce_pkg::roce_bytes_first(k)) | tail_v;
-          if (k > 7'd60) begin
-            xtra_d = 1'b1;
-            xcrc_d = icrc >> {7'd64 - k, 3'd0};
-            xn_d   = 3'(k - 7'd60);
-          end
-        end
+      end else begin
+        mv_d   = t_v;
+        md_d   = t_out;
+        mk_d   = t_l ? {t_k[KW-5:0], 4'hF} : t_k;
+        ml_d   = t_l && !t_k[60];
+        xtra_d = t_v && t_l && t_k[60];
+        xcrc_d = x_crc;
+        xk_d   = x_keep;
       end
     end
   end
 
-  assign m_axis_frame_tvalid = mv_q;
-  assign m_axis_frame_tdata  = md_q;
-  assign m_axis_frame_tkeep  = roce_pkg::roce_keep_first(mn_q);
-  assign m_axis_frame_tlast  = ml_q;
+  // ---------------------------------------------------------- output slice
+  lib_skid #(.WIDTH(IW)) u_out (
+    .clk     (clk),
+    .rst     (rst),
+    .s_valid (mv_q),
+    .s_ready (o_ready),
+    .s_data  ({ml_q, mk_q, md_q}),
+    .m_valid (m_axis_frame_tvalid),
+    .m_ready (m_axis_frame_tready),
+    .m_data  ({m_axis_frame_tlast, m_axis_frame_tkeep, m_axis_frame_tdata})
+  );
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -158,13 +231,13 @@ module roce_icrc_insert (
       dl_v_q     <= dl_v_d;
     end
     dl_l_q <= dl_l_d;
-    dl_n_q <= dl_n_d;
+    dl_k_q <= dl_k_d;
     dl_d_q <= dl_d_d;
     md_q   <= md_d;
-    mn_q   <= mn_d;
+    mk_q   <= mk_d;
     ml_q   <= ml_d;
     xcrc_q <= xcrc_d;
-    xn_q   <= xn_d;
+    xk_q   <= xk_d;
   end
 
 `ifndef SYNTHESIS

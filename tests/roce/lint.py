@@ -10,7 +10,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 PKG = "rtl/roce/roce_pkg.sv"
 MODS = ["roce_axis_assert", "roce_fifo", "roce_ram_sdp", "roce_icrc_engine", "roce_icrc_check", "roce_icrc_insert",
         "roce_rx_parse", "roce_tx_build"]
-FILES = [PKG, "rtl/lib/lib_skid.sv"] + ["rtl/roce/%s.sv" % m for m in MODS]
+LIB = ["rtl/lib/lib_skid.sv", "rtl/lib/lib_fifo.sv"]
+FILES = [PKG] + LIB + ["rtl/roce/%s.sv" % m for m in MODS]
 TBS = ["tests/roce/tb_roce_rx.sv", "tests/roce/tb_roce_tx.sv"]
 
 

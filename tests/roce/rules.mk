@@ -3,7 +3,7 @@
 
 ROCE_PKG     := rtl/roce/roce_pkg.sv
 # the header layer only (the transport's files in rtl/roce are not needed here)
-ROCE_RTL     := rtl/lib/lib_skid.sv $(addprefix rtl/roce/,roce_axis_assert.sv roce_fifo.sv roce_ram_sdp.sv roce_icrc_engine.sv \
+ROCE_RTL     := rtl/lib/lib_skid.sv rtl/lib/lib_fifo.sv $(addprefix rtl/roce/,roce_axis_assert.sv roce_fifo.sv roce_ram_sdp.sv roce_icrc_engine.sv \
                   roce_icrc_check.sv roce_icrc_insert.sv roce_rx_parse.sv roce_tx_build.sv)
 ROCE_TB_DEPS := $(ROCE_PKG) $(ROCE_RTL) tests/roce/tb_util.h tests/roce/rules.mk
 
