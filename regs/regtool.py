@@ -107,19 +107,26 @@ def sv_module(blk):
     n = blk["name"]
     aw = max(2, (blk["size"] - 1).bit_length())
     ports, decl, ff_reset, ff_next, comb, rd = [], [], [], [], [], []
+
+    def pulse(name, expr, w=1):
+        """decoded from the request and registered: it acts a cycle after the request"""
+        decl.append(f"  logic {f'[{w - 1}:0] ' if w > 1 else ''}{name}_d;")
+        comb.append(f"    {name}_d = {expr};")
+        ff_reset.append(f"      {name} <= '0;")
+        ff_next.append(f"      {name} <= {name}_d;")
     for r in blk["regs"]:
         rn, w, a = r["name"], r["width"], r["access"]
         rng = f"[{w - 1}:0] " if w > 1 else ""
         sel = f"wr_{rn}"
-        if a in ("rw", "w1c", "wo"):
+        if a in ("rw", "w1c", "wo"):   # the write's decode, registered: the write lands a cycle later
             decl.append(f"  logic {sel};")
-            comb.append(f"    {sel} = wr && (word == {aw - 2}'d{r['offset'] // 4});")
+            pulse(sel, f"wr && (word == {aw - 2}'d{r['offset'] // 4})")
         if a == "rw":
             ports.append(f"  output logic {rng}{rn}_q")
             decl.append(f"  logic {rng}{rn}_d;")
             ff_reset.append(f"      {rn}_q <= {w}'h{r['reset']:x};")
             ff_next.append(f"      {rn}_q <= {rn}_d;")
-            m, d = (f"wmask[{w - 1}:0]", f"wdata[{w - 1}:0]") if w < 32 else ("wmask", "wdata")
+            m, d = (f"wmask_q[{w - 1}:0]", f"wdata_q[{w - 1}:0]") if w < 32 else ("wmask_q", "wdata_q")
             comb.append(f"    {rn}_d = {sel} ? ({rn}_q & ~{m}) | ({d} & {m}) : {rn}_q;")
             if r["we_pulse"]:
                 ports.append(f"  output logic {rn}_we")
@@ -131,13 +138,13 @@ def sv_module(blk):
             decl.append(f"  logic {rng}{rn}_d;")
             ff_reset.append(f"      {rn}_q <= {w}'h{r['reset']:x};")
             ff_next.append(f"      {rn}_q <= {rn}_d;")
-            d = f"wdata[{w - 1}:0]" if w < 32 else "wdata"
+            d = f"wdata_q[{w - 1}:0]" if w < 32 else "wdata_q"
             comb.append(f"    {rn}_d = ({rn}_q & ~({sel} ? {d} : {w}'d0)) | {rn}_set;")
             rd.append((r, f"{rn}_q"))
         elif a == "wo":
             ports.append(f"  output logic {rng}{rn}_wdata")
             ports.append(f"  output logic {rn}_we")
-            comb.append(f"    {rn}_wdata = wdata[{w - 1}:0];")
+            comb.append(f"    {rn}_wdata = wdata_q[{w - 1}:0];")
             comb.append(f"    {rn}_we = {sel};")
             rd.append((r, "32'd0"))  # reads as zero
         elif a == "ro":
@@ -145,7 +152,7 @@ def sv_module(blk):
             rd.append((r, f"{rn}_i"))
             if r["re_pulse"]:
                 ports.append(f"  output logic {rn}_re")
-                comb.append(f"    {rn}_re = rd && (word == {aw - 2}'d{r['offset'] // 4});")
+                pulse(f"{rn}_re", f"rd && (word == {aw - 2}'d{r['offset'] // 4})")
         else:  # const
             rd.append((r, f"{w}'h{r['reset']:x}"))
     # the read mux in two registered stages: stage 1 picks a word inside each occupied
@@ -172,8 +179,9 @@ def sv_module(blk):
         f"module {n}_regs (",
         "  input  wire logic        clk,",
         "  input  wire logic        rst,",
-        "  // sbus target (docs/DEVELOPING.md); writes take effect at the request, every",
-        "  // request is answered two cycles after it (the read mux is two registered stages)",
+        "  // sbus target (docs/DEVELOPING.md); a write lands (and its _we pulse comes) a cycle after",
+        "  // the request, a read samples at the request and its _re pulse comes a cycle after it;",
+        "  // every request is answered two cycles after it (the read mux is two registered stages)",
         "  input  wire logic        req,",
         "  input  wire logic        we,",
         f"  input  wire logic [{aw - 1}:0] addr,",
@@ -192,7 +200,7 @@ def sv_module(blk):
         f"  logic [{len(groups) * 32 - 1}:0] grp_d, grp_q;  // stage 1: the addressed word of each group",
         f"  logic [{gw - 1}:0] gsel_d, gsel_q;  // stage 1: which group",
         "  logic [31:0] rdata_d;",
-        "  logic [31:0] wmask;  // byte enables as a bit mask",
+        "  logic [31:0] wmask, wmask_q, wdata_q;  // byte enables as a bit mask; the write's data, registered",
         "  logic unused;",
         *decl,
         "",
@@ -245,6 +253,8 @@ def sv_module(blk):
         *ff_next,
         "    end",
         "    grp_q <= grp_d;",
+        "    wdata_q <= wdata;",
+        "    wmask_q <= wmask;",
         "    gsel_q <= gsel_d;",
         "  end",
         "",

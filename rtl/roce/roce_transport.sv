@@ -148,6 +148,28 @@ module roce_transport #(
   logic [CW:0]      cq_count;
   logic             sq_ready;
 
+  // counters that are sums of the engines' own, added ahead of the register block's
+  // read mux (a four-operand 32-bit sum in two registered steps): they read two
+  // cycles late, as counters may
+  logic [31:0] sum_bad_len_q, sum_bad_len_d, sum_drop_qp_q, sum_drop_qp_d, sum_naks_q, sum_naks_d;
+  logic [31:0] part_drop_q, part_drop_d, part_naks0_q, part_naks0_d, part_naks1_q, part_naks1_d;
+  always_comb begin
+    part_drop_d   = r_drop_qpn + r_drop_state;
+    part_naks0_d  = p_nak_seq + p_nak_inv;
+    part_naks1_d  = p_nak_acc + p_nak_op;
+    sum_bad_len_d = c_bad_len + c_chk_len;
+    sum_drop_qp_d = part_drop_q + r_drop_reset;
+    sum_naks_d    = part_naks0_q + part_naks1_q;
+  end
+  always_ff @(posedge clk) begin
+    part_drop_q   <= part_drop_d;
+    part_naks0_q  <= part_naks0_d;
+    part_naks1_q  <= part_naks1_d;
+    sum_bad_len_q <= sum_bad_len_d;
+    sum_drop_qp_q <= sum_drop_qp_d;
+    sum_naks_q    <= sum_naks_d;
+  end
+
   roce_regs u_regs (
     .clk, .rst, .req, .we, .addr, .be, .wdata, .gnt, .rvalid, .rdata, .err,
     .caps_i            ({7'd0, 5'(MAX_RD_ATOMIC), 5'(SAW), 5'($clog2(RQ_DEPTH)), 5'(MW), 5'(QW)}),
@@ -220,9 +242,9 @@ module roce_transport #(
     .rx_icrc_bad_i     (c_icrc_bad),
     .rx_bad_opcode_i   (c_bad_opcode),
     .rx_bad_version_i  (c_bad_version),
-    .rx_bad_len_i      (c_bad_len + c_chk_len),
+    .rx_bad_len_i      (sum_bad_len_q),
     .rx_packets_i      (c_pkt_ok),
-    .resp_drop_qp_i    (r_drop_qpn + r_drop_state + r_drop_reset),
+    .resp_drop_qp_i    (sum_drop_qp_q),
     .resp_dup_i        (r_dup),
     .resp_nak_seq_i    (r_nak_seq),
     .resp_nak_inv_i    (r_nak_inv),
@@ -232,7 +254,7 @@ module roce_transport #(
     .req_retrans_i     (p_retry),
     .req_timeouts_i    (p_timeout),
     .req_rnr_waits_i   (p_rnr),
-    .req_naks_i        (p_nak_seq + p_nak_inv + p_nak_acc + p_nak_op),
+    .req_naks_i        (sum_naks_q),
     .comp_drop_resp_i  (p_drop),
     .tx_packets_i      (cnt_tx_pkts_q),
     .gen_opcode_q      (gen_opcode),
@@ -319,10 +341,20 @@ module roce_transport #(
     ctx_qa = {qp_qpn[QW-1:0], ctx_qa_comp, ctx_qa_req, ctx_qa_resp};
   end
   assign {ctx_rd_regs, ctx_rd_comp, ctx_rd_req, ctx_rd_resp} = ctx_rd;
-  // the addressed QP's ERROR flag, registered like its context read (a 256:1 mux
-  // before the register block's own read mux would be one path)
-  logic qp_err_sel_q;
-  always_ff @(posedge clk) qp_err_sel_q <= qp_err_q[qp_qpn[QW-1:0]];
+  // the addressed QP's ERROR flag (qp_hw_state, read a few cycles after qp_qpn is
+  // written): an NQP:1 mux in two registered steps, a word of 2^ELO flags per group
+  localparam int ELO = QW / 2;
+  localparam int ENG = NQP >> ELO;
+  logic [ENG-1:0] qp_err_grp_q, qp_err_grp_d;
+  logic           qp_err_sel_q, qp_err_sel_d;
+  always_comb begin
+    for (int g = 0; g < ENG; g++) qp_err_grp_d[g] = qp_err_q[g * (1 << ELO) + 32'(qp_qpn[ELO-1:0])];
+    qp_err_sel_d = qp_err_grp_q[qp_qpn[QW-1:ELO]];
+  end
+  always_ff @(posedge clk) begin
+    qp_err_grp_q <= qp_err_grp_d;
+    qp_err_sel_q <= qp_err_sel_d;
+  end
   assign qp_hw_state = {qp_err_sel_q, 4'd0, ctx_rd_regs[roce_qp_pkg::QP_CTX_W-1 -: 3]};  // .state
 
   roce_qp_table #(.NQP(NQP), .NRD(NRD_QP)) u_qpt (

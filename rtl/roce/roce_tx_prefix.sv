@@ -35,6 +35,12 @@ module roce_tx_prefix (
   output logic [8*net_pkg::NET_HDR_BYTES-1:0] m_prefix
 );
   localparam int RW = roce_qp_pkg::ROCE_TX_HDR_W;
+  // the stages' widths (Yosys 0.23 takes no $bits of a type): the headers and
+  // addresses every stage carries, and 3 x 16 bits of figures
+  localparam int CW = RW + 32 + 48 + 16;
+  localparam int AW_ = CW + 3 * 16;
+  localparam int BW_ = CW + 2 * 16;
+  localparam int CW_ = CW + 3 * 16;
   // the IPv4 words that do not depend on the packet: version/IHL/TOS, flags
   // (DF), TTL/protocol (identification and the checksum field are 0)
   localparam logic [17:0] IP_CONST = 18'(16'h4500) + 18'(16'h4000) +
@@ -83,7 +89,7 @@ module roce_tx_prefix (
     a_d.dsum       = fold16(17'(s_hdr.remote_ip[31:16]) + 17'(s_hdr.remote_ip[15:0]));
   end
 
-  lib_skid #(.WIDTH($bits(st_a_t))) u_a (
+  lib_skid #(.WIDTH(AW_)) u_a (
     .clk, .rst,
     .s_valid(s_hdr_valid), .s_ready(s_hdr_ready), .s_data(a_d),
     .m_valid(a_v), .m_ready(a_r), .m_data(a_q)
@@ -110,7 +116,7 @@ module roce_tx_prefix (
     b_d.psum       = fold16(17'(base_q) + 17'(a_q.dsum));
   end
 
-  lib_skid #(.WIDTH($bits(st_b_t))) u_b (
+  lib_skid #(.WIDTH(BW_)) u_b (
     .clk, .rst,
     .s_valid(a_v), .s_ready(a_r), .s_data(b_d),
     .m_valid(b_v), .m_ready(b_r), .m_data(b_q)
@@ -138,7 +144,7 @@ module roce_tx_prefix (
     c_d.csum       = ~fold16(17'(b_q.psum) + 17'(b_q.ip_len));
   end
 
-  lib_skid #(.WIDTH($bits(st_c_t))) u_c (
+  lib_skid #(.WIDTH(CW_)) u_c (
     .clk, .rst,
     .s_valid(b_v), .s_ready(b_r), .s_data(c_d),
     .m_valid(m_hdr_valid), .m_ready(m_hdr_ready), .m_data(c_q)
@@ -155,6 +161,10 @@ module roce_tx_prefix (
   end
 
 `ifndef SYNTHESIS
+  initial begin
+    if ($bits(st_a_t) != AW_ || $bits(st_b_t) != BW_ || $bits(st_c_t) != CW_)
+      $fatal(1, "roce_tx_prefix: stage widths disagree with the structs");
+  end
   // the prefix is the one net_pkg's reference function gives for the same header
   net_pkg::tx_hdr_t       ref_nh;
   /* verilator lint_off UNUSEDSIGNAL */

@@ -245,8 +245,8 @@ static void run(uint64_t n) {
 // ------------------------------------------------------------------ register driver
 static inline uint16_t R(uint32_t a) { return (uint16_t)(a - ROCE_BASE); }
 
-// A write: presented this cycle, granted (roce_regs grants at once); the next
-// access may be presented in the cycle of its rvalid: one write per cycle.
+// A write: presented this cycle, granted (roce_regs grants at once and answers two
+// cycles later); writes follow one per cycle, a read waits for their answers.
 static void wr(int side, uint32_t a, uint32_t v) {
     Side &s = S[side];
     Vtb_rc_side *m = s.m.get();
@@ -272,6 +272,11 @@ static void stage(int side, uint32_t a, uint32_t v) {
 static uint32_t rd(int side, uint32_t a) {
     Side &s = S[side];
     Vtb_rc_side *m = s.m.get();
+    // the writes before it answer first (the register block answers two cycles after a request)
+    for (int n = 0; s.outstanding; n++) {
+        if (n > 100) fatal("side %d: %d sbus writes never answered", side, s.outstanding);
+        tick();
+    }
     m->req = 1;
     m->we = 0;
     m->addr = R(a);

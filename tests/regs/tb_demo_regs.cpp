@@ -32,9 +32,11 @@ int main(int argc, char **argv) {
             if (op == "W") in >> std::hex >> val >> be;
             m->req = 1; m->we = op == "W"; m->addr = off; m->wdata = val; m->be = be;
             m->eval();
-            unsigned gnt = m->gnt, wep = m->ctrl_we, cwe = m->cmd_we, cmd = m->cmd_wdata, re = m->stat_re;
+            unsigned gnt = m->gnt;
             tick();
             m->req = 0; m->eval();
+            // the pulses come the cycle after the request
+            unsigned wep = m->ctrl_we, cwe = m->cmd_we, cmd = m->cmd_wdata, re = m->stat_re;
             // the answer comes two cycles after the request (the read mux's two stages)
             for (int n = 0; n < 1 && gnt && !m->rvalid; n++) tick();
             if (!gnt || !m->rvalid) { std::printf("BUS gnt=%u rvalid=%u\n", gnt, (unsigned)m->rvalid); continue; }
