@@ -90,7 +90,9 @@ module rv_core #(
   core_pkg::exc_t    e_exc_q, e_exc_d;
   logic [31:0]     e_a, e_b, e_opa, e_opb, e_alu, e_result;
   logic [31:0]     e_jalr_target;
-  logic            e_taken, e_late;
+  logic            e_taken, e_late, e_w_load;
+  logic [1:0]      e_addr_lo;             // low bits of rs1 + imm (alignment checks)
+  logic            e_tmis_q, e_tmis_d;    // the branch target is misaligned (from D)
   core_pkg::exc_t    e_exc_out;
   core_pkg::ctrl_t   e_ctrl_out;
   logic            div_ready;
@@ -104,7 +106,10 @@ module rv_core #(
   logic [31:0]     m_a_q, m_a_d;
   logic [31:0]     m_b_q, m_b_d;
   core_pkg::exc_t    m_exc_q, m_exc_d;
+  logic [3:0]      m_be_q, m_be_d;        // byte enables and store data, on their
+  logic [31:0]     m_wdata_q, m_wdata_d;  // lanes a stage ahead (registered dbus outputs)
   logic            m_req;
+  logic            m_csr_wait;            // a CSR read in M waits for an empty W
   logic [31:0]     m_mul_result;
 
   // W stage.
@@ -115,12 +120,18 @@ module rv_core #(
   logic [31:0]     w_a_q, w_a_d;
   logic            w_issued_q, w_issued_d;
   core_pkg::exc_t    w_exc_q, w_exc_d;
-  logic            w_wait, w_err, w_irq, w_trap;
+  logic            w_wait, w_err, w_irq, w_trap, w_retire;
+  logic            retire_q;
   logic [3:0]      w_trap_cause;
   logic [31:0]     w_trap_tval;
   logic [31:0]     w_load_data, w_final;
   logic [31:0]     w_shifted;
   logic [31:0]     csr_rdata, csr_src, csr_wdata, csr_trap_target, csr_mepc;
+  // X: the register write of the instruction that left W last cycle, for
+  // forwarding to E (load data reaches E only from here).
+  logic            x_valid_q, x_valid_d;
+  logic [4:0]      x_rd_q, x_rd_d;
+  logic [31:0]     x_data_q, x_data_d;
   logic            csr_we;
   logic            irq_take, wfi_wake;
   logic [3:0]      irq_cause;
@@ -179,14 +190,9 @@ module rv_core #(
     d_pred = d_ctrl.branch && d_ctrl.imm[31] && (d_target[1:0] == 2'b00);
     d_jump = d_valid_q && (d_ctrl.jal || d_pred);
 
+    // No bypass here: what W writes this cycle reaches E from X next cycle.
     d_rs1_val = rf_rdata1;
     d_rs2_val = rf_rdata2;
-    if (rf_we && (w_ctrl_q.rd == d_dec.rs1)) begin
-      d_rs1_val = w_final;
-    end
-    if (rf_we && (w_ctrl_q.rd == d_dec.rs2)) begin
-      d_rs2_val = w_final;
-    end
 
     // A result produced late (load data, CSR read at W, product at M) cannot
     // be forwarded to the next instruction in time: one bubble.
@@ -197,16 +203,22 @@ module rv_core #(
   end
 
   // ---------------------------------------------------------------- E stage
-  // Operand forwarding: the youngest older writer of rs wins.
+  // Operand forwarding, from registers only: the youngest older writer of rs
+  // wins (M, then W, then X). A load in W is not forwarded (its data comes
+  // from the bus this cycle): E waits for it to reach X (e_w_load).
   function automatic logic [31:0] fwd(input logic [4:0] rs, input logic [31:0] val,
                                       input logic m_hit, input logic [4:0] m_rd,
                                       input logic [31:0] m_res,
                                       input logic w_hit, input logic [4:0] w_rd,
-                                      input logic [31:0] w_res);
+                                      input logic [31:0] w_res,
+                                      input logic x_hit, input logic [4:0] x_rd,
+                                      input logic [31:0] x_res);
     if (m_hit && (m_rd == rs)) begin
       fwd = m_res;
     end else if (w_hit && (w_rd == rs)) begin
       fwd = w_res;
+    end else if (x_hit && (x_rd == rs)) begin
+      fwd = x_res;
     end else begin
       fwd = val;
     end
@@ -234,9 +246,14 @@ module rv_core #(
 
   always_comb begin
     e_a = fwd(e_ctrl_q.rs1, e_rs1_q, m_valid_q && m_ctrl_q.rd_we, m_ctrl_q.rd, m_result_q,
-              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_final);
+              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_result_q,
+              x_valid_q, x_rd_q, x_data_q);
     e_b = fwd(e_ctrl_q.rs2, e_rs2_q, m_valid_q && m_ctrl_q.rd_we, m_ctrl_q.rd, m_result_q,
-              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_final);
+              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_result_q,
+              x_valid_q, x_rd_q, x_data_q);
+    e_w_load = e_valid_q && w_valid_q && w_ctrl_q.load && w_ctrl_q.rd_we &&
+               ((e_ctrl_q.rs1_used && (e_ctrl_q.rs1 == w_ctrl_q.rd)) ||
+                (e_ctrl_q.rs2_used && (e_ctrl_q.rs2 == w_ctrl_q.rd)));
 
     unique case (e_ctrl_q.opa_sel)
       core_pkg::OPA_PC:   e_opa = e_pc_q;
@@ -256,6 +273,9 @@ module rv_core #(
     e_taken = e_taken && e_ctrl_q.branch;
 
     e_jalr_target = (e_a + e_ctrl_q.imm) & 32'hFFFF_FFFE;
+    // rs1 + imm is also the load/store address (e_alu); its two low bits on
+    // their own, for the alignment checks.
+    e_addr_lo     = e_a[1:0] + e_ctrl_q.imm[1:0];
   end
 
   always_comb begin
@@ -269,17 +289,17 @@ module rv_core #(
 
     e_exc_out = e_exc_q;
     if (!e_exc_q.valid) begin
-      if (e_ctrl_q.jalr && e_jalr_target[1]) begin
+      if (e_ctrl_q.jalr && e_addr_lo[1]) begin
         e_exc_out.valid = 1'b1;
         e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
         e_exc_out.tval  = e_jalr_target;
-      end else if (e_taken && (e_target_q[1:0] != 2'b00)) begin
+      end else if (e_taken && e_tmis_q) begin
         e_exc_out.valid = 1'b1;
         e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
         e_exc_out.tval  = e_target_q;
       end else if ((e_ctrl_q.load || e_ctrl_q.store) &&
-                   (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_alu[0]) ||
-                    ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_alu[1:0] != 2'b00)))) begin
+                   (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
+                    ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00)))) begin
         e_exc_out.valid = 1'b1;
         e_exc_out.cause = e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED;
         e_exc_out.tval  = e_alu;
@@ -318,20 +338,34 @@ module rv_core #(
     dbus_req   = m_req;
     dbus_addr  = m_result_q;
     dbus_we    = m_ctrl_q.store;
-    unique case (m_ctrl_q.mem_size)
+    dbus_be    = m_be_q;
+    dbus_wdata = m_wdata_q;
+
+    // A CSR is read in M (into w_result) while W is empty, so that no older
+    // instruction changes CSR state in the cycle of the read; W writes it.
+    m_csr_wait = m_valid_q && (m_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_valid_q;
+  end
+
+  // Byte enables and store data of the access, from E (address low bits and rs2).
+  always_comb begin
+    unique case (e_ctrl_q.mem_size)
       core_pkg::SIZE_B: begin
-        dbus_be    = 4'b0001 << m_result_q[1:0];
-        dbus_wdata = {4{m_b_q[7:0]}};
+        m_be_d    = 4'b0001 << e_addr_lo;
+        m_wdata_d = {4{e_b[7:0]}};
       end
       core_pkg::SIZE_H: begin
-        dbus_be    = {m_result_q[1], m_result_q[1], !m_result_q[1], !m_result_q[1]};
-        dbus_wdata = {2{m_b_q[15:0]}};
+        m_be_d    = {e_addr_lo[1], e_addr_lo[1], !e_addr_lo[1], !e_addr_lo[1]};
+        m_wdata_d = {2{e_b[15:0]}};
       end
       default: begin
-        dbus_be    = 4'b1111;
-        dbus_wdata = m_b_q;
+        m_be_d    = 4'b1111;
+        m_wdata_d = e_b;
       end
     endcase
+    if (stall_m) begin
+      m_be_d    = m_be_q;
+      m_wdata_d = m_wdata_q;
+    end
   end
 
   // ---------------------------------------------------------------- W stage
@@ -340,8 +374,9 @@ module rv_core #(
     .rst          (rst),
     .chk_addr     (d_dec.csr_addr),
     .chk_exists   (csr_chk_exists),
-    .addr         (w_ctrl_q.csr_addr),
+    .addr         (m_ctrl_q.csr_addr),
     .rdata        (csr_rdata),
+    .waddr        (w_ctrl_q.csr_addr),
     .we           (csr_we),
     .wdata        (csr_wdata),
     .trap         (w_trap),
@@ -350,9 +385,9 @@ module rv_core #(
     .trap_pc      (w_pc_q[31:2]),
     .trap_tval    (w_trap_tval),
     .trap_target  (csr_trap_target),
-    .mret         (retire && w_ctrl_q.mret),
+    .mret         (w_retire && w_ctrl_q.mret),
     .mepc         (csr_mepc),
-    .retire       (retire),
+    .retire       (w_retire),
     .irq_timer    (irq_timer),
     .irq_external (irq_external),
     .irq_take     (irq_take),
@@ -372,13 +407,8 @@ module rv_core #(
       default:        w_load_data = w_shifted;
     endcase
 
-    if (w_ctrl_q.load) begin
-      w_final = w_load_data;
-    end else if (w_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
-      w_final = csr_rdata;
-    end else begin
-      w_final = w_result_q;
-    end
+    // w_result holds the ALU result, the product or the CSR's old value.
+    w_final = w_ctrl_q.load ? w_load_data : w_result_q;
 
     stall_w = w_valid_q && (w_wait || (w_ctrl_q.wfi && !wfi_wake));
 
@@ -397,21 +427,26 @@ module rv_core #(
       w_trap_tval  = w_result_q;
     end
 
-    retire = w_valid_q && !stall_w && !w_trap;
-    rf_we  = retire && w_ctrl_q.rd_we;
+    w_retire = w_valid_q && !stall_w && !w_trap;
+    rf_we    = w_retire && w_ctrl_q.rd_we;
+    retire   = retire_q;   // for benches: one cycle late
 
     csr_src = w_ctrl_q.csr_imm ? w_ctrl_q.imm : w_a_q;
     unique case (w_ctrl_q.csr_op)
-      core_pkg::CSR_RS: csr_wdata = csr_rdata | csr_src;
-      core_pkg::CSR_RC: csr_wdata = csr_rdata & ~csr_src;
+      core_pkg::CSR_RS: csr_wdata = w_result_q | csr_src;
+      core_pkg::CSR_RC: csr_wdata = w_result_q & ~csr_src;
       default:        csr_wdata = csr_src;
     endcase
-    csr_we = retire && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+    csr_we = w_retire && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+
+    x_valid_d = rf_we;
+    x_rd_d    = w_ctrl_q.rd;
+    x_data_d  = w_final;
   end
 
   always_comb begin
-    w_flush    = w_trap || (retire && (w_ctrl_q.mret || w_ctrl_q.fence_i));
-    irq_hold_d = retire ? w_ctrl_q.mret : irq_hold_q;
+    w_flush    = w_trap || (w_retire && (w_ctrl_q.mret || w_ctrl_q.fence_i));
+    irq_hold_d = w_retire ? w_ctrl_q.mret : irq_hold_q;
     if (w_trap) begin
       w_flush_pc = csr_trap_target;
     end else if (w_ctrl_q.mret) begin
@@ -423,8 +458,8 @@ module rv_core #(
 
   // ---------------------------------------------------------------- control
   always_comb begin
-    stall_m = stall_w || (m_req && !dbus_gnt);
-    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !div_ready);
+    stall_m = stall_w || (m_req && !dbus_gnt) || m_csr_wait;
+    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !div_ready) || e_w_load;
     stall_d = stall_e || load_use;
   end
 
@@ -448,7 +483,13 @@ module rv_core #(
         w_valid_d  = m_valid_q;
         w_pc_d     = m_pc_q;
         w_ctrl_d   = m_ctrl_q;
-        w_result_d = m_ctrl_q.mul ? m_mul_result : m_result_q;
+        if (m_ctrl_q.mul) begin
+          w_result_d = m_mul_result;
+        end else if (m_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
+          w_result_d = csr_rdata;
+        end else begin
+          w_result_d = m_result_q;
+        end
         w_a_d      = m_a_q;
         w_issued_d = m_req;
         w_exc_d    = m_exc_q;
@@ -484,6 +525,7 @@ module rv_core #(
     e_rs1_d    = e_rs1_q;
     e_rs2_d    = e_rs2_q;
     e_target_d = e_target_q;
+    e_tmis_d   = e_tmis_q;
     e_pred_d   = e_pred_q;
     e_exc_d    = e_exc_q;
     if (w_flush || (!stall_e && (e_go || stall_d))) begin
@@ -502,6 +544,7 @@ module rv_core #(
       e_rs1_d    = d_rs1_val;
       e_rs2_d    = d_rs2_val;
       e_target_d = d_target;
+      e_tmis_d   = d_target[1:0] != 2'b00;
       e_pred_d   = d_pred;
       e_exc_d    = d_exc;
     end
@@ -528,7 +571,7 @@ module rv_core #(
       d_pc_d    = d_pc_q + 32'd4;
     end
 
-    imem_en   = !rst;
+    imem_en   = 1'b1;   // reads during reset are harmless
     imem_addr = {d_pc_d[31:2], 2'b00};
   end
 
@@ -547,6 +590,8 @@ module rv_core #(
       w_exc_q    <= '0;
       w_issued_q <= 1'b0;
       irq_hold_q <= 1'b0;
+      x_valid_q  <= 1'b0;
+      retire_q   <= 1'b0;
     end else begin
       d_valid_q <= d_valid_d;
       d_pc_q    <= d_pc_d;
@@ -561,11 +606,14 @@ module rv_core #(
       w_exc_q    <= w_exc_d;
       w_issued_q <= w_issued_d;
       irq_hold_q <= irq_hold_d;
+      x_valid_q  <= x_valid_d;
+      retire_q   <= w_retire;
     end
     e_pc_q     <= e_pc_d;
     e_rs1_q    <= e_rs1_d;
     e_rs2_q    <= e_rs2_d;
     e_target_q <= e_target_d;
+    e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
     m_pc_q     <= m_pc_d;
     m_result_q <= m_result_d;
@@ -574,6 +622,10 @@ module rv_core #(
     w_pc_q     <= w_pc_d;
     w_result_q <= w_result_d;
     w_a_q      <= w_a_d;
+    x_rd_q     <= x_rd_d;
+    x_data_q   <= x_data_d;
+    m_be_q     <= m_be_d;
+    m_wdata_q  <= m_wdata_d;
   end
 
 `ifndef SYNTHESIS

@@ -1,7 +1,9 @@
 `default_nettype none
 // rv_csr: machine-mode CSRs, trap entry and mret, interrupt pending logic.
-// All accesses happen at the commit (W) stage of rv_core, so reads see the
-// state left by every older instruction.
+// rv_core reads a CSR in its M stage while W is empty (so the read sees the
+// state left by every older instruction; mcycle reads one cycle early) and
+// registers the value; the write happens at the commit (W) stage. mcycle and
+// minstret count in two 32-bit halves with the carry registered a cycle ahead.
 module rv_csr (
   input  wire logic        clk,
   input  wire logic        rst,
@@ -10,9 +12,10 @@ module rv_csr (
   input  wire logic [11:0] chk_addr,
   output logic             chk_exists,
 
-  // Access at commit: read value is combinational; the write happens when we.
+  // Read (combinational, from the state) and write (when we) of an access.
   input  wire logic [11:0] addr,
   output logic      [31:0] rdata,
+  input  wire logic [11:0] waddr,
   input  wire logic        we,
   input  wire logic [31:0] wdata,
 
@@ -49,6 +52,11 @@ module rv_csr (
   logic [31:0] mtval_q, mtval_d;
   logic [63:0] mcycle_q, mcycle_d;
   logic [63:0] minstret_q, minstret_d;
+  // The carry from the low half into the high half, a cycle ahead: the low
+  // half is all ones (registered), so each half is a 32-bit increment.
+  logic        mcycle_cy_q, mcycle_cy_d;
+  logic        minstret_cy_q, minstret_cy_d;
+  logic        wdata_ones;
 
   logic [31:0] mstatus_v, mie_v, mip_v;
   logic        hpm_zero;   // mhpmcounter3..31(h), mhpmevent3..31 and user aliases: read zero
@@ -133,11 +141,13 @@ module rv_csr (
     mcause_irq_d  = mcause_irq_q;
     mcause_code_d = mcause_code_q;
     mtval_d       = mtval_q;
-    mcycle_d      = mcycle_q + 64'd1;
-    minstret_d    = minstret_q + {63'b0, retire};
+    mcycle_d[31:0]    = mcycle_q[31:0] + 32'd1;
+    mcycle_d[63:32]   = mcycle_q[63:32] + {31'b0, mcycle_cy_q};
+    minstret_d[31:0]  = minstret_q[31:0] + {31'b0, retire};
+    minstret_d[63:32] = minstret_q[63:32] + {31'b0, minstret_cy_q && retire};
 
     if (we) begin
-      unique case (addr)
+      unique case (waddr)
         core_pkg::CSR_MSTATUS: begin
           mie_d  = wdata[3];
           mpie_d = wdata[7];
@@ -164,6 +174,17 @@ module rv_csr (
         // misa, mip, mstatush, mcountinhibit and the hpm registers: writes are ignored.
         default: ;
       endcase
+    end
+
+    // Carries for next cycle: the new low half is all ones.
+    wdata_ones    = (wdata == 32'hFFFF_FFFF);
+    mcycle_cy_d   = (mcycle_q[31:0] == 32'hFFFF_FFFE);
+    minstret_cy_d = retire ? (minstret_q[31:0] == 32'hFFFF_FFFE) : minstret_cy_q;
+    if (we && (waddr == core_pkg::CSR_MCYCLE)) begin
+      mcycle_cy_d = wdata_ones;
+    end
+    if (we && (waddr == core_pkg::CSR_MINSTRET)) begin
+      minstret_cy_d = wdata_ones;
     end
 
     if (trap) begin
@@ -208,6 +229,8 @@ module rv_csr (
       mtval_q       <= '0;
       mcycle_q      <= '0;
       minstret_q    <= '0;
+      mcycle_cy_q   <= 1'b0;
+      minstret_cy_q <= 1'b0;
     end else begin
       mie_q         <= mie_d;
       mpie_q        <= mpie_d;
@@ -221,6 +244,8 @@ module rv_csr (
       mtval_q       <= mtval_d;
       mcycle_q      <= mcycle_d;
       minstret_q    <= minstret_d;
+      mcycle_cy_q   <= mcycle_cy_d;
+      minstret_cy_q <= minstret_cy_d;
     end
   end
 
