@@ -66,12 +66,18 @@ module rv_core #(
   logic [31:0] e_redirect_pc;
 
   // D stage.
+  // F: the fetch address, registered (imem_addr); its word arrives in D.
+  logic [31:0]     f_pc_q, f_pc_d;
+  logic [31:0]     f_imem_off;
   logic            d_valid_q, d_valid_d;
   logic [31:0]     d_pc_q, d_pc_d;
+  logic            d_ffault_q, d_ffault_d;   // d_pc is outside the instruction BRAM
+  logic            d_buf_q, d_buf_d;         // D's word is in d_instr_q (held while stalled)
+  logic [31:0]     d_instr_q, d_instr_d;
+  logic [31:0]     d_instr;
   core_pkg::ctrl_t   d_dec, d_ctrl;
   core_pkg::exc_t    d_exc;
-  logic            d_fetch_fault, d_csr_bad;
-  logic [31:0]     d_imem_off;
+  logic            d_csr_bad;
   logic [31:0]     d_target;
   logic            d_pred, d_jump;
   logic [31:0]     d_rs1_val, d_rs2_val;
@@ -139,16 +145,21 @@ module rv_core #(
   logic            irq_hold_q, irq_hold_d;
 
   // ---------------------------------------------------------------- D stage
+  always_comb begin
+    d_instr    = d_buf_q ? d_instr_q : imem_rdata;
+    f_imem_off = f_pc_q - IMEM_BASE;
+  end
+
   rv_decode u_decode (
-    .instr (imem_rdata),
+    .instr (d_instr),
     .ctrl  (d_dec)
   );
 
   rv_regfile u_regfile (
     .clk    (clk),
-    .raddr1 (imem_rdata[19:15]),
+    .raddr1 (d_instr[19:15]),
     .rdata1 (rf_rdata1),
-    .raddr2 (imem_rdata[24:20]),
+    .raddr2 (d_instr[24:20]),
     .rdata2 (rf_rdata2),
     .we     (rf_we),
     .waddr  (w_ctrl_q.rd),
@@ -156,21 +167,19 @@ module rv_core #(
   );
 
   always_comb begin
-    d_imem_off    = d_pc_q - IMEM_BASE;
-    d_fetch_fault = !(d_imem_off < IMEM_BYTES);
     d_csr_bad     = (d_dec.csr_op != core_pkg::CSR_NONE) &&
                     (!csr_chk_exists || (d_dec.csr_write && (d_dec.csr_addr[11:10] == 2'b11)));
     d_target      = d_pc_q + d_dec.imm;
 
     d_exc = '0;
-    if (d_fetch_fault) begin
+    if (d_ffault_q) begin
       d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_INSN_ACCESS;
       d_exc.tval  = d_pc_q;
     end else if (d_dec.illegal || d_csr_bad) begin
       d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_ILLEGAL;
-      d_exc.tval  = imem_rdata;
+      d_exc.tval  = d_instr;
     end else if (d_dec.ecall) begin
       d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_ECALL_M;
@@ -179,7 +188,7 @@ module rv_core #(
       d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_BREAKPOINT;
       d_exc.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
-    end else if (d_dec.jal && (d_target[1:0] != 2'b00)) begin
+    end else if (d_dec.jal && d_dec.imm[1]) begin   // pc is word aligned: target[1] = imm[1]
       d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_INSN_MISALIGNED;
       d_exc.tval  = d_target;
@@ -187,7 +196,7 @@ module rv_core #(
     // An excepting instruction travels on as a no-op carrying its cause.
     d_ctrl = d_exc.valid ? '0 : d_dec;
 
-    d_pred = d_ctrl.branch && d_ctrl.imm[31] && (d_target[1:0] == 2'b00);
+    d_pred = d_ctrl.branch && d_ctrl.imm[31] && !d_ctrl.imm[1];
     d_jump = d_valid_q && (d_ctrl.jal || d_pred);
 
     // No bypass here: what W writes this cycle reaches E from X next cycle.
@@ -197,9 +206,11 @@ module rv_core #(
     // A result produced late (load data, CSR read at W, product at M) cannot
     // be forwarded to the next instruction in time: one bubble.
     e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE);
+    // (from the decode before the exception squash: a needless stall of an
+    // excepting instruction is harmless)
     load_use = d_valid_q && e_valid_q && e_late && e_ctrl_q.rd_we &&
-               ((d_ctrl.rs1_used && (d_ctrl.rs1 == e_ctrl_q.rd)) ||
-                (d_ctrl.rs2_used && (d_ctrl.rs2 == e_ctrl_q.rd)));
+               ((d_dec.rs1_used && (d_dec.rs1 == e_ctrl_q.rd)) ||
+                (d_dec.rs2_used && (d_dec.rs2 == e_ctrl_q.rd)));
   end
 
   // ---------------------------------------------------------------- E stage
@@ -544,7 +555,7 @@ module rv_core #(
       e_rs1_d    = d_rs1_val;
       e_rs2_d    = d_rs2_val;
       e_target_d = d_target;
-      e_tmis_d   = d_target[1:0] != 2'b00;
+      e_tmis_d   = d_dec.imm[1];
       e_pred_d   = d_pred;
       e_exc_d    = d_exc;
     end
@@ -553,32 +564,40 @@ module rv_core #(
       e_ctrl_d = '0;
     end
 
-    // D <- fetch
+    // D <- F. A redirect (W, E or a jump in D) sends F to the target and
+    // empties D: the word arriving next cycle is the old path's.
+    d_valid_d  = d_valid_q;
+    d_pc_d     = d_pc_q;
+    d_ffault_d = d_ffault_q;
+    d_buf_d    = 1'b0;
+    d_instr_d  = d_instr;
+    f_pc_d     = f_pc_q;
     if (w_flush) begin
-      d_valid_d = 1'b1;
-      d_pc_d    = w_flush_pc;
+      d_valid_d = 1'b0;
+      f_pc_d    = w_flush_pc;
     end else if (e_go) begin
-      d_valid_d = 1'b1;
-      d_pc_d    = e_redirect_pc;
-    end else if (stall_d) begin
-      d_valid_d = d_valid_q;
-      d_pc_d    = d_pc_q;
+      d_valid_d = 1'b0;
+      f_pc_d    = e_redirect_pc;
+    end else if (d_valid_q && stall_d) begin
+      d_buf_d   = 1'b1;          // hold D's word; F reads the next one again
     end else if (d_jump) begin
-      d_valid_d = 1'b1;
-      d_pc_d    = d_target;
+      d_valid_d = 1'b0;
+      f_pc_d    = d_target;
     end else begin
-      d_valid_d = 1'b1;
-      d_pc_d    = d_pc_q + 32'd4;
+      d_valid_d  = 1'b1;
+      d_pc_d     = f_pc_q;
+      d_ffault_d = !(f_imem_off < IMEM_BYTES);
+      f_pc_d     = f_pc_q + 32'd4;
     end
 
-    imem_en   = 1'b1;   // reads during reset are harmless
-    imem_addr = {d_pc_d[31:2], 2'b00};
+    imem_en    = 1'b1;   // reads during reset are harmless
+    imem_addr  = {f_pc_q[31:2], 2'b00};
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
       d_valid_q <= 1'b0;
-      d_pc_q    <= BOOT_ADDR - 32'd4;
+      f_pc_q    <= BOOT_ADDR;
       e_valid_q <= 1'b0;
       e_ctrl_q  <= '0;
       e_exc_q   <= '0;
@@ -594,7 +613,7 @@ module rv_core #(
       retire_q   <= 1'b0;
     end else begin
       d_valid_q <= d_valid_d;
-      d_pc_q    <= d_pc_d;
+      f_pc_q    <= f_pc_d;
       e_valid_q <= e_valid_d;
       e_ctrl_q  <= e_ctrl_d;
       e_exc_q   <= e_exc_d;
@@ -609,6 +628,10 @@ module rv_core #(
       x_valid_q  <= x_valid_d;
       retire_q   <= w_retire;
     end
+    d_pc_q     <= d_pc_d;
+    d_ffault_q <= d_ffault_d;
+    d_buf_q    <= d_buf_d;
+    d_instr_q  <= d_instr_d;
     e_pc_q     <= e_pc_d;
     e_rs1_q    <= e_rs1_d;
     e_rs2_q    <= e_rs2_d;

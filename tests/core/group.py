@@ -23,10 +23,11 @@ BUILD = (["build/core/Vtb_core", "build/core/Vtb_core_fault"]
 RUN = ["/usr/bin/python3", "tests/core/run_isa.py"]
 
 # Cycles per instruction of the cpi.c kernels (zero-wait bus), measured
-# 1.033 / 1.006 / 1.201 / 1.144 (load data reaches a user two instructions
-# on one cycle late: tag 3 was 1.001 before the timing work); the bounds
-# leave a little room.
-CPI_BOUNDS = {1: 1.10, 2: 1.10, 3: 1.25, 4: 1.25}
+# 1.180 / 1.095 / 1.400 / 1.287 (before the timing work 1.016 / 1.001 / 1.001 /
+# 1.143: the fetch address is registered, so a taken jump costs one cycle, a
+# redirect from E two; load data reaches a user two instructions on one cycle
+# late); the bounds leave a little room.
+CPI_BOUNDS = {1: 1.25, 2: 1.15, 3: 1.45, 4: 1.35}
 
 
 def cases():
