@@ -34,6 +34,7 @@ module rv_csr (
   // Interrupts.
   input  wire logic        irq_timer,
   input  wire logic        irq_external,
+  // registered: from the lines of the cycle before and the enables of this cycle
   output logic             irq_take,   // an enabled interrupt is pending and MIE=1
   output logic      [3:0]  irq_cause,
   output logic             wfi_wake    // an interrupt is pending and enabled in mie (any MIE)
@@ -57,6 +58,9 @@ module rv_csr (
   logic        mcycle_cy_q, mcycle_cy_d;
   logic        minstret_cy_q, minstret_cy_d;
   logic        wdata_ones;
+  logic        take_q, take_d;
+  logic        wake_q, wake_d;
+  logic [3:0]  cause_q, cause_d;
 
   logic [31:0] mstatus_v, mie_v, mip_v;
   logic        hpm_zero;   // mhpmcounter3..31(h), mhpmevent3..31 and user aliases: read zero
@@ -209,10 +213,15 @@ module rv_csr (
     end
     mepc = {mepc_q, 2'b00};
 
-    wfi_wake = (irq_timer && mtie_q) || (irq_external && meie_q);
-    irq_take = mie_q && wfi_wake;
+    // From the next state of the enables, so a write that disables an
+    // interrupt holds from the next instruction on.
+    wake_d  = (irq_timer && mtie_d) || (irq_external && meie_d);
+    take_d  = mie_d && wake_d;
     // Priority: machine external before machine timer.
-    irq_cause = (irq_external && meie_q) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
+    cause_d = (irq_external && meie_d) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
+    wfi_wake  = wake_q;
+    irq_take  = take_q;
+    irq_cause = cause_q;
   end
 
   always_ff @(posedge clk) begin
@@ -231,6 +240,9 @@ module rv_csr (
       minstret_q    <= '0;
       mcycle_cy_q   <= 1'b0;
       minstret_cy_q <= 1'b0;
+      take_q        <= 1'b0;
+      wake_q        <= 1'b0;
+      cause_q       <= core_pkg::IRQ_M_TIMER;
     end else begin
       mie_q         <= mie_d;
       mpie_q        <= mpie_d;
@@ -246,6 +258,9 @@ module rv_csr (
       minstret_q    <= minstret_d;
       mcycle_cy_q   <= mcycle_cy_d;
       minstret_cy_q <= minstret_cy_d;
+      take_q        <= take_d;
+      wake_q        <= wake_d;
+      cause_q       <= cause_d;
     end
   end
 
