@@ -114,7 +114,11 @@ module rv_core #(
   core_pkg::exc_t    m_exc_q, m_exc_d;
   logic [3:0]      m_be_q, m_be_d;        // byte enables and store data, on their
   logic [31:0]     m_wdata_q, m_wdata_d;  // lanes a stage ahead (registered dbus outputs)
-  logic            m_req;
+  logic            m_req_q, m_req_d;      // dbus_req: the access of M is presented
+  logic            m_mem;                 // M holds a load or store
+  logic            m_safe, w_safe;        // the instruction ahead cannot trap, flush,
+                                          // stall or access the bus
+  logic            e_mem;                 // E passes a load or store to M
   logic            m_csr_wait;            // a CSR read in M waits for an empty W
   logic [31:0]     m_mul_result;
 
@@ -139,7 +143,7 @@ module rv_core #(
   logic [4:0]      x_rd_q, x_rd_d;
   logic [31:0]     x_data_q, x_data_d;
   logic            csr_we;
-  logic            irq_take, wfi_wake;
+  logic            irq_take, irq_take_next, wfi_wake;
   logic [3:0]      irq_cause;
   logic            rf_we;
   logic            irq_hold_q, irq_hold_d;
@@ -341,12 +345,7 @@ module rv_core #(
   );
 
   always_comb begin
-    // A request only when the commit stage will not hold or flush this cycle:
-    // one access outstanding at a time, and none for an instruction that a
-    // trap at W is about to cancel.
-    m_req = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store) && !stall_w && !w_flush;
-
-    dbus_req   = m_req;
+    dbus_req   = m_req_q;
     dbus_addr  = m_result_q;
     dbus_we    = m_ctrl_q.store;
     dbus_be    = m_be_q;
@@ -355,6 +354,34 @@ module rv_core #(
     // A CSR is read in M (into w_result) while W is empty, so that no older
     // instruction changes CSR state in the cycle of the read; W writes it.
     m_csr_wait = m_valid_q && (m_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_valid_q;
+  end
+
+  // The request is registered. It is presented only while the instruction
+  // ahead (in W) is one that retires in this cycle for sure, or none: one
+  // access outstanding at a time, and none for an instruction that a trap at W
+  // would cancel (no request when W is about to take an interrupt; W takes
+  // none while M's request is up). A load or
+  // store leaves M in the cycle of its grant; back to back, the second one's
+  // request comes the cycle after the first one's response.
+  always_comb begin
+    m_mem  = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store);
+    m_safe = !m_valid_q || !(m_ctrl_q.load || m_ctrl_q.store || m_exc_q.valid || m_ctrl_q.mret ||
+                             m_ctrl_q.fence_i || m_ctrl_q.wfi);
+    w_safe = !w_valid_q;   // W holds: only a waiting access or wfi stalls it
+    e_mem  = e_valid_q && (e_ctrl_out.load || e_ctrl_out.store);
+  end
+
+  always_comb begin
+    if (w_flush) begin
+      m_req_d = 1'b0;
+    end else if (m_req_q) begin
+      m_req_d = !dbus_gnt;                 // held until granted, then it leaves M
+    end else if (stall_m) begin
+      m_req_d = m_mem && (!stall_w || w_safe);
+    end else begin
+      // not when M's instruction takes an interrupt at W next cycle
+      m_req_d = e_mem && !stall_e && m_safe && !(irq_take_next && m_valid_q && !irq_hold_d);
+    end
   end
 
   // Byte enables and store data of the access, from E (address low bits and rs2).
@@ -402,6 +429,7 @@ module rv_core #(
     .irq_timer    (irq_timer),
     .irq_external (irq_external),
     .irq_take     (irq_take),
+    .irq_take_next(irq_take_next),
     .irq_cause    (irq_cause),
     .wfi_wake     (wfi_wake)
   );
@@ -425,7 +453,7 @@ module rv_core #(
 
     // Forward progress: after an mret one instruction retires before the next
     // interrupt, so an interrupt period shorter than a divide cannot livelock.
-    w_irq  = w_valid_q && irq_take && !irq_hold_q && !w_issued_q && !w_ctrl_q.wfi;
+    w_irq  = w_valid_q && irq_take && !irq_hold_q && !w_issued_q && !w_ctrl_q.wfi && !m_req_q;
     w_trap = w_irq || (w_valid_q && (w_exc_q.valid || w_err));
     if (w_irq) begin
       w_trap_cause = irq_cause;
@@ -469,7 +497,7 @@ module rv_core #(
 
   // ---------------------------------------------------------------- control
   always_comb begin
-    stall_m = stall_w || (m_req && !dbus_gnt) || m_csr_wait;
+    stall_m = stall_w || (m_mem && !(m_req_q && dbus_gnt)) || m_csr_wait;
     stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !div_ready) || e_w_load;
     stall_d = stall_e || load_use;
   end
@@ -502,7 +530,7 @@ module rv_core #(
           w_result_d = m_result_q;
         end
         w_a_d      = m_a_q;
-        w_issued_d = m_req;
+        w_issued_d = m_req_q;
         w_exc_d    = m_exc_q;
       end
     end
@@ -611,6 +639,7 @@ module rv_core #(
       irq_hold_q <= 1'b0;
       x_valid_q  <= 1'b0;
       retire_q   <= 1'b0;
+      m_req_q    <= 1'b0;
     end else begin
       d_valid_q <= d_valid_d;
       f_pc_q    <= f_pc_d;
@@ -627,6 +656,7 @@ module rv_core #(
       irq_hold_q <= irq_hold_d;
       x_valid_q  <= x_valid_d;
       retire_q   <= w_retire;
+      m_req_q    <= m_req_d;
     end
     d_pc_q     <= d_pc_d;
     d_ffault_q <= d_ffault_d;

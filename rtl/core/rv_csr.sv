@@ -36,6 +36,7 @@ module rv_csr (
   input  wire logic        irq_external,
   // registered: from the lines of the cycle before and the enables of this cycle
   output logic             irq_take,   // an enabled interrupt is pending and MIE=1
+  output logic             irq_take_next,  // irq_take of the next cycle
   output logic      [3:0]  irq_cause,
   output logic             wfi_wake    // an interrupt is pending and enabled in mie (any MIE)
 );
@@ -221,6 +222,7 @@ module rv_csr (
     cause_d = (irq_external && meie_d) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
     wfi_wake  = wake_q;
     irq_take  = take_q;
+    irq_take_next = take_d;
     irq_cause = cause_q;
   end
 
