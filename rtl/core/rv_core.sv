@@ -77,7 +77,7 @@ module rv_core #(
   logic [31:0]     d_instr;
   core_pkg::ctrl_t   d_dec, d_ctrl;
   core_pkg::exc_t    d_exc;
-  logic            d_csr_bad;
+  logic            e_csr_bad;
   logic [31:0]     d_target;
   logic            d_pred, d_jump;
   logic [31:0]     d_rs1_val, d_rs2_val;
@@ -171,16 +171,15 @@ module rv_core #(
   );
 
   always_comb begin
-    d_csr_bad     = (d_dec.csr_op != core_pkg::CSR_NONE) &&
-                    (!csr_chk_exists || (d_dec.csr_write && (d_dec.csr_addr[11:10] == 2'b11)));
     d_target      = d_pc_q + d_dec.imm;
 
     d_exc = '0;
+    d_exc.tval = d_instr;   // without an exception: the word, for E's CSR check
     if (d_ffault_q) begin
       d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_INSN_ACCESS;
       d_exc.tval  = d_pc_q;
-    end else if (d_dec.illegal || d_csr_bad) begin
+    end else if (d_dec.illegal) begin
       d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_ILLEGAL;
       d_exc.tval  = d_instr;
@@ -200,8 +199,10 @@ module rv_core #(
     // An excepting instruction travels on as a no-op carrying its cause.
     d_ctrl = d_exc.valid ? '0 : d_dec;
 
-    d_pred = d_ctrl.branch && d_ctrl.imm[31] && !d_ctrl.imm[1];
-    d_jump = d_valid_q && (d_ctrl.jal || d_pred);
+    // From the opcode alone (an excepting instruction that jumps here is
+    // cancelled at W all the same): backward branches, jal.
+    d_pred = (d_instr[6:0] == core_pkg::OPC_BRANCH) && d_instr[31] && !d_instr[8];
+    d_jump = d_valid_q && ((d_instr[6:0] == core_pkg::OPC_JAL) || d_pred);
 
     // No bypass here: what W writes this cycle reaches E from X next cycle.
     d_rs1_val = rf_rdata1;
@@ -302,9 +303,16 @@ module rv_core #(
       e_result = e_alu;
     end
 
+    // A CSR that does not exist or a write to a read-only one: checked here,
+    // from registers (tval: the word, carried from D).
+    e_csr_bad = (e_ctrl_q.csr_op != core_pkg::CSR_NONE) &&
+                (!csr_chk_exists || (e_ctrl_q.csr_write && (e_ctrl_q.csr_addr[11:10] == 2'b11)));
     e_exc_out = e_exc_q;
     if (!e_exc_q.valid) begin
-      if (e_ctrl_q.jalr && e_addr_lo[1]) begin
+      if (e_csr_bad) begin
+        e_exc_out.valid = 1'b1;
+        e_exc_out.cause = core_pkg::EXC_ILLEGAL;
+      end else if (e_ctrl_q.jalr && e_addr_lo[1]) begin
         e_exc_out.valid = 1'b1;
         e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
         e_exc_out.tval  = e_jalr_target;
@@ -410,7 +418,7 @@ module rv_core #(
   rv_csr u_csr (
     .clk          (clk),
     .rst          (rst),
-    .chk_addr     (d_dec.csr_addr),
+    .chk_addr     (e_ctrl_q.csr_addr),
     .chk_exists   (csr_chk_exists),
     .addr         (m_ctrl_q.csr_addr),
     .rdata        (csr_rdata),
