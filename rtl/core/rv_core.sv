@@ -64,6 +64,9 @@ module rv_core #(
   logic [31:0] w_flush_pc;
   logic e_go;              // E redirects the fetch (jalr, mispredicted branch)
   logic [31:0] e_redirect_pc;
+  // ... registered: next cycle F goes to r_pc and the (wrong path) D and E empty
+  logic        r_go_q, r_go_d;
+  logic [31:0] r_pc_q, r_pc_d;
 
   // D stage.
   // F: the fetch address, registered (imem_addr); its word arrives in D.
@@ -250,7 +253,7 @@ module rv_core #(
   rv_div u_div (
     .clk    (clk),
     .rst    (rst),
-    .start  (e_valid_q && e_ctrl_q.div && !w_flush),
+    .start  (e_valid_q && e_ctrl_q.div && !w_flush && !r_go_q),
     .ack    (!stall_m),
     .kill   (w_flush),
     .op     (e_ctrl_q.div_op),
@@ -333,7 +336,7 @@ module rv_core #(
     // Redirect: jalr always, a branch whose prediction was wrong.
     e_redirect_pc = 32'b0;
     e_go          = 1'b0;
-    if (e_valid_q && !e_exc_out.valid && !stall_e && !w_flush) begin
+    if (e_valid_q && !e_exc_out.valid && !stall_e && !w_flush && !r_go_q) begin
       if (e_ctrl_q.jalr) begin
         e_go          = 1'b1;
         e_redirect_pc = e_jalr_target;
@@ -388,7 +391,7 @@ module rv_core #(
       m_req_d = m_mem && (!stall_w || w_safe);
     end else begin
       // not when M's instruction takes an interrupt at W next cycle
-      m_req_d = e_mem && !stall_e && m_safe && !(irq_take_next && m_valid_q && !irq_hold_d);
+      m_req_d = e_mem && !stall_e && !r_go_q && m_safe && !(irq_take_next && m_valid_q && !irq_hold_d);
     end
   end
 
@@ -551,7 +554,7 @@ module rv_core #(
     m_a_d      = m_a_q;
     m_b_d      = m_b_q;
     m_exc_d    = m_exc_q;
-    if (w_flush || (!stall_m && stall_e)) begin
+    if (w_flush || (!stall_m && (stall_e || r_go_q))) begin
       m_valid_d = 1'b0;
       m_ctrl_d  = '0;
       m_exc_d   = '0;
@@ -575,7 +578,7 @@ module rv_core #(
     e_tmis_d   = e_tmis_q;
     e_pred_d   = e_pred_q;
     e_exc_d    = e_exc_q;
-    if (w_flush || (!stall_e && (e_go || stall_d))) begin
+    if (w_flush || r_go_q || (!stall_e && stall_d)) begin
       e_valid_d = 1'b0;
       e_ctrl_d  = '0;
       e_exc_d   = '0;
@@ -595,10 +598,12 @@ module rv_core #(
       e_pred_d   = d_pred;
       e_exc_d    = d_exc;
     end
-    if (!d_valid_q && !w_flush && !stall_e && !e_go) begin
+    if (!d_valid_q && !w_flush && !r_go_q && !stall_e && !stall_d) begin
       e_exc_d  = '0;
       e_ctrl_d = '0;
     end
+    r_go_d = e_go;
+    r_pc_d = e_redirect_pc;
 
     // D <- F. A redirect (W, E or a jump in D) sends F to the target and
     // empties D: the word arriving next cycle is the old path's.
@@ -611,9 +616,9 @@ module rv_core #(
     if (w_flush) begin
       d_valid_d = 1'b0;
       f_pc_d    = w_flush_pc;
-    end else if (e_go) begin
+    end else if (r_go_q) begin
       d_valid_d = 1'b0;
-      f_pc_d    = e_redirect_pc;
+      f_pc_d    = r_pc_q;
     end else if (d_valid_q && stall_d) begin
       d_buf_d   = 1'b1;          // hold D's word; F reads the next one again
     end else if (d_jump) begin
@@ -648,6 +653,7 @@ module rv_core #(
       x_valid_q  <= 1'b0;
       retire_q   <= 1'b0;
       m_req_q    <= 1'b0;
+      r_go_q     <= 1'b0;
     end else begin
       d_valid_q <= d_valid_d;
       f_pc_q    <= f_pc_d;
@@ -665,8 +671,10 @@ module rv_core #(
       x_valid_q  <= x_valid_d;
       retire_q   <= w_retire;
       m_req_q    <= m_req_d;
+      r_go_q     <= r_go_d;
     end
     d_pc_q     <= d_pc_d;
+    r_pc_q     <= r_pc_d;
     d_ffault_q <= d_ffault_d;
     d_buf_q    <= d_buf_d;
     d_instr_q  <= d_instr_d;
