@@ -100,6 +100,10 @@ module rv_core #(
   logic [31:0]     e_a, e_b, e_opa, e_opb, e_alu, e_result;
   logic [31:0]     e_jalr_target;
   logic            e_taken, e_late, e_w_load;
+  // Forwarding, decided a cycle ahead: operand n of E comes from M, W or X
+  // (one-hot, registered), else from e_rsn_q; e_wl: it waits for a load in W.
+  logic [2:0]      e_fwd1_q, e_fwd1_d, e_fwd2_q, e_fwd2_d;
+  logic            e_wl_q, e_wl_d;
   logic [1:0]      e_addr_lo;             // low bits of rs1 + imm (alignment checks)
   logic            e_tmis_q, e_tmis_d;    // the branch target is misaligned (from D)
   core_pkg::exc_t    e_exc_out;
@@ -142,8 +146,6 @@ module rv_core #(
   logic [31:0]     csr_rdata, csr_src, csr_wdata, csr_trap_target, csr_mepc;
   // X: the register write of the instruction that left W last cycle, for
   // forwarding to E (load data reaches E only from here).
-  logic            x_valid_q, x_valid_d;
-  logic [4:0]      x_rd_q, x_rd_d;
   logic [31:0]     x_data_q, x_data_d;
   logic            csr_we;
   logic            irq_take, irq_take_next, wfi_wake;
@@ -222,26 +224,61 @@ module rv_core #(
   end
 
   // ---------------------------------------------------------------- E stage
-  // Operand forwarding, from registers only: the youngest older writer of rs
-  // wins (M, then W, then X). A load in W is not forwarded (its data comes
-  // from the bus this cycle): E waits for it to reach X (e_w_load).
-  function automatic logic [31:0] fwd(input logic [4:0] rs, input logic [31:0] val,
-                                      input logic m_hit, input logic [4:0] m_rd,
-                                      input logic [31:0] m_res,
-                                      input logic w_hit, input logic [4:0] w_rd,
-                                      input logic [31:0] w_res,
-                                      input logic x_hit, input logic [4:0] x_rd,
+  // Operand forwarding, from registers only, chosen a cycle ahead: the
+  // youngest older writer of rs wins (M, then W, then X). A load in W is not
+  // forwarded (its data comes from the bus this cycle): E waits for it to
+  // reach X (e_w_load).
+  function automatic logic [31:0] fwd(input logic [2:0] sel, input logic [31:0] val,
+                                      input logic [31:0] m_res, input logic [31:0] w_res,
                                       input logic [31:0] x_res);
-    if (m_hit && (m_rd == rs)) begin
+    if (sel[0]) begin
       fwd = m_res;
-    end else if (w_hit && (w_rd == rs)) begin
+    end else if (sel[1]) begin
       fwd = w_res;
-    end else if (x_hit && (x_rd == rs)) begin
+    end else if (sel[2]) begin
       fwd = x_res;
     end else begin
       fwd = val;
     end
   endfunction
+
+  // Where an operand of the instruction in E next cycle comes from. Taken
+  // from D: the pipeline moves on (M <- E, W <- M, X <- W). Held in E: the
+  // value forwarded this cycle is kept in e_rsn, only a load in W (selected
+  // now, not forwardable) is still owed: from X next cycle, or W again while
+  // W stalls.
+  function automatic logic [2:0] fwd_next(input logic hold, input logic [4:0] rs,
+                                          input logic cur_w);
+    logic m_hit, w_hit, x_hit;
+    m_hit = e_valid_q && e_ctrl_q.rd_we && (e_ctrl_q.rd == rs);
+    w_hit = m_valid_q && m_ctrl_q.rd_we && (m_ctrl_q.rd == rs);
+    x_hit = w_valid_q && w_ctrl_q.rd_we && (w_ctrl_q.rd == rs);
+    if (hold) begin
+      fwd_next = (cur_w && w_ctrl_q.load) ? (stall_w ? 3'b010 : 3'b100) : 3'b000;
+    end else if (m_hit) begin
+      fwd_next = 3'b001;
+    end else if (w_hit) begin
+      fwd_next = 3'b010;
+    end else begin
+      fwd_next = {x_hit, 2'b00};
+    end
+  endfunction
+
+  always_comb begin
+    e_fwd1_d = fwd_next(stall_e, d_instr[19:15], e_fwd1_q[1]);
+    e_fwd2_d = fwd_next(stall_e, d_instr[24:20], e_fwd2_q[1]);
+  end
+
+  // A load in W that E's instruction needs next cycle (E waits for it).
+  always_comb begin
+    if (stall_e) begin
+      e_wl_d = stall_w && w_ctrl_q.load &&
+               ((e_ctrl_q.rs1_used && e_fwd1_q[1]) || (e_ctrl_q.rs2_used && e_fwd2_q[1]));
+    end else begin
+      e_wl_d = m_ctrl_q.load &&
+               ((d_dec.rs1_used && e_fwd1_d[1]) || (d_dec.rs2_used && e_fwd2_d[1]));
+    end
+  end
 
   rv_alu u_alu (
     .a      (e_opa),
@@ -264,15 +301,9 @@ module rv_core #(
   );
 
   always_comb begin
-    e_a = fwd(e_ctrl_q.rs1, e_rs1_q, m_valid_q && m_ctrl_q.rd_we, m_ctrl_q.rd, m_result_q,
-              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_result_q,
-              x_valid_q, x_rd_q, x_data_q);
-    e_b = fwd(e_ctrl_q.rs2, e_rs2_q, m_valid_q && m_ctrl_q.rd_we, m_ctrl_q.rd, m_result_q,
-              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_result_q,
-              x_valid_q, x_rd_q, x_data_q);
-    e_w_load = e_valid_q && w_valid_q && w_ctrl_q.load && w_ctrl_q.rd_we &&
-               ((e_ctrl_q.rs1_used && (e_ctrl_q.rs1 == w_ctrl_q.rd)) ||
-                (e_ctrl_q.rs2_used && (e_ctrl_q.rs2 == w_ctrl_q.rd)));
+    e_a = fwd(e_fwd1_q, e_rs1_q, m_result_q, w_result_q, x_data_q);
+    e_b = fwd(e_fwd2_q, e_rs2_q, m_result_q, w_result_q, x_data_q);
+    e_w_load = e_valid_q && e_wl_q;
 
     unique case (e_ctrl_q.opa_sel)
       core_pkg::OPA_PC:   e_opa = e_pc_q;
@@ -489,8 +520,6 @@ module rv_core #(
     endcase
     csr_we = w_retire && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
 
-    x_valid_d = rf_we;
-    x_rd_d    = w_ctrl_q.rd;
     x_data_d  = w_final;
   end
 
@@ -650,7 +679,6 @@ module rv_core #(
       w_exc_q    <= '0;
       w_issued_q <= 1'b0;
       irq_hold_q <= 1'b0;
-      x_valid_q  <= 1'b0;
       retire_q   <= 1'b0;
       m_req_q    <= 1'b0;
       r_go_q     <= 1'b0;
@@ -668,7 +696,6 @@ module rv_core #(
       w_exc_q    <= w_exc_d;
       w_issued_q <= w_issued_d;
       irq_hold_q <= irq_hold_d;
-      x_valid_q  <= x_valid_d;
       retire_q   <= w_retire;
       m_req_q    <= m_req_d;
       r_go_q     <= r_go_d;
@@ -684,6 +711,9 @@ module rv_core #(
     e_target_q <= e_target_d;
     e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
+    e_fwd1_q   <= e_fwd1_d;
+    e_fwd2_q   <= e_fwd2_d;
+    e_wl_q     <= e_wl_d;
     m_pc_q     <= m_pc_d;
     m_result_q <= m_result_d;
     m_a_q      <= m_a_d;
@@ -691,7 +721,6 @@ module rv_core #(
     w_pc_q     <= w_pc_d;
     w_result_q <= w_result_d;
     w_a_q      <= w_a_d;
-    x_rd_q     <= x_rd_d;
     x_data_q   <= x_data_d;
     m_be_q     <= m_be_d;
     m_wdata_q  <= m_wdata_d;
