@@ -81,7 +81,9 @@ module rv_core #(
   core_pkg::ctrl_t   d_dec, d_ctrl;
   core_pkg::exc_t    d_exc;
   logic            e_csr_bad;
-  logic [31:0]     d_target;
+  logic [31:0]     d_target;              // jal / branch target
+  logic [31:0]     d_jb_imm;
+  logic            d_rs1_used, d_rs2_used;  // from the opcode alone (a superset)
   logic            d_pred, d_jump;
   logic [31:0]     d_rs1_val, d_rs2_val;
   logic [31:0]     rf_rdata1, rf_rdata2;
@@ -176,7 +178,15 @@ module rv_core #(
   );
 
   always_comb begin
-    d_target      = d_pc_q + d_dec.imm;
+    // The immediate of jal or of a branch straight from the word (instr[2]
+    // tells them apart); only these two use the target.
+    d_jb_imm   = d_instr[2] ? {{11{d_instr[31]}}, d_instr[31], d_instr[19:12], d_instr[20], d_instr[30:21], 1'b0}
+                            : {{19{d_instr[31]}}, d_instr[31], d_instr[7], d_instr[30:25], d_instr[11:8], 1'b0};
+    d_target   = d_pc_q + d_jb_imm;
+    d_rs1_used = !((d_instr[6:0] == core_pkg::OPC_LUI) || (d_instr[6:0] == core_pkg::OPC_AUIPC) ||
+                   (d_instr[6:0] == core_pkg::OPC_JAL));
+    d_rs2_used = (d_instr[6:0] == core_pkg::OPC_BRANCH) || (d_instr[6:0] == core_pkg::OPC_STORE) ||
+                 (d_instr[6:0] == core_pkg::OPC_OP);
 
     d_exc = '0;
     d_exc.tval = d_instr;   // without an exception: the word, for E's CSR check
@@ -219,8 +229,8 @@ module rv_core #(
     // (from the decode before the exception squash: a needless stall of an
     // excepting instruction is harmless)
     load_use = d_valid_q && e_valid_q && e_late && e_ctrl_q.rd_we &&
-               ((d_dec.rs1_used && (d_dec.rs1 == e_ctrl_q.rd)) ||
-                (d_dec.rs2_used && (d_dec.rs2 == e_ctrl_q.rd)));
+               ((d_rs1_used && (d_instr[19:15] == e_ctrl_q.rd)) ||
+                (d_rs2_used && (d_instr[24:20] == e_ctrl_q.rd)));
   end
 
   // ---------------------------------------------------------------- E stage
@@ -276,7 +286,7 @@ module rv_core #(
                ((e_ctrl_q.rs1_used && e_fwd1_q[1]) || (e_ctrl_q.rs2_used && e_fwd2_q[1]));
     end else begin
       e_wl_d = m_ctrl_q.load &&
-               ((d_dec.rs1_used && e_fwd1_d[1]) || (d_dec.rs2_used && e_fwd2_d[1]));
+               ((d_rs1_used && e_fwd1_d[1]) || (d_rs2_used && e_fwd2_d[1]));
     end
   end
 
