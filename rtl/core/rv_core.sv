@@ -83,6 +83,7 @@ module rv_core #(
   logic            e_csr_bad;
   logic [31:0]     d_target;              // jal / branch target
   logic [31:0]     d_jb_imm;
+  logic            d_jal_mis;
   logic            d_rs1_used, d_rs2_used;  // from the opcode alone (a superset)
   logic            d_pred, d_jump;
   logic [31:0]     d_rs1_val, d_rs2_val;
@@ -188,31 +189,35 @@ module rv_core #(
     d_rs2_used = (d_instr[6:0] == core_pkg::OPC_BRANCH) || (d_instr[6:0] == core_pkg::OPC_STORE) ||
                  (d_instr[6:0] == core_pkg::OPC_OP);
 
-    d_exc = '0;
-    d_exc.tval = d_instr;   // without an exception: the word, for E's CSR check
+    // Exceptions of D, flat: the cause in priority order; tval needs no
+    // priority (an illegal word is neither jal nor ecall/ebreak).
+    d_jal_mis   = (d_instr[6:0] == core_pkg::OPC_JAL) && d_instr[21];   // target[1] = imm[1]
+    d_exc.valid = d_ffault_q || d_dec.illegal || d_dec.ecall || d_dec.ebreak || d_jal_mis;
     if (d_ffault_q) begin
-      d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_INSN_ACCESS;
-      d_exc.tval  = d_pc_q;
     end else if (d_dec.illegal) begin
-      d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_ILLEGAL;
-      d_exc.tval  = d_instr;
     end else if (d_dec.ecall) begin
-      d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_ECALL_M;
-      d_exc.tval  = 32'b0;
     end else if (d_dec.ebreak) begin
-      d_exc.valid = 1'b1;
       d_exc.cause = core_pkg::EXC_BREAKPOINT;
-      d_exc.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
-    end else if (d_dec.jal && d_dec.imm[1]) begin   // pc is word aligned: target[1] = imm[1]
-      d_exc.valid = 1'b1;
+    end else begin
       d_exc.cause = core_pkg::EXC_INSN_MISALIGNED;
-      d_exc.tval  = d_target;
     end
-    // An excepting instruction travels on as a no-op carrying its cause.
-    d_ctrl = d_exc.valid ? '0 : d_dec;
+    // without an exception tval carries the word, for E's CSR check;
+    // ebreak: 0 is allowed by the spec and what QEMU writes too
+    if (d_ffault_q) begin
+      d_exc.tval = d_pc_q;
+    end else if (d_jal_mis) begin
+      d_exc.tval = d_target;
+    end else if (d_dec.ecall || d_dec.ebreak) begin
+      d_exc.tval = 32'b0;
+    end else begin
+      d_exc.tval = d_instr;
+    end
+    // An excepting instruction travels on with its exception; E cancels its
+    // effects (e_ctrl_out, no redirect, no divide).
+    d_ctrl = d_dec;
 
     // From the opcode alone (an excepting instruction that jumps here is
     // cancelled at W all the same): backward branches, jal.
@@ -300,7 +305,7 @@ module rv_core #(
   rv_div u_div (
     .clk    (clk),
     .rst    (rst),
-    .start  (e_valid_q && e_ctrl_q.div && !w_flush && !r_go_q),
+    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !w_flush && !r_go_q),
     .ack    (!stall_m),
     .kill   (w_flush),
     .op     (e_ctrl_q.div_op),
@@ -548,7 +553,7 @@ module rv_core #(
   // ---------------------------------------------------------------- control
   always_comb begin
     stall_m = stall_w || (m_mem && !(m_req_q && dbus_gnt)) || m_csr_wait;
-    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !div_ready) || e_w_load;
+    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !div_ready) || e_w_load;
     stall_d = stall_e || load_use;
   end
 
