@@ -1,24 +1,44 @@
 `default_nettype none
-// rv_core: RV32IM + Zicsr, machine mode only, five-stage in-order pipeline.
+// rv_core: RV32IM + Zicsr, machine mode only, in-order pipeline F D E M W
+// (and X, a register after W). Every output comes from a register.
 //
-//   F  the BRAM read: imem_addr is the next D pc, chosen this cycle
-//   D  decode, register read (with write-back bypass), exceptions of the
-//      fetch and the encoding, jal and backward branches redirect here
-//      (static prediction: backward taken, forward not taken)
-//   E  ALU, branch resolution (a misprediction or jalr costs one bubble),
-//      address and alignment check, iterative divide (stalls E)
-//   M  sbus request of loads and stores, multiply (operands registered
-//      in front, product registered behind: a DSP-friendly two-cycle path)
-//   W  commit: load data, CSR access, traps, mret, wfi, fence.i, register
+//   F  imem_addr is the register f_pc: the next word is chosen a cycle ahead
+//      (f_pc + 4, or a redirect), its fetch-fault check too
+//   D  the word arrives from the BRAM (or from d_instr, where D keeps it while
+//      it stalls); decode, register read (no bypass: what W writes reaches E
+//      from X), exceptions of the fetch and the encoding (flat, no priority
+//      through the decoder). jal and backward branches redirect F here, from
+//      the word alone (static prediction: backward taken, forward not
+//      taken): a taken jump costs one bubble. The forwarding of E's operands
+//      is chosen here, a cycle ahead.
+//   E  operands from registers only (one-hot M/W/X select, registered), ALU,
+//      branch resolution, address alignment (from the two low bits alone),
+//      CSR existence check, iterative divide (stalls E). A misprediction or a
+//      jalr is registered (r_go) and redirects F the cycle after: the wrong
+//      path in D and E is emptied then (3 bubbles). Byte enables and store
+//      data are put on their lanes here, for M's registered bus outputs.
+//   M  the sbus request (dbus_req registered, see below), multiply (operands
+//      registered in front, product registered behind: a DSP-friendly
+//      two-cycle path), CSR read (registered into w_result; only while W is
+//      empty, so the state is that left by every older instruction)
+//   W  commit: load data, CSR write, traps, mret, wfi, fence.i, register
 //      write. The one place architectural state changes, so every trap is
 //      precise; an sbus error arrives here with rvalid.
+//   X  the register write of the instruction that left W (forwarded to E)
 //
-// Forwarding: E takes operands from M (ALU, jump link, divide results) and
-// from W (everything, including load data and CSR reads). A load, multiply or
-// CSR read followed by a user costs one bubble. Interrupts are taken at W on
-// an instruction that has not started a bus access and is not a wfi; that
-// instruction does not execute and mepc points at it. After an mret at least
-// one instruction retires before the next interrupt (forward progress).
+// Forwarding: E takes operands from M (ALU, jump link, divide results), W
+// (also the product and a CSR's old value) and X (everything, load data
+// included). A load, multiply or CSR read followed by a user costs one
+// bubble, a load used two instructions later one more.
+// The bus request of a load or store is registered: it is presented only
+// while W holds nothing that could trap, flush, stall or access the bus (and
+// not when W takes an interrupt next cycle), so a load or store right after
+// another one is requested the cycle after the first one's response.
+// Interrupts (pending/enabled state registered in rv_csr) are taken at W on
+// an instruction that has not started a bus access and is not a wfi, never
+// while M's request is up; that instruction does not execute and mepc points
+// at it. After an mret at least one instruction retires before the next
+// interrupt (forward progress). retire is one cycle late (benches count it).
 module rv_core #(
   parameter logic [31:0] BOOT_ADDR  = 32'h0000_0000,
   parameter logic [31:0] IMEM_BASE  = 32'h0000_0000,
