@@ -130,7 +130,8 @@ module rv_core #(
   logic [1:0]      e_addr_lo;             // low bits of rs1 + imm (alignment checks)
   logic            e_tmis_q, e_tmis_d;    // the branch target is misaligned (from D)
   core_pkg::exc_t    e_exc_out;
-  core_pkg::ctrl_t   e_ctrl_out;
+  core_pkg::ctrl_t   e_chk;     // decode of E's word, for its encoding checks
+  logic              e_unused;
   logic            div_ready;
   logic [31:0]     div_result;
 
@@ -209,34 +210,22 @@ module rv_core #(
     d_rs2_used = (d_instr[6:0] == core_pkg::OPC_BRANCH) || (d_instr[6:0] == core_pkg::OPC_STORE) ||
                  (d_instr[6:0] == core_pkg::OPC_OP);
 
-    // Exceptions of D, flat: the cause in priority order; tval needs no
-    // priority (an illegal word is neither jal nor ecall/ebreak).
+    // Exceptions found in D: the fetch fault and a misaligned jal (both from
+    // registers or the opcode); the encoding (illegal, ecall, ebreak) is
+    // checked in E from the word, which travels in tval.
     d_jal_mis   = (d_instr[6:0] == core_pkg::OPC_JAL) && d_instr[21];   // target[1] = imm[1]
-    d_exc.valid = d_ffault_q || d_dec.illegal || d_dec.ecall || d_dec.ebreak || d_jal_mis;
-    if (d_ffault_q) begin
-      d_exc.cause = core_pkg::EXC_INSN_ACCESS;
-    end else if (d_dec.illegal) begin
-      d_exc.cause = core_pkg::EXC_ILLEGAL;
-    end else if (d_dec.ecall) begin
-      d_exc.cause = core_pkg::EXC_ECALL_M;
-    end else if (d_dec.ebreak) begin
-      d_exc.cause = core_pkg::EXC_BREAKPOINT;
-    end else begin
-      d_exc.cause = core_pkg::EXC_INSN_MISALIGNED;
-    end
-    // without an exception tval carries the word, for E's CSR check;
-    // ebreak: 0 is allowed by the spec and what QEMU writes too
+    d_exc.valid = d_ffault_q || d_jal_mis;
+    d_exc.cause = d_ffault_q ? core_pkg::EXC_INSN_ACCESS : core_pkg::EXC_INSN_MISALIGNED;
     if (d_ffault_q) begin
       d_exc.tval = d_pc_q;
     end else if (d_jal_mis) begin
       d_exc.tval = d_target;
-    end else if (d_dec.ecall || d_dec.ebreak) begin
-      d_exc.tval = 32'b0;
     end else begin
       d_exc.tval = d_instr;
     end
-    // An excepting instruction travels on with its exception; E cancels its
-    // effects (e_ctrl_out, no redirect, no divide).
+    // An excepting instruction travels on with its exception; its effects are
+    // cancelled where they would happen (no redirect, divide or bus access;
+    // nothing written at W).
     d_ctrl = d_dec;
 
     // From the opcode alone (an excepting instruction that jumps here is
@@ -363,6 +352,17 @@ module rv_core #(
     e_addr_lo     = e_a[1:0] + e_ctrl_q.imm[1:0];
   end
 
+  // The encoding checks of E's word (carried in e_exc tval while no exception
+  // is pending): only illegal, ecall and ebreak of this decode are used.
+  rv_decode u_decode_e (
+    .instr (e_exc_q.tval),
+    .ctrl  (e_chk)
+  );
+
+  always_comb begin
+    e_unused = ^e_chk;
+  end
+
   always_comb begin
     if (e_ctrl_q.jal || e_ctrl_q.jalr) begin
       e_result = e_pc_q + 32'd4;
@@ -378,9 +378,17 @@ module rv_core #(
                 (!csr_chk_exists || (e_ctrl_q.csr_write && (e_ctrl_q.csr_addr[11:10] == 2'b11)));
     e_exc_out = e_exc_q;
     if (!e_exc_q.valid) begin
-      if (e_csr_bad) begin
+      if (e_chk.illegal || e_csr_bad) begin
         e_exc_out.valid = 1'b1;
         e_exc_out.cause = core_pkg::EXC_ILLEGAL;
+      end else if (e_chk.ecall) begin
+        e_exc_out.valid = 1'b1;
+        e_exc_out.cause = core_pkg::EXC_ECALL_M;
+        e_exc_out.tval  = 32'b0;
+      end else if (e_chk.ebreak) begin
+        e_exc_out.valid = 1'b1;
+        e_exc_out.cause = core_pkg::EXC_BREAKPOINT;
+        e_exc_out.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
       end else if (e_ctrl_q.jalr && e_addr_lo[1]) begin
         e_exc_out.valid = 1'b1;
         e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
@@ -397,16 +405,20 @@ module rv_core #(
         e_exc_out.tval  = e_alu;
       end
     end
-    e_ctrl_out = e_exc_out.valid ? '0 : e_ctrl_q;
+  end
 
-    // Redirect: jalr always, a branch whose prediction was wrong.
+  // Redirect: jalr always, a branch whose prediction was wrong; not for an
+  // excepting one (its own encoding and alignment checked here directly,
+  // not through e_exc_out).
+  always_comb begin
     e_redirect_pc = 32'b0;
     e_go          = 1'b0;
-    if (e_valid_q && !e_exc_out.valid && !stall_e && !w_flush && !r_go_q) begin
-      if (e_ctrl_q.jalr) begin
+    if (e_valid_q && !e_exc_q.valid && !stall_e && !w_flush && !r_go_q) begin
+      if (e_ctrl_q.jalr && (e_ctrl_q.funct3 == 3'b000) && !e_addr_lo[1]) begin
         e_go          = 1'b1;
         e_redirect_pc = e_jalr_target;
-      end else if (e_ctrl_q.branch && (e_taken != e_pred_q)) begin
+      end else if (e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] != 2'b01) && (e_taken != e_pred_q) &&
+                   !(e_taken && e_tmis_q)) begin
         e_go          = 1'b1;
         e_redirect_pc = e_taken ? e_target_q : (e_pc_q + 32'd4);
       end
@@ -430,7 +442,7 @@ module rv_core #(
 
     // A CSR is read in M (into w_result) while W is empty, so that no older
     // instruction changes CSR state in the cycle of the read; W writes it.
-    m_csr_wait = m_valid_q && (m_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_valid_q;
+    m_csr_wait = m_valid_q && (m_ctrl_q.csr_op != core_pkg::CSR_NONE) && !m_exc_q.valid && w_valid_q;
   end
 
   // The request is registered. It is presented only while the instruction
@@ -441,11 +453,16 @@ module rv_core #(
   // store leaves M in the cycle of its grant; back to back, the second one's
   // request comes the cycle after the first one's response.
   always_comb begin
-    m_mem  = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store);
+    m_mem  = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store) && !m_exc_q.valid;
     m_safe = !m_valid_q || !(m_ctrl_q.load || m_ctrl_q.store || m_exc_q.valid || m_ctrl_q.mret ||
                              m_ctrl_q.fence_i || m_ctrl_q.wfi);
     w_safe = !w_valid_q;   // W holds: only a waiting access or wfi stalls it
-    e_mem  = e_valid_q && (e_ctrl_out.load || e_ctrl_out.store);
+    // a load or store without exception (encoding and alignment checked directly)
+    e_mem  = e_valid_q && !e_exc_q.valid &&
+             ((e_ctrl_q.load && (e_ctrl_q.funct3 != 3'b011) && (e_ctrl_q.funct3[2:1] != 2'b11)) ||
+              (e_ctrl_q.store && !e_ctrl_q.funct3[2] && (e_ctrl_q.funct3[1:0] != 2'b11))) &&
+             !(((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
+               ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00)));
   end
 
   always_comb begin
@@ -526,7 +543,7 @@ module rv_core #(
     // w_result holds the ALU result, the product or the CSR's old value.
     w_final = w_ctrl_q.load ? w_load_data : w_result_q;
 
-    stall_w = w_valid_q && (w_wait || (w_ctrl_q.wfi && !wfi_wake));
+    stall_w = w_valid_q && (w_wait || (w_ctrl_q.wfi && !w_exc_q.valid && !wfi_wake));
 
     // Forward progress: after an mret one instruction retires before the next
     // interrupt, so an interrupt period shorter than a divide cannot livelock.
@@ -625,7 +642,7 @@ module rv_core #(
     end else if (!stall_m) begin
       m_valid_d  = e_valid_q;
       m_pc_d     = e_pc_q;
-      m_ctrl_d   = e_ctrl_out;
+      m_ctrl_d   = e_ctrl_q;   // an excepting one is cancelled by m_exc / w_exc
       m_result_d = e_result;
       m_a_d      = e_a;
       m_b_d      = e_b;
