@@ -314,7 +314,7 @@ module rv_core #(
   rv_div u_div (
     .clk    (clk),
     .rst    (rst),
-    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !w_flush && !r_go_q),
+    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !e_w_load && !w_flush && !r_go_q),
     .ack    (!stall_m),
     .kill   (w_flush),
     .op     (e_ctrl_q.div_op),
