@@ -1,24 +1,44 @@
 `default_nettype none
-// rv_core: RV32IM + Zicsr, machine mode only, five-stage in-order pipeline.
+// rv_core: RV32IM + Zicsr, machine mode only, in-order pipeline F D E M W
+// (and X, a register after W). Every output comes from a register.
 //
-//   F  the BRAM read: imem_addr is the next D pc, chosen this cycle
-//   D  decode, register read (with write-back bypass), exceptions of the
-//      fetch and the encoding, jal and backward branches redirect here
-//      (static prediction: backward taken, forward not taken)
-//   E  ALU, branch resolution (a misprediction or jalr costs one bubble),
-//      address and alignment check, iterative divide (stalls E)
-//   M  sbus request of loads and stores, multiply (operands registered
-//      in front, product registered behind: a DSP-friendly two-cycle path)
-//   W  commit: load data, CSR access, traps, mret, wfi, fence.i, register
+//   F  imem_addr is the register f_pc: the next word is chosen a cycle ahead
+//      (f_pc + 4, or a redirect), its fetch-fault check too
+//   D  the word arrives from the BRAM (or from d_instr, where D keeps it while
+//      it stalls); decode, register read (no bypass: what W writes reaches E
+//      from X), exceptions of the fetch and the encoding (flat, no priority
+//      through the decoder). jal and backward branches redirect F here, from
+//      the word alone (static prediction: backward taken, forward not
+//      taken): a taken jump costs one bubble. The forwarding of E's operands
+//      is chosen here, a cycle ahead.
+//   E  operands from registers only (one-hot M/W/X select, registered), ALU,
+//      branch resolution, address alignment (from the two low bits alone),
+//      CSR existence check, iterative divide (stalls E). A misprediction or a
+//      jalr is registered (r_go) and redirects F the cycle after: the wrong
+//      path in D and E is emptied then (3 bubbles). Byte enables and store
+//      data are put on their lanes here, for M's registered bus outputs.
+//   M  the sbus request (dbus_req registered, see below), multiply (operands
+//      registered in front, product registered behind: a DSP-friendly
+//      two-cycle path), CSR read (registered into w_result; only while W is
+//      empty, so the state is that left by every older instruction)
+//   W  commit: load data, CSR write, traps, mret, wfi, fence.i, register
 //      write. The one place architectural state changes, so every trap is
 //      precise; an sbus error arrives here with rvalid.
+//   X  the register write of the instruction that left W (forwarded to E)
 //
-// Forwarding: E takes operands from M (ALU, jump link, divide results) and
-// from W (everything, including load data and CSR reads). A load, multiply or
-// CSR read followed by a user costs one bubble. Interrupts are taken at W on
-// an instruction that has not started a bus access and is not a wfi; that
-// instruction does not execute and mepc points at it. After an mret at least
-// one instruction retires before the next interrupt (forward progress).
+// Forwarding: E takes operands from M (ALU, jump link, divide results), W
+// (also the product and a CSR's old value) and X (everything, load data
+// included). A load, multiply or CSR read followed by a user costs one
+// bubble, a load used two instructions later one more.
+// The bus request of a load or store is registered: it is presented only
+// while W holds nothing that could trap, flush, stall or access the bus (and
+// not when W takes an interrupt next cycle), so a load or store right after
+// another one is requested the cycle after the first one's response.
+// Interrupts (pending/enabled state registered in rv_csr) are taken at W on
+// an instruction that has not started a bus access and is not a wfi, never
+// while M's request is up; that instruction does not execute and mepc points
+// at it. After an mret at least one instruction retires before the next
+// interrupt (forward progress). retire is one cycle late (benches count it).
 module rv_core #(
   parameter logic [31:0] BOOT_ADDR  = 32'h0000_0000,
   parameter logic [31:0] IMEM_BASE  = 32'h0000_0000,
@@ -64,15 +84,27 @@ module rv_core #(
   logic [31:0] w_flush_pc;
   logic e_go;              // E redirects the fetch (jalr, mispredicted branch)
   logic [31:0] e_redirect_pc;
+  // ... registered: next cycle F goes to r_pc and the (wrong path) D and E empty
+  logic        r_go_q, r_go_d;
+  logic [31:0] r_pc_q, r_pc_d;
 
   // D stage.
+  // F: the fetch address, registered (imem_addr); its word arrives in D.
+  logic [31:0]     f_pc_q, f_pc_d;
+  logic [31:0]     f_imem_off;
   logic            d_valid_q, d_valid_d;
   logic [31:0]     d_pc_q, d_pc_d;
+  logic            d_ffault_q, d_ffault_d;   // d_pc is outside the instruction BRAM
+  logic            d_buf_q, d_buf_d;         // D's word is in d_instr_q (held while stalled)
+  logic [31:0]     d_instr_q, d_instr_d;
+  logic [31:0]     d_instr;
   core_pkg::ctrl_t   d_dec, d_ctrl;
   core_pkg::exc_t    d_exc;
-  logic            d_fetch_fault, d_csr_bad;
-  logic [31:0]     d_imem_off;
-  logic [31:0]     d_target;
+  logic            e_csr_bad;
+  logic [31:0]     d_target;              // jal / branch target
+  logic [31:0]     d_jb_imm;
+  logic            d_jal_mis;
+  logic            d_rs1_used, d_rs2_used;  // from the opcode alone (a superset)
   logic            d_pred, d_jump;
   logic [31:0]     d_rs1_val, d_rs2_val;
   logic [31:0]     rf_rdata1, rf_rdata2;
@@ -90,9 +122,16 @@ module rv_core #(
   core_pkg::exc_t    e_exc_q, e_exc_d;
   logic [31:0]     e_a, e_b, e_opa, e_opb, e_alu, e_result;
   logic [31:0]     e_jalr_target;
-  logic            e_taken, e_late;
+  logic            e_taken, e_late, e_w_load;
+  // Forwarding, decided a cycle ahead: operand n of E comes from M, W or X
+  // (one-hot, registered), else from e_rsn_q; e_wl: it waits for a load in W.
+  logic [2:0]      e_fwd1_q, e_fwd1_d, e_fwd2_q, e_fwd2_d;
+  logic            e_wl_q, e_wl_d;
+  logic [1:0]      e_addr_lo;             // low bits of rs1 + imm (alignment checks)
+  logic            e_tmis_q, e_tmis_d;    // the branch target is misaligned (from D)
   core_pkg::exc_t    e_exc_out;
-  core_pkg::ctrl_t   e_ctrl_out;
+  core_pkg::ctrl_t   e_chk;     // decode of E's word, for its encoding checks
+  logic              e_unused;
   logic            div_ready;
   logic [31:0]     div_result;
 
@@ -104,7 +143,14 @@ module rv_core #(
   logic [31:0]     m_a_q, m_a_d;
   logic [31:0]     m_b_q, m_b_d;
   core_pkg::exc_t    m_exc_q, m_exc_d;
-  logic            m_req;
+  logic [3:0]      m_be_q, m_be_d;        // byte enables and store data, on their
+  logic [31:0]     m_wdata_q, m_wdata_d;  // lanes a stage ahead (registered dbus outputs)
+  logic            m_req_q, m_req_d;      // dbus_req: the access of M is presented
+  logic            m_mem;                 // M holds a load or store
+  logic            m_safe, w_safe;        // the instruction ahead cannot trap, flush,
+                                          // stall or access the bus
+  logic            e_mem;                 // E passes a load or store to M
+  logic            m_csr_wait;            // a CSR read in M waits for an empty W
   logic [31:0]     m_mul_result;
 
   // W stage.
@@ -115,29 +161,38 @@ module rv_core #(
   logic [31:0]     w_a_q, w_a_d;
   logic            w_issued_q, w_issued_d;
   core_pkg::exc_t    w_exc_q, w_exc_d;
-  logic            w_wait, w_err, w_irq, w_trap;
+  logic            w_wait, w_err, w_irq, w_trap, w_retire;
+  logic            retire_q;
   logic [3:0]      w_trap_cause;
   logic [31:0]     w_trap_tval;
   logic [31:0]     w_load_data, w_final;
   logic [31:0]     w_shifted;
   logic [31:0]     csr_rdata, csr_src, csr_wdata, csr_trap_target, csr_mepc;
+  // X: the register write of the instruction that left W last cycle, for
+  // forwarding to E (load data reaches E only from here).
+  logic [31:0]     x_data_q, x_data_d;
   logic            csr_we;
-  logic            irq_take, wfi_wake;
+  logic            irq_take, irq_take_next, wfi_wake;
   logic [3:0]      irq_cause;
   logic            rf_we;
   logic            irq_hold_q, irq_hold_d;
 
   // ---------------------------------------------------------------- D stage
+  always_comb begin
+    d_instr    = d_buf_q ? d_instr_q : imem_rdata;
+    f_imem_off = f_pc_q - IMEM_BASE;
+  end
+
   rv_decode u_decode (
-    .instr (imem_rdata),
+    .instr (d_instr),
     .ctrl  (d_dec)
   );
 
   rv_regfile u_regfile (
     .clk    (clk),
-    .raddr1 (imem_rdata[19:15]),
+    .raddr1 (d_instr[19:15]),
     .rdata1 (rf_rdata1),
-    .raddr2 (imem_rdata[24:20]),
+    .raddr2 (d_instr[24:20]),
     .rdata2 (rf_rdata2),
     .we     (rf_we),
     .waddr  (w_ctrl_q.rd),
@@ -145,72 +200,109 @@ module rv_core #(
   );
 
   always_comb begin
-    d_imem_off    = d_pc_q - IMEM_BASE;
-    d_fetch_fault = !(d_imem_off < IMEM_BYTES);
-    d_csr_bad     = (d_dec.csr_op != core_pkg::CSR_NONE) &&
-                    (!csr_chk_exists || (d_dec.csr_write && (d_dec.csr_addr[11:10] == 2'b11)));
-    d_target      = d_pc_q + d_dec.imm;
+    // The immediate of jal or of a branch straight from the word (instr[2]
+    // tells them apart); only these two use the target.
+    d_jb_imm   = d_instr[2] ? {{11{d_instr[31]}}, d_instr[31], d_instr[19:12], d_instr[20], d_instr[30:21], 1'b0}
+                            : {{19{d_instr[31]}}, d_instr[31], d_instr[7], d_instr[30:25], d_instr[11:8], 1'b0};
+    d_target   = d_pc_q + d_jb_imm;
+    d_rs1_used = !((d_instr[6:0] == core_pkg::OPC_LUI) || (d_instr[6:0] == core_pkg::OPC_AUIPC) ||
+                   (d_instr[6:0] == core_pkg::OPC_JAL));
+    d_rs2_used = (d_instr[6:0] == core_pkg::OPC_BRANCH) || (d_instr[6:0] == core_pkg::OPC_STORE) ||
+                 (d_instr[6:0] == core_pkg::OPC_OP);
 
-    d_exc = '0;
-    if (d_fetch_fault) begin
-      d_exc.valid = 1'b1;
-      d_exc.cause = core_pkg::EXC_INSN_ACCESS;
-      d_exc.tval  = d_pc_q;
-    end else if (d_dec.illegal || d_csr_bad) begin
-      d_exc.valid = 1'b1;
-      d_exc.cause = core_pkg::EXC_ILLEGAL;
-      d_exc.tval  = imem_rdata;
-    end else if (d_dec.ecall) begin
-      d_exc.valid = 1'b1;
-      d_exc.cause = core_pkg::EXC_ECALL_M;
-      d_exc.tval  = 32'b0;
-    end else if (d_dec.ebreak) begin
-      d_exc.valid = 1'b1;
-      d_exc.cause = core_pkg::EXC_BREAKPOINT;
-      d_exc.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
-    end else if (d_dec.jal && (d_target[1:0] != 2'b00)) begin
-      d_exc.valid = 1'b1;
-      d_exc.cause = core_pkg::EXC_INSN_MISALIGNED;
-      d_exc.tval  = d_target;
+    // Exceptions found in D: the fetch fault and a misaligned jal (both from
+    // registers or the opcode); the encoding (illegal, ecall, ebreak) is
+    // checked in E from the word, which travels in tval.
+    d_jal_mis   = (d_instr[6:0] == core_pkg::OPC_JAL) && d_instr[21];   // target[1] = imm[1]
+    d_exc.valid = d_ffault_q || d_jal_mis;
+    d_exc.cause = d_ffault_q ? core_pkg::EXC_INSN_ACCESS : core_pkg::EXC_INSN_MISALIGNED;
+    if (d_ffault_q) begin
+      d_exc.tval = d_pc_q;
+    end else if (d_jal_mis) begin
+      d_exc.tval = d_target;
+    end else begin
+      d_exc.tval = d_instr;
     end
-    // An excepting instruction travels on as a no-op carrying its cause.
-    d_ctrl = d_exc.valid ? '0 : d_dec;
+    // An excepting instruction travels on with its exception; its effects are
+    // cancelled where they would happen (no redirect, divide or bus access;
+    // nothing written at W).
+    d_ctrl = d_dec;
 
-    d_pred = d_ctrl.branch && d_ctrl.imm[31] && (d_target[1:0] == 2'b00);
-    d_jump = d_valid_q && (d_ctrl.jal || d_pred);
+    // From the opcode alone (an excepting instruction that jumps here is
+    // cancelled at W all the same): backward branches, jal.
+    d_pred = (d_instr[6:0] == core_pkg::OPC_BRANCH) && d_instr[31] && !d_instr[8];
+    d_jump = d_valid_q && ((d_instr[6:0] == core_pkg::OPC_JAL) || d_pred);
 
+    // No bypass here: what W writes this cycle reaches E from X next cycle.
     d_rs1_val = rf_rdata1;
     d_rs2_val = rf_rdata2;
-    if (rf_we && (w_ctrl_q.rd == d_dec.rs1)) begin
-      d_rs1_val = w_final;
-    end
-    if (rf_we && (w_ctrl_q.rd == d_dec.rs2)) begin
-      d_rs2_val = w_final;
-    end
 
     // A result produced late (load data, CSR read at W, product at M) cannot
     // be forwarded to the next instruction in time: one bubble.
     e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE);
+    // (from the decode before the exception squash: a needless stall of an
+    // excepting instruction is harmless)
     load_use = d_valid_q && e_valid_q && e_late && e_ctrl_q.rd_we &&
-               ((d_ctrl.rs1_used && (d_ctrl.rs1 == e_ctrl_q.rd)) ||
-                (d_ctrl.rs2_used && (d_ctrl.rs2 == e_ctrl_q.rd)));
+               ((d_rs1_used && (d_instr[19:15] == e_ctrl_q.rd)) ||
+                (d_rs2_used && (d_instr[24:20] == e_ctrl_q.rd)));
   end
 
   // ---------------------------------------------------------------- E stage
-  // Operand forwarding: the youngest older writer of rs wins.
-  function automatic logic [31:0] fwd(input logic [4:0] rs, input logic [31:0] val,
-                                      input logic m_hit, input logic [4:0] m_rd,
-                                      input logic [31:0] m_res,
-                                      input logic w_hit, input logic [4:0] w_rd,
-                                      input logic [31:0] w_res);
-    if (m_hit && (m_rd == rs)) begin
+  // Operand forwarding, from registers only, chosen a cycle ahead: the
+  // youngest older writer of rs wins (M, then W, then X). A load in W is not
+  // forwarded (its data comes from the bus this cycle): E waits for it to
+  // reach X (e_w_load).
+  function automatic logic [31:0] fwd(input logic [2:0] sel, input logic [31:0] val,
+                                      input logic [31:0] m_res, input logic [31:0] w_res,
+                                      input logic [31:0] x_res);
+    if (sel[0]) begin
       fwd = m_res;
-    end else if (w_hit && (w_rd == rs)) begin
+    end else if (sel[1]) begin
       fwd = w_res;
+    end else if (sel[2]) begin
+      fwd = x_res;
     end else begin
       fwd = val;
     end
   endfunction
+
+  // Where an operand of the instruction in E next cycle comes from. Taken
+  // from D: the pipeline moves on (M <- E, W <- M, X <- W). Held in E: the
+  // value forwarded this cycle is kept in e_rsn, only a load in W (selected
+  // now, not forwardable) is still owed: from X next cycle, or W again while
+  // W stalls.
+  function automatic logic [2:0] fwd_next(input logic hold, input logic [4:0] rs,
+                                          input logic cur_w);
+    logic m_hit, w_hit, x_hit;
+    m_hit = e_valid_q && e_ctrl_q.rd_we && (e_ctrl_q.rd == rs);
+    w_hit = m_valid_q && m_ctrl_q.rd_we && (m_ctrl_q.rd == rs);
+    x_hit = w_valid_q && w_ctrl_q.rd_we && (w_ctrl_q.rd == rs);
+    if (hold) begin
+      fwd_next = (cur_w && w_ctrl_q.load) ? (stall_w ? 3'b010 : 3'b100) : 3'b000;
+    end else if (m_hit) begin
+      fwd_next = 3'b001;
+    end else if (w_hit) begin
+      fwd_next = 3'b010;
+    end else begin
+      fwd_next = {x_hit, 2'b00};
+    end
+  endfunction
+
+  always_comb begin
+    e_fwd1_d = fwd_next(stall_e, d_instr[19:15], e_fwd1_q[1]);
+    e_fwd2_d = fwd_next(stall_e, d_instr[24:20], e_fwd2_q[1]);
+  end
+
+  // A load in W that E's instruction needs next cycle (E waits for it).
+  always_comb begin
+    if (stall_e) begin
+      e_wl_d = stall_w && w_ctrl_q.load &&
+               ((e_ctrl_q.rs1_used && e_fwd1_q[1]) || (e_ctrl_q.rs2_used && e_fwd2_q[1]));
+    end else begin
+      e_wl_d = m_ctrl_q.load &&
+               ((d_rs1_used && e_fwd1_d[1]) || (d_rs2_used && e_fwd2_d[1]));
+    end
+  end
 
   rv_alu u_alu (
     .a      (e_opa),
@@ -222,7 +314,7 @@ module rv_core #(
   rv_div u_div (
     .clk    (clk),
     .rst    (rst),
-    .start  (e_valid_q && e_ctrl_q.div && !w_flush),
+    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !e_w_load && !w_flush && !r_go_q),
     .ack    (!stall_m),
     .kill   (w_flush),
     .op     (e_ctrl_q.div_op),
@@ -233,10 +325,9 @@ module rv_core #(
   );
 
   always_comb begin
-    e_a = fwd(e_ctrl_q.rs1, e_rs1_q, m_valid_q && m_ctrl_q.rd_we, m_ctrl_q.rd, m_result_q,
-              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_final);
-    e_b = fwd(e_ctrl_q.rs2, e_rs2_q, m_valid_q && m_ctrl_q.rd_we, m_ctrl_q.rd, m_result_q,
-              w_valid_q && w_ctrl_q.rd_we, w_ctrl_q.rd, w_final);
+    e_a = fwd(e_fwd1_q, e_rs1_q, m_result_q, w_result_q, x_data_q);
+    e_b = fwd(e_fwd2_q, e_rs2_q, m_result_q, w_result_q, x_data_q);
+    e_w_load = e_valid_q && e_wl_q;
 
     unique case (e_ctrl_q.opa_sel)
       core_pkg::OPA_PC:   e_opa = e_pc_q;
@@ -256,6 +347,20 @@ module rv_core #(
     e_taken = e_taken && e_ctrl_q.branch;
 
     e_jalr_target = (e_a + e_ctrl_q.imm) & 32'hFFFF_FFFE;
+    // rs1 + imm is also the load/store address (e_alu); its two low bits on
+    // their own, for the alignment checks.
+    e_addr_lo     = e_a[1:0] + e_ctrl_q.imm[1:0];
+  end
+
+  // The encoding checks of E's word (carried in e_exc tval while no exception
+  // is pending): only illegal, ecall and ebreak of this decode are used.
+  rv_decode u_decode_e (
+    .instr (e_exc_q.tval),
+    .ctrl  (e_chk)
+  );
+
+  always_comb begin
+    e_unused = ^e_chk;
   end
 
   always_comb begin
@@ -267,34 +372,53 @@ module rv_core #(
       e_result = e_alu;
     end
 
+    // A CSR that does not exist or a write to a read-only one: checked here,
+    // from registers (tval: the word, carried from D).
+    e_csr_bad = (e_ctrl_q.csr_op != core_pkg::CSR_NONE) &&
+                (!csr_chk_exists || (e_ctrl_q.csr_write && (e_ctrl_q.csr_addr[11:10] == 2'b11)));
     e_exc_out = e_exc_q;
     if (!e_exc_q.valid) begin
-      if (e_ctrl_q.jalr && e_jalr_target[1]) begin
+      if (e_chk.illegal || e_csr_bad) begin
+        e_exc_out.valid = 1'b1;
+        e_exc_out.cause = core_pkg::EXC_ILLEGAL;
+      end else if (e_chk.ecall) begin
+        e_exc_out.valid = 1'b1;
+        e_exc_out.cause = core_pkg::EXC_ECALL_M;
+        e_exc_out.tval  = 32'b0;
+      end else if (e_chk.ebreak) begin
+        e_exc_out.valid = 1'b1;
+        e_exc_out.cause = core_pkg::EXC_BREAKPOINT;
+        e_exc_out.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
+      end else if (e_ctrl_q.jalr && e_addr_lo[1]) begin
         e_exc_out.valid = 1'b1;
         e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
         e_exc_out.tval  = e_jalr_target;
-      end else if (e_taken && (e_target_q[1:0] != 2'b00)) begin
+      end else if (e_taken && e_tmis_q) begin
         e_exc_out.valid = 1'b1;
         e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
         e_exc_out.tval  = e_target_q;
       end else if ((e_ctrl_q.load || e_ctrl_q.store) &&
-                   (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_alu[0]) ||
-                    ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_alu[1:0] != 2'b00)))) begin
+                   (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
+                    ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00)))) begin
         e_exc_out.valid = 1'b1;
         e_exc_out.cause = e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED;
         e_exc_out.tval  = e_alu;
       end
     end
-    e_ctrl_out = e_exc_out.valid ? '0 : e_ctrl_q;
+  end
 
-    // Redirect: jalr always, a branch whose prediction was wrong.
+  // Redirect: jalr always, a branch whose prediction was wrong; not for an
+  // excepting one (its own encoding and alignment checked here directly,
+  // not through e_exc_out).
+  always_comb begin
     e_redirect_pc = 32'b0;
     e_go          = 1'b0;
-    if (e_valid_q && !e_exc_out.valid && !stall_e && !w_flush) begin
-      if (e_ctrl_q.jalr) begin
+    if (e_valid_q && !e_exc_q.valid && !stall_e && !w_flush && !r_go_q) begin
+      if (e_ctrl_q.jalr && (e_ctrl_q.funct3 == 3'b000) && !e_addr_lo[1]) begin
         e_go          = 1'b1;
         e_redirect_pc = e_jalr_target;
-      end else if (e_ctrl_q.branch && (e_taken != e_pred_q)) begin
+      end else if (e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] != 2'b01) && (e_taken != e_pred_q) &&
+                   !(e_taken && e_tmis_q)) begin
         e_go          = 1'b1;
         e_redirect_pc = e_taken ? e_target_q : (e_pc_q + 32'd4);
       end
@@ -310,38 +434,81 @@ module rv_core #(
   );
 
   always_comb begin
-    // A request only when the commit stage will not hold or flush this cycle:
-    // one access outstanding at a time, and none for an instruction that a
-    // trap at W is about to cancel.
-    m_req = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store) && !stall_w && !w_flush;
-
-    dbus_req   = m_req;
+    dbus_req   = m_req_q;
     dbus_addr  = m_result_q;
     dbus_we    = m_ctrl_q.store;
-    unique case (m_ctrl_q.mem_size)
+    dbus_be    = m_be_q;
+    dbus_wdata = m_wdata_q;
+
+    // A CSR is read in M (into w_result) while W is empty, so that no older
+    // instruction changes CSR state in the cycle of the read; W writes it.
+    m_csr_wait = m_valid_q && (m_ctrl_q.csr_op != core_pkg::CSR_NONE) && !m_exc_q.valid && w_valid_q;
+  end
+
+  // The request is registered. It is presented only while the instruction
+  // ahead (in W) is one that retires in this cycle for sure, or none: one
+  // access outstanding at a time, and none for an instruction that a trap at W
+  // would cancel (no request when W is about to take an interrupt; W takes
+  // none while M's request is up). A load or
+  // store leaves M in the cycle of its grant; back to back, the second one's
+  // request comes the cycle after the first one's response.
+  always_comb begin
+    m_mem  = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store) && !m_exc_q.valid;
+    m_safe = !m_valid_q || !(m_ctrl_q.load || m_ctrl_q.store || m_exc_q.valid || m_ctrl_q.mret ||
+                             m_ctrl_q.fence_i || m_ctrl_q.wfi);
+    w_safe = !w_valid_q;   // W holds: only a waiting access or wfi stalls it
+    // a load or store without exception (encoding and alignment checked directly)
+    e_mem  = e_valid_q && !e_exc_q.valid &&
+             ((e_ctrl_q.load && (e_ctrl_q.funct3 != 3'b011) && (e_ctrl_q.funct3[2:1] != 2'b11)) ||
+              (e_ctrl_q.store && !e_ctrl_q.funct3[2] && (e_ctrl_q.funct3[1:0] != 2'b11))) &&
+             !(((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
+               ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00)));
+  end
+
+  always_comb begin
+    if (w_flush) begin
+      m_req_d = 1'b0;
+    end else if (m_req_q) begin
+      m_req_d = !dbus_gnt;                 // held until granted, then it leaves M
+    end else if (stall_m) begin
+      m_req_d = m_mem && (!stall_w || w_safe);
+    end else begin
+      // not when M's instruction takes an interrupt at W next cycle
+      m_req_d = e_mem && !stall_e && !r_go_q && m_safe && !(irq_take_next && m_valid_q && !irq_hold_d);
+    end
+  end
+
+  // Byte enables and store data of the access, from E (address low bits and rs2).
+  always_comb begin
+    unique case (e_ctrl_q.mem_size)
       core_pkg::SIZE_B: begin
-        dbus_be    = 4'b0001 << m_result_q[1:0];
-        dbus_wdata = {4{m_b_q[7:0]}};
+        m_be_d    = 4'b0001 << e_addr_lo;
+        m_wdata_d = {4{e_b[7:0]}};
       end
       core_pkg::SIZE_H: begin
-        dbus_be    = {m_result_q[1], m_result_q[1], !m_result_q[1], !m_result_q[1]};
-        dbus_wdata = {2{m_b_q[15:0]}};
+        m_be_d    = {e_addr_lo[1], e_addr_lo[1], !e_addr_lo[1], !e_addr_lo[1]};
+        m_wdata_d = {2{e_b[15:0]}};
       end
       default: begin
-        dbus_be    = 4'b1111;
-        dbus_wdata = m_b_q;
+        m_be_d    = 4'b1111;
+        m_wdata_d = e_b;
       end
     endcase
+    if (stall_m) begin
+      m_be_d    = m_be_q;
+      m_wdata_d = m_wdata_q;
+    end
   end
 
   // ---------------------------------------------------------------- W stage
   rv_csr u_csr (
     .clk          (clk),
     .rst          (rst),
-    .chk_addr     (d_dec.csr_addr),
+    .chk_addr     (e_ctrl_q.csr_addr),
     .chk_exists   (csr_chk_exists),
-    .addr         (w_ctrl_q.csr_addr),
+    .addr         (m_ctrl_q.csr_addr),
     .rdata        (csr_rdata),
+    .waddr        (w_ctrl_q.csr_addr),
     .we           (csr_we),
     .wdata        (csr_wdata),
     .trap         (w_trap),
@@ -350,12 +517,13 @@ module rv_core #(
     .trap_pc      (w_pc_q[31:2]),
     .trap_tval    (w_trap_tval),
     .trap_target  (csr_trap_target),
-    .mret         (retire && w_ctrl_q.mret),
+    .mret         (w_retire && w_ctrl_q.mret),
     .mepc         (csr_mepc),
-    .retire       (retire),
+    .retire       (w_retire),
     .irq_timer    (irq_timer),
     .irq_external (irq_external),
     .irq_take     (irq_take),
+    .irq_take_next(irq_take_next),
     .irq_cause    (irq_cause),
     .wfi_wake     (wfi_wake)
   );
@@ -372,19 +540,14 @@ module rv_core #(
       default:        w_load_data = w_shifted;
     endcase
 
-    if (w_ctrl_q.load) begin
-      w_final = w_load_data;
-    end else if (w_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
-      w_final = csr_rdata;
-    end else begin
-      w_final = w_result_q;
-    end
+    // w_result holds the ALU result, the product or the CSR's old value.
+    w_final = w_ctrl_q.load ? w_load_data : w_result_q;
 
-    stall_w = w_valid_q && (w_wait || (w_ctrl_q.wfi && !wfi_wake));
+    stall_w = w_valid_q && (w_wait || (w_ctrl_q.wfi && !w_exc_q.valid && !wfi_wake));
 
     // Forward progress: after an mret one instruction retires before the next
     // interrupt, so an interrupt period shorter than a divide cannot livelock.
-    w_irq  = w_valid_q && irq_take && !irq_hold_q && !w_issued_q && !w_ctrl_q.wfi;
+    w_irq  = w_valid_q && irq_take && !irq_hold_q && !w_issued_q && !w_ctrl_q.wfi && !m_req_q;
     w_trap = w_irq || (w_valid_q && (w_exc_q.valid || w_err));
     if (w_irq) begin
       w_trap_cause = irq_cause;
@@ -397,21 +560,24 @@ module rv_core #(
       w_trap_tval  = w_result_q;
     end
 
-    retire = w_valid_q && !stall_w && !w_trap;
-    rf_we  = retire && w_ctrl_q.rd_we;
+    w_retire = w_valid_q && !stall_w && !w_trap;
+    rf_we    = w_retire && w_ctrl_q.rd_we;
+    retire   = retire_q;   // for benches: one cycle late
 
     csr_src = w_ctrl_q.csr_imm ? w_ctrl_q.imm : w_a_q;
     unique case (w_ctrl_q.csr_op)
-      core_pkg::CSR_RS: csr_wdata = csr_rdata | csr_src;
-      core_pkg::CSR_RC: csr_wdata = csr_rdata & ~csr_src;
+      core_pkg::CSR_RS: csr_wdata = w_result_q | csr_src;
+      core_pkg::CSR_RC: csr_wdata = w_result_q & ~csr_src;
       default:        csr_wdata = csr_src;
     endcase
-    csr_we = retire && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+    csr_we = w_retire && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+
+    x_data_d  = w_final;
   end
 
   always_comb begin
-    w_flush    = w_trap || (retire && (w_ctrl_q.mret || w_ctrl_q.fence_i));
-    irq_hold_d = retire ? w_ctrl_q.mret : irq_hold_q;
+    w_flush    = w_trap || (w_retire && (w_ctrl_q.mret || w_ctrl_q.fence_i));
+    irq_hold_d = w_retire ? w_ctrl_q.mret : irq_hold_q;
     if (w_trap) begin
       w_flush_pc = csr_trap_target;
     end else if (w_ctrl_q.mret) begin
@@ -423,8 +589,8 @@ module rv_core #(
 
   // ---------------------------------------------------------------- control
   always_comb begin
-    stall_m = stall_w || (m_req && !dbus_gnt);
-    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !div_ready);
+    stall_m = stall_w || (m_mem && !(m_req_q && dbus_gnt)) || m_csr_wait;
+    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !div_ready) || e_w_load;
     stall_d = stall_e || load_use;
   end
 
@@ -448,9 +614,15 @@ module rv_core #(
         w_valid_d  = m_valid_q;
         w_pc_d     = m_pc_q;
         w_ctrl_d   = m_ctrl_q;
-        w_result_d = m_ctrl_q.mul ? m_mul_result : m_result_q;
+        if (m_ctrl_q.mul) begin
+          w_result_d = m_mul_result;
+        end else if (m_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
+          w_result_d = csr_rdata;
+        end else begin
+          w_result_d = m_result_q;
+        end
         w_a_d      = m_a_q;
-        w_issued_d = m_req;
+        w_issued_d = m_req_q;
         w_exc_d    = m_exc_q;
       end
     end
@@ -463,14 +635,14 @@ module rv_core #(
     m_a_d      = m_a_q;
     m_b_d      = m_b_q;
     m_exc_d    = m_exc_q;
-    if (w_flush || (!stall_m && stall_e)) begin
+    if (w_flush || (!stall_m && (stall_e || r_go_q))) begin
       m_valid_d = 1'b0;
       m_ctrl_d  = '0;
       m_exc_d   = '0;
     end else if (!stall_m) begin
       m_valid_d  = e_valid_q;
       m_pc_d     = e_pc_q;
-      m_ctrl_d   = e_ctrl_out;
+      m_ctrl_d   = e_ctrl_q;   // an excepting one is cancelled by m_exc / w_exc
       m_result_d = e_result;
       m_a_d      = e_a;
       m_b_d      = e_b;
@@ -484,9 +656,10 @@ module rv_core #(
     e_rs1_d    = e_rs1_q;
     e_rs2_d    = e_rs2_q;
     e_target_d = e_target_q;
+    e_tmis_d   = e_tmis_q;
     e_pred_d   = e_pred_q;
     e_exc_d    = e_exc_q;
-    if (w_flush || (!stall_e && (e_go || stall_d))) begin
+    if (w_flush || r_go_q || (!stall_e && stall_d)) begin
       e_valid_d = 1'b0;
       e_ctrl_d  = '0;
       e_exc_d   = '0;
@@ -502,40 +675,51 @@ module rv_core #(
       e_rs1_d    = d_rs1_val;
       e_rs2_d    = d_rs2_val;
       e_target_d = d_target;
+      e_tmis_d   = d_dec.imm[1];
       e_pred_d   = d_pred;
       e_exc_d    = d_exc;
     end
-    if (!d_valid_q && !w_flush && !stall_e && !e_go) begin
+    if (!d_valid_q && !w_flush && !r_go_q && !stall_e && !stall_d) begin
       e_exc_d  = '0;
       e_ctrl_d = '0;
     end
+    r_go_d = e_go;
+    r_pc_d = e_redirect_pc;
 
-    // D <- fetch
+    // D <- F. A redirect (W, E or a jump in D) sends F to the target and
+    // empties D: the word arriving next cycle is the old path's.
+    d_valid_d  = d_valid_q;
+    d_pc_d     = d_pc_q;
+    d_ffault_d = d_ffault_q;
+    d_buf_d    = 1'b0;
+    d_instr_d  = d_instr;
+    f_pc_d     = f_pc_q;
     if (w_flush) begin
-      d_valid_d = 1'b1;
-      d_pc_d    = w_flush_pc;
-    end else if (e_go) begin
-      d_valid_d = 1'b1;
-      d_pc_d    = e_redirect_pc;
-    end else if (stall_d) begin
-      d_valid_d = d_valid_q;
-      d_pc_d    = d_pc_q;
+      d_valid_d = 1'b0;
+      f_pc_d    = w_flush_pc;
+    end else if (r_go_q) begin
+      d_valid_d = 1'b0;
+      f_pc_d    = r_pc_q;
+    end else if (d_valid_q && stall_d) begin
+      d_buf_d   = 1'b1;          // hold D's word; F reads the next one again
     end else if (d_jump) begin
-      d_valid_d = 1'b1;
-      d_pc_d    = d_target;
+      d_valid_d = 1'b0;
+      f_pc_d    = d_target;
     end else begin
-      d_valid_d = 1'b1;
-      d_pc_d    = d_pc_q + 32'd4;
+      d_valid_d  = 1'b1;
+      d_pc_d     = f_pc_q;
+      d_ffault_d = !(f_imem_off < IMEM_BYTES);
+      f_pc_d     = f_pc_q + 32'd4;
     end
 
-    imem_en   = !rst;
-    imem_addr = {d_pc_d[31:2], 2'b00};
+    imem_en    = 1'b1;   // reads during reset are harmless
+    imem_addr  = {f_pc_q[31:2], 2'b00};
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
       d_valid_q <= 1'b0;
-      d_pc_q    <= BOOT_ADDR - 32'd4;
+      f_pc_q    <= BOOT_ADDR;
       e_valid_q <= 1'b0;
       e_ctrl_q  <= '0;
       e_exc_q   <= '0;
@@ -547,9 +731,12 @@ module rv_core #(
       w_exc_q    <= '0;
       w_issued_q <= 1'b0;
       irq_hold_q <= 1'b0;
+      retire_q   <= 1'b0;
+      m_req_q    <= 1'b0;
+      r_go_q     <= 1'b0;
     end else begin
       d_valid_q <= d_valid_d;
-      d_pc_q    <= d_pc_d;
+      f_pc_q    <= f_pc_d;
       e_valid_q <= e_valid_d;
       e_ctrl_q  <= e_ctrl_d;
       e_exc_q   <= e_exc_d;
@@ -561,12 +748,24 @@ module rv_core #(
       w_exc_q    <= w_exc_d;
       w_issued_q <= w_issued_d;
       irq_hold_q <= irq_hold_d;
+      retire_q   <= w_retire;
+      m_req_q    <= m_req_d;
+      r_go_q     <= r_go_d;
     end
+    d_pc_q     <= d_pc_d;
+    r_pc_q     <= r_pc_d;
+    d_ffault_q <= d_ffault_d;
+    d_buf_q    <= d_buf_d;
+    d_instr_q  <= d_instr_d;
     e_pc_q     <= e_pc_d;
     e_rs1_q    <= e_rs1_d;
     e_rs2_q    <= e_rs2_d;
     e_target_q <= e_target_d;
+    e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
+    e_fwd1_q   <= e_fwd1_d;
+    e_fwd2_q   <= e_fwd2_d;
+    e_wl_q     <= e_wl_d;
     m_pc_q     <= m_pc_d;
     m_result_q <= m_result_d;
     m_a_q      <= m_a_d;
@@ -574,6 +773,9 @@ module rv_core #(
     w_pc_q     <= w_pc_d;
     w_result_q <= w_result_d;
     w_a_q      <= w_a_d;
+    x_data_q   <= x_data_d;
+    m_be_q     <= m_be_d;
+    m_wdata_q  <= m_wdata_d;
   end
 
 `ifndef SYNTHESIS

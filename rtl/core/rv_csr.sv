@@ -1,18 +1,21 @@
 `default_nettype none
 // rv_csr: machine-mode CSRs, trap entry and mret, interrupt pending logic.
-// All accesses happen at the commit (W) stage of rv_core, so reads see the
-// state left by every older instruction.
+// rv_core reads a CSR in its M stage while W is empty (so the read sees the
+// state left by every older instruction; mcycle reads one cycle early) and
+// registers the value; the write happens at the commit (W) stage. mcycle and
+// minstret count in two 32-bit halves with the carry registered a cycle ahead.
 module rv_csr (
   input  wire logic        clk,
   input  wire logic        rst,
 
-  // Existence check for the decoder (D stage).
+  // Existence check of the CSR of an instruction (rv_core's E stage).
   input  wire logic [11:0] chk_addr,
   output logic             chk_exists,
 
-  // Access at commit: read value is combinational; the write happens when we.
+  // Read (combinational, from the state) and write (when we) of an access.
   input  wire logic [11:0] addr,
   output logic      [31:0] rdata,
+  input  wire logic [11:0] waddr,
   input  wire logic        we,
   input  wire logic [31:0] wdata,
 
@@ -31,7 +34,9 @@ module rv_csr (
   // Interrupts.
   input  wire logic        irq_timer,
   input  wire logic        irq_external,
+  // registered: from the lines of the cycle before and the enables of this cycle
   output logic             irq_take,   // an enabled interrupt is pending and MIE=1
+  output logic             irq_take_next,  // irq_take of the next cycle
   output logic      [3:0]  irq_cause,
   output logic             wfi_wake    // an interrupt is pending and enabled in mie (any MIE)
 );
@@ -49,6 +54,14 @@ module rv_csr (
   logic [31:0] mtval_q, mtval_d;
   logic [63:0] mcycle_q, mcycle_d;
   logic [63:0] minstret_q, minstret_d;
+  // The carry from the low half into the high half, a cycle ahead: the low
+  // half is all ones (registered), so each half is a 32-bit increment.
+  logic        mcycle_cy_q, mcycle_cy_d;
+  logic        minstret_cy_q, minstret_cy_d;
+  logic        wdata_ones;
+  logic        take_q, take_d;
+  logic        wake_q, wake_d;
+  logic [3:0]  cause_q, cause_d;
 
   logic [31:0] mstatus_v, mie_v, mip_v;
   logic        hpm_zero;   // mhpmcounter3..31(h), mhpmevent3..31 and user aliases: read zero
@@ -133,11 +146,13 @@ module rv_csr (
     mcause_irq_d  = mcause_irq_q;
     mcause_code_d = mcause_code_q;
     mtval_d       = mtval_q;
-    mcycle_d      = mcycle_q + 64'd1;
-    minstret_d    = minstret_q + {63'b0, retire};
+    mcycle_d[31:0]    = mcycle_q[31:0] + 32'd1;
+    mcycle_d[63:32]   = mcycle_q[63:32] + {31'b0, mcycle_cy_q};
+    minstret_d[31:0]  = minstret_q[31:0] + {31'b0, retire};
+    minstret_d[63:32] = minstret_q[63:32] + {31'b0, minstret_cy_q && retire};
 
     if (we) begin
-      unique case (addr)
+      unique case (waddr)
         core_pkg::CSR_MSTATUS: begin
           mie_d  = wdata[3];
           mpie_d = wdata[7];
@@ -166,6 +181,17 @@ module rv_csr (
       endcase
     end
 
+    // Carries for next cycle: the new low half is all ones.
+    wdata_ones    = (wdata == 32'hFFFF_FFFF);
+    mcycle_cy_d   = (mcycle_q[31:0] == 32'hFFFF_FFFE);
+    minstret_cy_d = retire ? (minstret_q[31:0] == 32'hFFFF_FFFE) : minstret_cy_q;
+    if (we && (waddr == core_pkg::CSR_MCYCLE)) begin
+      mcycle_cy_d = wdata_ones;
+    end
+    if (we && (waddr == core_pkg::CSR_MINSTRET)) begin
+      minstret_cy_d = wdata_ones;
+    end
+
     if (trap) begin
       mepc_d        = trap_pc;
       mcause_irq_d  = trap_irq;
@@ -188,10 +214,16 @@ module rv_csr (
     end
     mepc = {mepc_q, 2'b00};
 
-    wfi_wake = (irq_timer && mtie_q) || (irq_external && meie_q);
-    irq_take = mie_q && wfi_wake;
+    // From the next state of the enables, so a write that disables an
+    // interrupt holds from the next instruction on.
+    wake_d  = (irq_timer && mtie_d) || (irq_external && meie_d);
+    take_d  = mie_d && wake_d;
     // Priority: machine external before machine timer.
-    irq_cause = (irq_external && meie_q) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
+    cause_d = (irq_external && meie_d) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
+    wfi_wake  = wake_q;
+    irq_take  = take_q;
+    irq_take_next = take_d;
+    irq_cause = cause_q;
   end
 
   always_ff @(posedge clk) begin
@@ -208,6 +240,11 @@ module rv_csr (
       mtval_q       <= '0;
       mcycle_q      <= '0;
       minstret_q    <= '0;
+      mcycle_cy_q   <= 1'b0;
+      minstret_cy_q <= 1'b0;
+      take_q        <= 1'b0;
+      wake_q        <= 1'b0;
+      cause_q       <= core_pkg::IRQ_M_TIMER;
     end else begin
       mie_q         <= mie_d;
       mpie_q        <= mpie_d;
@@ -221,6 +258,11 @@ module rv_csr (
       mtval_q       <= mtval_d;
       mcycle_q      <= mcycle_d;
       minstret_q    <= minstret_d;
+      mcycle_cy_q   <= mcycle_cy_d;
+      minstret_cy_q <= minstret_cy_d;
+      take_q        <= take_d;
+      wake_q        <= wake_d;
+      cause_q       <= cause_d;
     end
   end
 

@@ -1,6 +1,7 @@
 `default_nettype none
 // rv_decode: combinational RV32IM + Zicsr decoder. Every encoding not in the
-// ISA sets ctrl.illegal (the existence of a CSR is checked by rv_csr).
+// ISA sets ctrl.illegal (the existence of a CSR is checked by rv_csr); the
+// other fields of an illegal word are left as decoded (rv_core cancels it).
 module rv_decode (
   input  wire logic [31:0] instr,
   output core_pkg::ctrl_t    ctrl
@@ -11,6 +12,7 @@ module rv_decode (
   logic [6:0] funct7;
   logic [4:0] rs1, rs2, rd;
   logic [31:0] imm_i, imm_s, imm_b, imm_u, imm_j;
+  logic        illegal;
 
   always_comb begin
     opcode = instr[6:0];
@@ -63,14 +65,12 @@ module rv_decode (
         ctrl.jalr     = 1'b1;
         ctrl.rs1_used = 1'b1;
         ctrl.imm      = imm_i;
-        ctrl.illegal  = (funct3 != 3'b000);
       end
       core_pkg::OPC_BRANCH: begin
         ctrl.branch   = 1'b1;
         ctrl.rs1_used = 1'b1;
         ctrl.rs2_used = 1'b1;
         ctrl.imm      = imm_b;
-        ctrl.illegal  = (funct3 == 3'b010) || (funct3 == 3'b011);
       end
       core_pkg::OPC_LOAD: begin
         ctrl.rd_we        = 1'b1;
@@ -80,7 +80,6 @@ module rv_decode (
         ctrl.imm          = imm_i;
         ctrl.mem_unsigned = funct3[2];
         // lb lh lw lbu lhu
-        ctrl.illegal      = (funct3 == 3'b011) || (funct3 == 3'b110) || (funct3 == 3'b111);
       end
       core_pkg::OPC_STORE: begin
         ctrl.store    = 1'b1;
@@ -88,7 +87,6 @@ module rv_decode (
         ctrl.rs2_used = 1'b1;
         ctrl.opb_imm  = 1'b1;
         ctrl.imm      = imm_s;
-        ctrl.illegal  = funct3[2] || (funct3[1:0] == 2'b11);
       end
       core_pkg::OPC_OP_IMM: begin
         ctrl.rd_we    = 1'b1;
@@ -104,11 +102,9 @@ module rv_decode (
           3'b111: ctrl.alu_op = core_pkg::ALU_AND;
           3'b001: begin
             ctrl.alu_op  = core_pkg::ALU_SLL;
-            ctrl.illegal = (funct7 != 7'b0000000);
           end
           default: begin // 3'b101
             ctrl.alu_op  = funct7[5] ? core_pkg::ALU_SRA : core_pkg::ALU_SRL;
-            ctrl.illegal = (funct7 != 7'b0000000) && (funct7 != 7'b0100000);
           end
         endcase
       end
@@ -131,14 +127,11 @@ module rv_decode (
             default: ctrl.alu_op = core_pkg::ALU_AND;
           endcase
           // funct7 0100000 only for sub and sra
-          ctrl.illegal = !((funct7 == 7'b0000000) ||
-                           ((funct7 == 7'b0100000) && ((funct3 == 3'b000) || (funct3 == 3'b101))));
         end
       end
       core_pkg::OPC_MISC_MEM: begin
         // fence (any pred/succ/fm) is a no-op; fence.i refetches.
         ctrl.fence_i = (funct3 == 3'b001);
-        ctrl.illegal = (funct3 != 3'b000) && (funct3 != 3'b001);
       end
       core_pkg::OPC_SYSTEM: begin
         if (funct3 == 3'b000) begin
@@ -146,9 +139,7 @@ module rv_decode (
           ctrl.ebreak  = (instr[31:7] == 25'h0002000);
           ctrl.mret    = (instr[31:7] == 25'h0604000);
           ctrl.wfi     = (instr[31:7] == 25'h020A000);
-          ctrl.illegal = !(ctrl.ecall || ctrl.ebreak || ctrl.mret || ctrl.wfi);
         end else if (funct3 == 3'b100) begin
-          ctrl.illegal = 1'b1;
         end else begin
           ctrl.rd_we    = 1'b1;
           ctrl.csr_imm  = funct3[2];
@@ -163,26 +154,39 @@ module rv_decode (
           ctrl.imm       = {27'b0, rs1};
         end
       end
-      default: ctrl.illegal = 1'b1;
+      default: ;
     endcase
 
     if (rd == 5'd0) begin
       ctrl.rd_we = 1'b0;
     end
-    if (ctrl.illegal) begin
-      ctrl.rd_we    = 1'b0;
-      ctrl.rs1_used = 1'b0;
-      ctrl.rs2_used = 1'b0;
-      ctrl.branch   = 1'b0;
-      ctrl.jal      = 1'b0;
-      ctrl.jalr     = 1'b0;
-      ctrl.load     = 1'b0;
-      ctrl.store    = 1'b0;
-      ctrl.mul      = 1'b0;
-      ctrl.div      = 1'b0;
-      ctrl.csr_op   = core_pkg::CSR_NONE;
-      ctrl.fence_i  = 1'b0;
-    end
+    ctrl.illegal = illegal;
+  end
+
+  // Every encoding not in the ISA, as one flat sum of products (no priority
+  // through the decode above). The other fields of an illegal word are not
+  // cleared: rv_core cancels an excepting instruction by its exception.
+  always_comb begin
+    illegal = 1'b0;
+    unique case (opcode)
+      core_pkg::OPC_LUI, core_pkg::OPC_AUIPC, core_pkg::OPC_JAL: illegal = 1'b0;
+      core_pkg::OPC_JALR:     illegal = (funct3 != 3'b000);
+      core_pkg::OPC_BRANCH:   illegal = (funct3[2:1] == 2'b01);
+      core_pkg::OPC_LOAD:     illegal = (funct3 == 3'b011) || (funct3[2:1] == 2'b11);
+      core_pkg::OPC_STORE:    illegal = funct3[2] || (funct3[1:0] == 2'b11);
+      core_pkg::OPC_OP_IMM:   illegal = ((funct3 == 3'b001) && (funct7 != 7'b0000000)) ||
+                                        ((funct3 == 3'b101) && (funct7 != 7'b0000000) &&
+                                         (funct7 != 7'b0100000));
+      core_pkg::OPC_OP:       illegal = !((funct7 == 7'b0000001) || (funct7 == 7'b0000000) ||
+                                          ((funct7 == 7'b0100000) &&
+                                           ((funct3 == 3'b000) || (funct3 == 3'b101))));
+      core_pkg::OPC_MISC_MEM: illegal = funct3[2:1] != 2'b00;
+      core_pkg::OPC_SYSTEM:   illegal = (funct3 == 3'b100) ||
+                                        ((funct3 == 3'b000) && (instr[31:7] != 25'h0000000) &&
+                                         (instr[31:7] != 25'h0002000) && (instr[31:7] != 25'h0604000) &&
+                                         (instr[31:7] != 25'h020A000));
+      default:                illegal = 1'b1;
+    endcase
   end
 
 endmodule

@@ -3,13 +3,20 @@
 // One sbus master (the core's data port) to N sbus targets, decoded by
 // address: target i is selected when (addr & MASK_i) == BASE_i; the lowest
 // matching index wins (regions should not overlap). An address no target
-// claims is granted at once and answered one cycle later with err, so a
-// stray access never hangs the core.
+// claims is answered with err.
 //
-// sbus allows one outstanding request: the decoder remembers which target
-// (or the miss responder) owes the response and routes that target's
-// rvalid/rdata/err back. A new request is passed on only when nothing is
-// outstanding or in the cycle the outstanding response arrives.
+// Every output comes from a register (timing: the decode and the read-data
+// mux sit between registers, nothing passes through combinationally).
+// sbus allows one outstanding request, so the decoder holds at most one:
+//   cycle 0  s_req with s_gnt (s_gnt = nothing held): the request and its
+//            decoded target are registered
+//   cycle 1  m_req to that target (addr/we/be/wdata from the registers),
+//            held until the target's m_gnt
+//   ...      the target's m_rvalid/m_rdata/m_err (chosen by the registered
+//            target index) are registered
+//   next     s_rvalid/s_rdata/s_err; s_gnt is up again in this cycle
+// Two cycles more than a direct connection (a BRAM target answers in 3
+// cycles); an unmapped address answers one cycle after its grant, with err.
 module soc_xbar #(
   parameter int                  N    = 2,
   parameter logic [N*32-1:0]    BASE = '0,   // target i: BASE[i*32 +: 32]
@@ -41,33 +48,22 @@ module soc_xbar #(
 
   localparam int SW = (N > 1) ? $clog2(N) : 1;
 
-  logic          pend_q, pend_d;      // a response is owed
-  logic          miss_q, miss_d;      // ... by the miss responder
-  logic [SW-1:0] psel_q, psel_d;      // ... by this target
+  logic          busy_q, busy_d;      // a request is held (until its response is registered)
+  logic [SW-1:0] psel_q, psel_d;      // ... for this target
+  logic [N-1:0]  req_q, req_d;        // m_req: the held request not yet granted
+  logic [31:0]   addr_q, addr_d;
+  logic          we_q, we_d;
+  logic [3:0]    be_q, be_d;
+  logic [31:0]   wdata_q, wdata_d;
+  logic          rvalid_q, rvalid_d;
+  logic [31:0]   rdata_q, rdata_d;
+  logic          err_q, err_d;
   logic [N-1:0]  hit;
   logic [SW-1:0] sel;
   logic          found;
-  logic          can_issue;
+  logic          take;
 
-  // the response, from whoever owes it (its own block: the core may base its
-  // next request on rvalid, so nothing here may depend on the request)
-  always_comb begin
-    s_rvalid = 1'b0;
-    s_err = 1'b0;
-    s_rdata = 32'd0;
-    if (pend_q) begin
-      if (miss_q) begin
-        s_rvalid = 1'b1;
-        s_err = 1'b1;
-      end else begin
-        s_rvalid = m_rvalid[psel_q];
-        s_err = m_err[psel_q];
-        s_rdata = m_rdata[psel_q*32 +: 32];
-      end
-    end
-  end
-
-  // decode
+  // decode of the incoming address
   always_comb begin
     found = 1'b0;
     sel = '0;
@@ -81,41 +77,71 @@ module soc_xbar #(
     end
   end
 
-  // the request, apart from the grant: a target's gnt may depend on its req,
-  // so in a chain of decoders the two must not share a block
+  // the request: taken when nothing is held, passed on from the registers
   always_comb begin
-    can_issue = !pend_q || s_rvalid;
-    m_req = (s_req && can_issue) ? hit : '0;
-    m_addr = s_addr;
-    m_we = s_we;
-    m_be = s_be;
-    m_wdata = s_wdata;
+    s_gnt = !busy_q;
+    take = s_req && !busy_q;
+    addr_d = addr_q;
+    we_d = we_q;
+    be_d = be_q;
+    wdata_d = wdata_q;
+    psel_d = psel_q;
+    req_d = req_q & ~m_gnt;
+    if (take) begin
+      addr_d = s_addr;
+      we_d = s_we;
+      be_d = s_be;
+      wdata_d = s_wdata;
+      psel_d = sel;
+      req_d = hit;
+    end
+    m_req = req_q;
+    m_addr = addr_q;
+    m_we = we_q;
+    m_be = be_q;
+    m_wdata = wdata_q;
   end
 
-  // grant and bookkeeping
+  // the response, from the held target (or err for an unmapped address)
   always_comb begin
-    s_gnt = s_req && can_issue && (!found || m_gnt[sel]);
-    pend_d = pend_q;
-    miss_d = miss_q;
-    psel_d = psel_q;
-    if (s_rvalid) pend_d = 1'b0;
-    if (s_gnt) begin
-      pend_d = 1'b1;
-      miss_d = !found;
-      psel_d = sel;
+    rvalid_d = 1'b0;
+    rdata_d = 32'd0;
+    err_d = 1'b0;
+    busy_d = busy_q;
+    if (take && !found) begin
+      rvalid_d = 1'b1;
+      err_d = 1'b1;
+    end else if (take) begin
+      busy_d = 1'b1;
     end
+    if (busy_q && m_rvalid[psel_q]) begin
+      rvalid_d = 1'b1;
+      rdata_d = m_rdata[psel_q*32 +: 32];
+      err_d = m_err[psel_q];
+      busy_d = 1'b0;
+    end
+    s_rvalid = rvalid_q;
+    s_rdata = rdata_q;
+    s_err = err_q;
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      pend_q <= 1'b0;
-      miss_q <= 1'b0;
-      psel_q <= '0;
+      busy_q <= 1'b0;
+      req_q <= '0;
+      rvalid_q <= 1'b0;
     end else begin
-      pend_q <= pend_d;
-      miss_q <= miss_d;
-      psel_q <= psel_d;
+      busy_q <= busy_d;
+      req_q <= req_d;
+      rvalid_q <= rvalid_d;
     end
+    psel_q <= psel_d;
+    addr_q <= addr_d;
+    we_q <= we_d;
+    be_q <= be_d;
+    wdata_q <= wdata_d;
+    rdata_q <= rdata_d;
+    err_q <= err_d;
   end
 
 `ifndef SYNTHESIS
@@ -137,7 +163,7 @@ module soc_xbar #(
         $error("soc_xbar: request changed before gnt (addr %08x -> %08x)", chk_req_q[68:37], s_addr);
       end
       for (int i = 0; i < N; i++) begin
-        if (m_rvalid[i] && !(pend_q && !miss_q && psel_q == SW'(i))) begin
+        if (m_rvalid[i] && !(busy_q && req_q == '0 && psel_q == SW'(i))) begin
           $error("soc_xbar: target %0d answered without an outstanding request", i);
         end
       end

@@ -23,8 +23,12 @@ BUILD = (["build/core/Vtb_core", "build/core/Vtb_core_fault"]
 RUN = ["/usr/bin/python3", "tests/core/run_isa.py"]
 
 # Cycles per instruction of the cpi.c kernels (zero-wait bus), measured
-# 1.016 / 1.001 / 1.001 / 1.143; the bounds leave a little room.
-CPI_BOUNDS = {1: 1.10, 2: 1.10, 3: 1.10, 4: 1.25}
+# 1.197 / 1.727 / 1.400 / 1.430 (before the timing work 1.016 / 1.001 / 1.001 /
+# 1.143: the fetch address is registered, so a taken jump costs one cycle, a
+# redirect from E (registered) three; load data reaches a user two instructions on one cycle
+# late; the registered bus request of a load or store goes out the cycle after
+# the response of the one before); the bounds leave a little room.
+CPI_BOUNDS = {1: 1.25, 2: 1.80, 3: 1.45, 4: 1.50}
 
 
 def cases():

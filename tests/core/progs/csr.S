@@ -221,14 +221,15 @@ main:
     csrr a1, minstret
     sub a1, a1, a0
     CHECK 110, a1, 11
-    /* mcycle: one per cycle, the pipeline issues one per cycle here */
+    /* mcycle: one per cycle, the pipeline issues one per cycle here; a CSR
+       read waits one cycle in M for the nop ahead of it to leave W */
     csrr a0, mcycle
     .rept 10
     nop
     .endr
     csrr a1, mcycle
     sub a1, a1, a0
-    CHECK 111, a1, 11
+    CHECK 111, a1, 12
     /* user aliases: read back to back */
     csrr a0, instret
     csrr a1, minstret
@@ -237,7 +238,7 @@ main:
     csrr a0, cycle
     csrr a1, mcycle
     sub a1, a1, a0
-    CHECK 113, a1, 1
+    CHECK 113, a1, 2
     /* writes replace the count; the upper half carries */
     li t0, -2
     csrw minstret, t0

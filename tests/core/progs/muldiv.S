@@ -86,6 +86,24 @@ main:
     beq t2, t4, 3f
     SIGI 0xbad
 3:  SIG t2
+    /* a divide whose operands were loaded just before: right after the
+       load, and with one instruction between (the load's data then
+       reaches E one cycle after the divide does) */
+    la t5, mvals
+    li t1, 10
+    lw t0, 28(t5)
+    remu t2, t0, t1
+    SIG t2
+    lbu t0, 28(t5)
+    li t3, 0
+    remu t2, t0, t1
+    divu t4, t0, t1
+    SIG t2
+    SIG t4
+    lw t0, 32(t5)
+    li t3, 7
+    div t2, t0, t3
+    SIG t2
     /* multiply-accumulate loop */
     li a0, 0
     li a1, 1
