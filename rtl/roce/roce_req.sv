@@ -23,8 +23,31 @@
 // RC_ERROR stops the QP: every WQE up to the SQ head is handed to the
 // completer's flush (EV_FLUSH), and so is every later post.
 //
-// The payload stream is the DMA read stream passed through (one DMA command
-// per packet with payload, in header order).
+// The payload stream is the DMA read stream passed through a register slice
+// (one DMA command per packet with payload, in header order).
+//
+// A turn, cycle by cycle (every decision starts from registers):
+//   S_IDLE  a QP reset (state cleared), else a completer command, else the
+//           next ready QP (also chosen in the last cycle of a turn, S_PKT
+//           or S_WB, and there the same QP again when nothing else waits)
+//   S_RD    the four reads of the turn issued at q_q
+//   S_LD    the read data registered (ws_q, head_q, cpub_q, ctx_q) and what
+//           S_EVAL decides on computed from it (ld_q: RTS, behind the
+//           completer, nothing to send, the send pointer, rewind offsets)
+//   S_EVAL  command, not sending (flush / error event), paused, or send:
+//           the WQE at ld_q.wa is read (in every S_EVAL)
+//   S_WQE   the WQE registered with rem = length - soff, rem - 1, npsn + 1
+//           and the end of the local range; the MR read at a WQE's first
+//           packet (mrchk)
+//   S_PRE   the packet computed from registers into pre_q: header, DMA
+//           command, timer arm, PSNs, window, next pointers; the MR check
+//   S_PKT   an MR failure is an EV_LOCERR; else window closed -> S_WB;
+//           else the header, DMA command and timer arm pushed when all have
+//           room, the state written back, the QP kicked again if it has work
+//   S_WB    the state written back (turns that sent nothing)
+// 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices and are pushed from the
+// slices' registers; the outputs (events, timer arms, DMA commands,
+// headers) leave from lib_fifo output registers.
 `default_nettype none
 
 module roce_req #(
@@ -145,7 +168,8 @@ module roce_req #(
     S_WQE  = 4'd4,   // WQE read data valid
     S_PRE  = 4'd5,   // MR read data valid; the packet computed
     S_PKT  = 4'd6,   // push the packet
-    S_WB   = 4'd7    // write the state back, requeue
+    S_WB   = 4'd7,   // write the state back, requeue
+    S_RD   = 4'd8    // the turn's reads (address q_q)
   } state_e;
 
   state_e                  st_q, st_d;
@@ -183,17 +207,16 @@ module roce_req #(
   );
 
   // The kicks of the SQ and the completer come through skid buffers (their
-  // ready from a register) into one register (kv_q, kq_q, the completer's
-  // first), pushed the cycle after; a self kick (S_PKT, S_WB: the turn's QP,
-  // q_q) is pushed at once and holds the register's kick for a cycle. A pop
-  // clears its QP's bit a cycle later (popv_q, popq_q): until then the
-  // compare with popq_q stands for the cleared bit. The FIFO never fills:
-  // it holds each of the NQP QPs at most once.
-  logic           sk_valid, sk_ready, ck_valid, ck_ready, kload;
+  // ready from a register) and are pushed from the buffers' registers, the
+  // completer's first; a self kick (S_PKT, S_WB: the turn's QP, q_q) comes
+  // before both. A pop clears its QP's bit a cycle later (popv_q, popq_q):
+  // until then the compare with popq_q stands for the cleared bit. The FIFO
+  // never fills: it holds each of the NQP QPs at most once.
+  logic           sk_valid, sk_ready, ck_valid, ck_ready;
   logic [23:0]    sk_qpn, ck_qpn;
-  logic           kv_q, kv_d, popv_q, popv_d;
-  logic [QAW-1:0] kq_q, kq_d, popq_q, popq_d;
-  logic           dup_k, dup_s;
+  logic           popv_q, popv_d;
+  logic [QAW-1:0] popq_q, popq_d;
+  logic           dup_s, dup_c, dup_k, in_c, in_k;
 
   lib_skid #(.WIDTH(24)) u_kick_skid (
     .clk, .rst, .s_valid(s_kick_valid), .s_ready(s_kick_ready), .s_data(s_kick_qpn),
@@ -205,25 +228,23 @@ module roce_req #(
   );
 
   always_comb begin
-    // the register takes the next kick when it is empty or pushed now
-    kload    = !kv_q || !self_kick;
-    ck_ready = kload;
-    sk_ready = kload && !ck_valid;
-    kv_d     = kv_q && self_kick;
-    kq_d     = kq_q;
-    if (kload) begin
-      kv_d = ck_valid ? ck_qpn[23:QAW] == '0 : (sk_valid && sk_qpn[23:QAW] == '0);
-      kq_d = ck_valid ? ck_qpn[QAW-1:0] : sk_qpn[QAW-1:0];
-    end
-    popv_d = rf_pop;
-    popq_d = rf_out;
-    dup_s  = queued_q[q_q];
-    dup_k  = queued_q[kq_q] && !(popv_q && popq_q == kq_q);
-    rf_in  = self_kick ? q_q : kq_q;
-    rf_push = self_kick ? !dup_s : (kv_q && !dup_k);
+    ck_ready = !self_kick;
+    sk_ready = !self_kick && !ck_valid;
+    popv_d   = rf_pop;
+    popq_d   = rf_out;
+    // a kick is pushed unless its QP is queued already (or out of the table)
+    in_c     = ck_qpn[23:QAW] == '0;
+    in_k     = sk_qpn[23:QAW] == '0;
+    dup_s    = queued_q[q_q];
+    dup_c    = !in_c || (queued_q[ck_qpn[QAW-1:0]] && !(popv_q && popq_q == ck_qpn[QAW-1:0]));
+    dup_k    = !in_k || (queued_q[sk_qpn[QAW-1:0]] && !(popv_q && popq_q == sk_qpn[QAW-1:0]));
+    rf_in    = self_kick ? q_q : ck_valid ? ck_qpn[QAW-1:0] : sk_qpn[QAW-1:0];
+    rf_push  = self_kick ? !dup_s : ck_valid ? !dup_c : (sk_valid && !dup_k);
     for (int i = 0; i < NQP; i++) begin
       queued_d[i] = (queued_q[i] && !(popv_q && popq_q == QAW'(i))) ||
-                    (self_kick ? (q_q == QAW'(i) && !dup_s) : (kv_q && kq_q == QAW'(i) && !dup_k));
+                    (self_kick ? (q_q == QAW'(i) && !dup_s) :
+                     ck_valid  ? (ck_qpn[QAW-1:0] == QAW'(i) && !dup_c) :
+                                 (sk_valid && sk_qpn[QAW-1:0] == QAW'(i) && !dup_k));
     end
   end
 
@@ -247,29 +268,40 @@ module roce_req #(
   logic                    hd_push, hd_in_ready;
   roce_qp_pkg::qp_tx_hdr_t hd_in;
 
-  roce_fifo #(.WIDTH(roce_req_pkg::REV_W), .DEPTH(4)) u_ev_q (
-    .clk, .rst, .in_valid(ev_push), .in_ready(ev_in_ready), .in_data(ev_in),
-    .out_valid(m_ev_valid), .out_ready(m_ev_ready), .out_data(m_ev), .count()
+  // registered outputs (lib_fifo: valid and data from flip-flops)
+  lib_fifo #(.WIDTH(roce_req_pkg::REV_W), .DEPTH(4)) u_ev_q (
+    .clk, .rst, .s_valid(ev_push), .s_ready(ev_in_ready), .s_data(ev_in),
+    .m_valid(m_ev_valid), .m_ready(m_ev_ready), .m_data(m_ev), .count()
   );
-  roce_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
-    .clk, .rst, .in_valid(tc_push), .in_ready(tc_in_ready), .in_data(tc_in),
-    .out_valid(m_tcmd_valid), .out_ready(m_tcmd_ready), .out_data(m_tcmd), .count()
+  lib_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
+    .clk, .rst, .s_valid(tc_push), .s_ready(tc_in_ready), .s_data(tc_in),
+    .m_valid(m_tcmd_valid), .m_ready(m_tcmd_ready), .m_data(m_tcmd), .count()
   );
-  roce_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
-    .clk, .rst, .in_valid(dc_push), .in_ready(dc_in_ready), .in_data(dc_in),
-    .out_valid(m_dma_cmd_valid), .out_ready(m_dma_cmd_ready), .out_data(m_dma_cmd), .count()
+  lib_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
+    .clk, .rst, .s_valid(dc_push), .s_ready(dc_in_ready), .s_data(dc_in),
+    .m_valid(m_dma_cmd_valid), .m_ready(m_dma_cmd_ready), .m_data(m_dma_cmd), .count()
   );
-  roce_fifo #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W), .DEPTH(HDR_DEPTH)) u_hd_q (
-    .clk, .rst, .in_valid(hd_push), .in_ready(hd_in_ready), .in_data(hd_in),
-    .out_valid(m_hdr_valid), .out_ready(m_hdr_ready), .out_data(m_hdr), .count()
+  lib_fifo #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W), .DEPTH(HDR_DEPTH)) u_hd_q (
+    .clk, .rst, .s_valid(hd_push), .s_ready(hd_in_ready), .s_data(hd_in),
+    .m_valid(m_hdr_valid), .m_ready(m_hdr_ready), .m_data(m_hdr), .count()
   );
 
-  // payload: the DMA read stream
-  assign m_axis_payload_tdata  = s_axis_dma_tdata;
-  assign m_axis_payload_tkeep  = s_axis_dma_tkeep;
-  assign m_axis_payload_tvalid = s_axis_dma_tvalid;
-  assign m_axis_payload_tlast  = s_axis_dma_tlast;
-  assign s_axis_dma_tready     = m_axis_payload_tready;
+  // payload: the DMA read stream, through a register slice
+  lib_skid #(.WIDTH(roce_pkg::DATA_W + roce_pkg::KEEP_W + 1)) u_pay_skid (
+    .clk, .rst,
+    .s_valid(s_axis_dma_tvalid), .s_ready(s_axis_dma_tready),
+    .s_data({s_axis_dma_tdata, s_axis_dma_tkeep, s_axis_dma_tlast}),
+    .m_valid(m_axis_payload_tvalid), .m_ready(m_axis_payload_tready),
+    .m_data({m_axis_payload_tdata, m_axis_payload_tkeep, m_axis_payload_tlast})
+  );
+
+  // completer commands, through a register slice
+  logic                cm_valid, cm_ready;
+  roce_req_pkg::rcmd_t cm;
+  lib_skid #(.WIDTH(roce_req_pkg::RCMD_W)) u_cmd_skid (
+    .clk, .rst, .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(s_cmd),
+    .m_valid(cm_valid), .m_ready(cm_ready), .m_data(cm)
+  );
 
   // ------------------------------------------------------------ the packet
   // Everything about the next packet of WQE wqe_q at ws_q, computed in S_PRE
@@ -479,6 +511,41 @@ module roce_req #(
     ld_d        = (st_q == S_LD) ? ld_n : ld_q;
   end
 
+  // ------------------------------------------------------------ next turn
+  // Chosen in S_IDLE, and in the last cycle of a turn (S_PKT taking the
+  // packet, S_WB) so that the next turn's reads follow at once (S_RD): a QP
+  // reset first (S_IDLE writes it), then a completer command, then the next
+  // ready QP, else the same QP again while it has work (et_more; it is
+  // pushed to the ready FIFO instead when another turn goes first).
+  logic           nt_cmd, nt_pop, nt_rd;
+  logic [QAW-1:0] nt_q;
+  logic           et_more, et_kick, et_cmd, et_pop, et_is_cmd;
+  logic [QAW-1:0] et_q;
+  state_e         et_st;
+  always_comb begin
+    nt_cmd = !rq_valid && cm_valid;
+    nt_pop = !rq_valid && !cm_valid && rf_valid;
+    nt_q   = nt_cmd ? cm.qpn[QAW-1:0] : rf_out;
+    nt_rd  = nt_cmd ? cm.qpn[23:QAW] == '0 : nt_pop;
+
+    et_more   = (st_q == S_PKT) ? pre_q.kick : rekick_q;
+    et_cmd    = nt_cmd;
+    et_pop    = nt_pop;
+    et_is_cmd = nt_cmd;
+    et_q      = nt_q;
+    et_kick   = et_more;
+    et_st     = nt_rd ? S_RD : S_IDLE;
+    if (!nt_cmd && !nt_pop) begin
+      et_q      = q_q;
+      et_is_cmd = is_cmd_q;
+      if (!rq_valid && et_more) begin
+        et_is_cmd = 1'b0;
+        et_kick   = 1'b0;
+        et_st     = S_RD;
+      end
+    end
+  end
+
   // ------------------------------------------------------------ the FSM
   rst_t          ws;      // the turn's new state (module level: Yosys 0.23 takes no struct locals)
   always_comb begin
@@ -502,17 +569,18 @@ module roce_req #(
     cnt_lerr_d  = cnt_lerr_q;
 
     rq_ready    = 1'b0;
-    s_cmd_ready = 1'b0;
+    cm_ready    = 1'b0;
     rf_pop      = 1'b0;
     self_kick   = 1'b0;
     sr_we       = 1'b0;
     sr_waddr    = q_q;
     sr_wdata    = ws_q;
-    sr_re       = 1'b0;
-    head_rd_en  = 1'b0;
-    cpub_rd_en  = 1'b0;
-    ctx_rd_en   = 1'b0;
-    head_rd_qpn = rf_out;
+    // the turn's reads, from registers (S_RD)
+    sr_re       = st_q == S_RD;
+    head_rd_en  = st_q == S_RD;
+    cpub_rd_en  = st_q == S_RD;
+    ctx_rd_en   = st_q == S_RD;
+    head_rd_qpn = q_q;
     // the WQE at the send pointer is read in every S_EVAL (wherever it goes)
     wqe_rd_en   = st_q == S_EVAL;
     wqe_rd_addr = {q_q, ld_q.wa[SAW-1:0]};
@@ -542,24 +610,18 @@ module roce_req #(
           sr_we    = rq_qpn[23:QAW] == '0;
           sr_waddr = rq_qpn[QAW-1:0];
           sr_wdata = '0;
-        end else if (s_cmd_valid) begin
-          s_cmd_ready = 1'b1;
-          cmd_d       = s_cmd;
-          is_cmd_d    = 1'b1;
-          q_d         = s_cmd.qpn[QAW-1:0];
-          head_rd_qpn = s_cmd.qpn[QAW-1:0];
-          if (s_cmd.qpn[23:QAW] == '0) begin
-            sr_re = 1'b1; head_rd_en = 1'b1; cpub_rd_en = 1'b1; ctx_rd_en = 1'b1;
-            st_d  = S_LD;
-          end
-        end else if (rf_valid) begin
-          rf_pop   = 1'b1;
-          is_cmd_d = 1'b0;
-          q_d      = rf_out;
-          sr_re = 1'b1; head_rd_en = 1'b1; cpub_rd_en = 1'b1; ctx_rd_en = 1'b1;
-          st_d  = S_LD;
         end
+        cm_ready = nt_cmd;
+        rf_pop   = nt_pop;
+        if (nt_cmd) cmd_d = cm;
+        if (nt_cmd || nt_pop) begin
+          is_cmd_d = nt_cmd;
+          q_d      = nt_q;
+        end
+        if (nt_rd) st_d = S_RD;
       end
+
+      S_RD: st_d = S_LD;
 
       S_LD: begin
         ws_d   = sr_rdata;
@@ -696,8 +758,13 @@ module roce_req #(
           sr_we     = 1'b1;
           sr_waddr  = q_q;
           sr_wdata  = ws;
-          self_kick = pre_q.kick;
-          st_d      = S_IDLE;
+          self_kick = et_kick;
+          cm_ready  = et_cmd;
+          rf_pop    = et_pop;
+          if (et_cmd) cmd_d = cm;
+          is_cmd_d  = et_is_cmd;
+          q_d       = et_q;
+          st_d      = et_st;
         end
       end
 
@@ -705,8 +772,14 @@ module roce_req #(
         sr_we     = 1'b1;
         sr_waddr  = q_q;
         sr_wdata  = ws_q;
-        self_kick = rekick_q;
-        st_d      = S_IDLE;
+        rekick_d  = 1'b0;
+        self_kick = et_kick;
+        cm_ready  = et_cmd;
+        rf_pop    = et_pop;
+        if (et_cmd) cmd_d = cm;
+        is_cmd_d  = et_is_cmd;
+        q_d       = et_q;
+        st_d      = et_st;
       end
 
       default: st_d = S_IDLE;
@@ -730,7 +803,6 @@ module roce_req #(
       st_q       <= S_INIT;
       init_q     <= '0;
       queued_q   <= '0;
-      kv_q       <= 1'b0;
       popv_q     <= 1'b0;
       q_q        <= '0;
       is_cmd_q   <= 1'b0;
@@ -747,7 +819,6 @@ module roce_req #(
       st_q       <= st_d;
       init_q     <= init_d;
       queued_q   <= queued_d;
-      kv_q       <= kv_d;
       popv_q     <= popv_d;
       q_q        <= q_d;
       is_cmd_q   <= is_cmd_d;
@@ -761,7 +832,6 @@ module roce_req #(
       cnt_pkt_q  <= cnt_pkt_d;
       cnt_lerr_q <= cnt_lerr_d;
     end
-    kq_q    <= kq_d;
     popq_q  <= popq_d;
     rem_q   <= rem_d;
     remm1_q <= remm1_d;

@@ -137,7 +137,20 @@ module roce_wrgen #(
   logic [7:0]    c_inc;
   logic [31:0]   c_k;
 
-  // ---- the next work request (from state only: the ready does not loop back)
+  // our completions, registered as they come (always taken)
+  logic          cq_v_q;
+  logic [47:0]   cq_id_q;             // wr_id[47:0]
+  logic [4:0]    cq_st_q;
+
+  // ---- the next work request (from state only: the ready does not loop back),
+  // out through a register slice (m_wqe_valid and m_wqe from registers)
+  logic               g_valid, g_ready;
+  roce_qp_pkg::swqe_t g_wqe;
+  lib_skid #(.WIDTH(roce_qp_pkg::SWQE_W)) u_wqe_skid (
+    .clk, .rst, .s_valid(g_valid), .s_ready(g_ready), .s_data(g_wqe),
+    .m_valid(m_wqe_valid), .m_ready(m_wqe_ready), .m_data(m_wqe)
+  );
+
   logic        sigd;
   always_comb begin
     logic        last_round;
@@ -147,8 +160,8 @@ module roce_wrgen #(
     outq       = pcnt_q[8*slot_q +: 8] - dcnt_q[8*slot_q +: 8];
     last_round = {1'b0, i_q} + {24'd0, nqp_q} >= {1'b0, total_q};
     sigd       = lat_q || sigc_q == sig_q - 16'd1 || last_round;
-    m_wqe_valid = st_q == G_RUN && i_q != total_q && outst < {16'd0, maxo_q} && outq < maxoq_q;
-    m_wqe = {op_q, cqpn_q, laddr_q, lkey_q, raddr_q, rkey_q, len_q, i_q, 64'd0, 64'd0,
+    g_valid = st_q == G_RUN && i_q != total_q && outst < {16'd0, maxo_q} && outq < maxoq_q;
+    g_wqe = {op_q, cqpn_q, laddr_q, lkey_q, raddr_q, rkey_q, len_q, i_q, 64'd0, 64'd0,
              {GEN_TAG, run_q, 8'(slot_q), round_q}, sigd, 1'b0};
   end
 
@@ -173,17 +186,17 @@ module roce_wrgen #(
     ring_re = 1'b0;  ring_ra = '0;
 
     // ---- our completion
-    c_k    = s_cqe.wr_id[31:0];
-    c_slot = s_cqe.wr_id[32 +: SW];
-    c_ours = s_cqe_valid && st_q != G_IDLE && s_cqe.wr_id[47:40] == run_q && {1'b0, s_cqe.wr_id[39:32]} < nqp_q;
-    c_ok   = s_cqe.status == roce_qp_pkg::WC_SUCCESS;
+    c_k    = cq_id_q[31:0];
+    c_slot = cq_id_q[32 +: SW];
+    c_ours = cq_v_q && st_q != G_IDLE && cq_id_q[47:40] == run_q && {1'b0, cq_id_q[39:32]} < nqp_q;
+    c_ok   = cq_st_q == roce_qp_pkg::WC_SUCCESS;
     c_inc  = c_k[7:0] + 8'd1 - dcnt_q[8*c_slot +: 8];
     done_n = done_q + {24'd0, c_inc};
     lat    = 32'(now_q - tpost_q);
 
     if (st_q != G_IDLE) begin
       idle_d = idle_q + 32'd1;
-      if (m_wqe_valid && m_wqe_ready) begin
+      if (g_valid && g_ready) begin
         idle_d = '0;
         if (i_q == 32'd0) tf_d = now_q;
         tpost_d = now_q;
@@ -204,7 +217,7 @@ module roce_wrgen #(
         idle_d = '0;
         if (!c_ok) begin
           stat_d[2]    = 1'b1;
-          stat_d[12:8] = s_cqe.status;
+          stat_d[12:8] = cq_st_q;
           eidx_d       = 32'(c_k * {23'd0, nqp_q}) + 32'(c_slot);
           st_d         = G_IDLE;
         end else begin
@@ -279,6 +292,13 @@ module roce_wrgen #(
     .clk, .wr_en(ring_we), .wr_addr(ring_wa), .wr_data(now_q[31:0]),
     .rd_en(ring_re), .rd_addr(ring_ra), .rd_data(ring_rd)
   );
+
+  always_ff @(posedge clk) begin
+    if (rst) cq_v_q <= 1'b0;
+    else     cq_v_q <= s_cqe_valid;
+    cq_id_q <= s_cqe.wr_id[47:0];
+    cq_st_q <= s_cqe.status;
+  end
 
   always_ff @(posedge clk) begin
     if (rst) begin
