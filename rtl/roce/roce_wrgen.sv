@@ -137,6 +137,10 @@ module roce_wrgen #(
   logic [7:0]    c_inc;
   logic [31:0]   c_k;
 
+  // lat_q && done_q != 0, registered with them (lat_min from registers)
+  logic          lmv_q, lmv_d;
+  assign lmv_d = lat_d && done_d != 32'd0;
+
   // our completions, registered as they come (always taken)
   logic          cq_v_q;
   logic [47:0]   cq_id_q;             // wr_id[47:0]
@@ -294,8 +298,13 @@ module roce_wrgen #(
   );
 
   always_ff @(posedge clk) begin
-    if (rst) cq_v_q <= 1'b0;
-    else     cq_v_q <= s_cqe_valid;
+    if (rst) begin
+      cq_v_q <= 1'b0;
+      lmv_q  <= 1'b0;
+    end else begin
+      cq_v_q <= s_cqe_valid;
+      lmv_q  <= lmv_d;
+    end
     cq_id_q <= s_cqe.wr_id[47:0];
     cq_st_q <= s_cqe.status;
   end
@@ -330,7 +339,7 @@ module roce_wrgen #(
     err_index = eidx_q;
     t_first   = tf_q;
     t_last    = tl_q;
-    lat_min   = (lat_q && done_q != 32'd0) ? lmin_q : 32'd0;
+    lat_min   = lmv_q ? lmin_q : 32'd0;
     lat_max   = lmax_q;
     lat_sum   = lsum_q;
     win_min   = wmin_q;
