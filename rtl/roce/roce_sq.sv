@@ -13,7 +13,9 @@
 // Ring space comes from the completer's published retire pointer (cpub port).
 // Pointers are ring index + one wrap bit (roce_req_pkg::PTR_W wide).
 //
-// A post takes 2 cycles (read head, write). qp_reset (from the QP table)
+// Posts come through a register slice (lib_skid: s_wqe_ready from a
+// register); a post then takes 2 cycles (read head, write) and a third for the
+// kick. qp_reset (from the QP table)
 // empties the QP's ring. After rst the heads are cleared in NQP cycles
 // (s_wqe_ready low meanwhile).
 `default_nettype none

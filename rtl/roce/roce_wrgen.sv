@@ -30,6 +30,10 @@
 // post to completion cycles; for BW peak the fewest cycles from the post of
 // WR j to the completion of WR j+W-1 (post times kept in a RING-entry RAM, so
 // max_out + W <= RING).
+//
+// Outputs from registers: the WQEs leave through a register slice (lib_skid;
+// a WR counts as posted when the slice takes it), the CQEs are registered
+// before they are counted (one cycle), the figures are registers.
 `default_nettype none
 
 module roce_wrgen #(
