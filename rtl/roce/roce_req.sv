@@ -240,11 +240,13 @@ module roce_req #(
     dup_k    = !in_k || (queued_q[sk_qpn[QAW-1:0]] && !(popv_q && popq_q == sk_qpn[QAW-1:0]));
     rf_in    = self_kick ? q_q : ck_valid ? ck_qpn[QAW-1:0] : sk_qpn[QAW-1:0];
     rf_push  = self_kick ? !dup_s : ck_valid ? !dup_c : (sk_valid && !dup_k);
+    // the kicked QP's bit is set whether pushed or not (a duplicate's bit is
+    // set already): the bits do not wait for the lookups above
     for (int i = 0; i < NQP; i++) begin
       queued_d[i] = (queued_q[i] && !(popv_q && popq_q == QAW'(i))) ||
-                    (self_kick ? (q_q == QAW'(i) && !dup_s) :
-                     ck_valid  ? (ck_qpn[QAW-1:0] == QAW'(i) && !dup_c) :
-                                 (sk_valid && sk_qpn[QAW-1:0] == QAW'(i) && !dup_k));
+                    (self_kick ? q_q == QAW'(i) :
+                     ck_valid  ? (in_c && ck_qpn[QAW-1:0] == QAW'(i)) :
+                                 (sk_valid && in_k && sk_qpn[QAW-1:0] == QAW'(i)));
     end
   end
 
