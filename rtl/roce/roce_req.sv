@@ -208,7 +208,7 @@ module roce_req #(
 
   // The kicks of the SQ and the completer come through skid buffers (their
   // ready from a register) and are pushed from the buffers' registers, the
-  // completer's first; a self kick (S_PKT, S_WB: the turn's QP, q_q) comes
+  // completer's first; a self kick (S_PKT, S_WB: the turn's QP, q_q), registered, comes
   // before both. A pop clears its QP's bit a cycle later (popv_q, popq_q):
   // until then the compare with popq_q stands for the cleared bit. The FIFO
   // never fills: it holds each of the NQP QPs at most once.
@@ -227,24 +227,30 @@ module roce_req #(
     .m_valid(ck_valid), .m_ready(ck_ready), .m_data(ck_qpn)
   );
 
+  // a self kick is pushed the cycle after (ss_v_q, ss_q_q: from registers)
+  logic           ss_v_q, ss_v_d;
+  logic [QAW-1:0] ss_q_q, ss_q_d;
   always_comb begin
-    ck_ready = !self_kick;
-    sk_ready = !self_kick && !ck_valid;
+    ss_v_d   = self_kick;
+    ss_q_d   = q_q;
+    ck_ready = !ss_v_q;
+    sk_ready = !ss_v_q && !ck_valid;
     popv_d   = rf_pop;
     popq_d   = rf_out;
     // a kick is pushed unless its QP is queued already (or out of the table)
     in_c     = ck_qpn[23:QAW] == '0;
     in_k     = sk_qpn[23:QAW] == '0;
-    dup_s    = queued_q[q_q];
+    // (a pop of ss_q_q in the cycle of the self kick: its turn starts, no push)
+    dup_s    = queued_q[ss_q_q];
     dup_c    = !in_c || (queued_q[ck_qpn[QAW-1:0]] && !(popv_q && popq_q == ck_qpn[QAW-1:0]));
     dup_k    = !in_k || (queued_q[sk_qpn[QAW-1:0]] && !(popv_q && popq_q == sk_qpn[QAW-1:0]));
-    rf_in    = self_kick ? q_q : ck_valid ? ck_qpn[QAW-1:0] : sk_qpn[QAW-1:0];
-    rf_push  = self_kick ? !dup_s : ck_valid ? !dup_c : (sk_valid && !dup_k);
+    rf_in    = ss_v_q ? ss_q_q : ck_valid ? ck_qpn[QAW-1:0] : sk_qpn[QAW-1:0];
+    rf_push  = ss_v_q ? !dup_s : ck_valid ? !dup_c : (sk_valid && !dup_k);
     // the kicked QP's bit is set whether pushed or not (a duplicate's bit is
     // set already): the bits do not wait for the lookups above
     for (int i = 0; i < NQP; i++) begin
       queued_d[i] = (queued_q[i] && !(popv_q && popq_q == QAW'(i))) ||
-                    (self_kick ? q_q == QAW'(i) :
+                    (ss_v_q    ? (ss_q_q == QAW'(i) && !dup_s) :
                      ck_valid  ? (in_c && ck_qpn[QAW-1:0] == QAW'(i)) :
                                  (sk_valid && in_k && sk_qpn[QAW-1:0] == QAW'(i)));
     end
@@ -806,6 +812,7 @@ module roce_req #(
       init_q     <= '0;
       queued_q   <= '0;
       popv_q     <= 1'b0;
+      ss_v_q     <= 1'b0;
       q_q        <= '0;
       is_cmd_q   <= 1'b0;
       cmd_q      <= '0;
@@ -822,6 +829,7 @@ module roce_req #(
       init_q     <= init_d;
       queued_q   <= queued_d;
       popv_q     <= popv_d;
+      ss_v_q     <= ss_v_d;
       q_q        <= q_d;
       is_cmd_q   <= is_cmd_d;
       cmd_q      <= cmd_d;
@@ -835,6 +843,7 @@ module roce_req #(
       cnt_lerr_q <= cnt_lerr_d;
     end
     popq_q  <= popq_d;
+    ss_q_q  <= ss_q_d;
     rem_q   <= rem_d;
     remm1_q <= remm1_d;
     npsn1_q <= npsn1_d;
