@@ -482,7 +482,7 @@ module roce_req #(
     logic [31:0]   soff_c;   // the byte offset of a command's rewind
   } ld_t;
   ld_t           ld_n, ld_q, ld_d;
-  logic [23:0]   v_npsn;   // the state as S_EVAL starts from it (inited at first use)
+  logic          v_init, b_sr, b_ctx;   // the state is inited at first use
   logic [PW-1:0] v_sptr;
   logic [3:0]    ld_shift;
   logic [23:0]   dpsn_b, dpsn_c;
@@ -499,17 +499,17 @@ module roce_req #(
     endcase
     ld_n.rts  = ctx_rd_data.state == roce_qp_pkg::QPS_RTS;
     ld_n.qerr = ctx_rd_data.state == roce_qp_pkg::QPS_ERR;
-    v_npsn    = sr_rdata.npsn;
-    v_sptr    = sr_rdata.sptr;
-    if (!sr_rdata.inited && ld_n.rts) begin
-      v_npsn = ctx_rd_data.sq_psn;
-      v_sptr = '0;
-    end
+    // both starting points (the state as read, or inited from the context)
+    // compared at once, then chosen
+    v_init      = !sr_rdata.inited && ld_n.rts;
+    v_sptr      = v_init ? '0 : sr_rdata.sptr;
     ld_n.ne_sr  = sr_rdata.sptr != head_rd_data;
-    ld_n.behind = cpub_rd_data.inited && roce_req_pkg::psn_lt(v_npsn, cpub_rd_data.una);
+    b_sr        = roce_req_pkg::psn_lt(sr_rdata.npsn, cpub_rd_data.una);
+    b_ctx       = roce_req_pkg::psn_lt(ctx_rd_data.sq_psn, cpub_rd_data.una);
+    ld_n.behind = cpub_rd_data.inited && (v_init ? b_ctx : b_sr);
     cptr_m      = cpub_rd_data.cptr & PMASK;
     eq_c        = cptr_m == head_rd_data;
-    eq_s        = v_sptr == head_rd_data;
+    eq_s        = v_init ? head_rd_data == '0 : !ld_n.ne_sr;
     ld_n.empty  = ld_n.behind ? eq_c : eq_s;
     ld_n.wa     = ld_n.behind ? cptr_m : v_sptr;
     dpsn_b      = cpub_rd_data.una - cpub_rd_data.fpsn;
