@@ -23,8 +23,31 @@
 // RC_ERROR stops the QP: every WQE up to the SQ head is handed to the
 // completer's flush (EV_FLUSH), and so is every later post.
 //
-// The payload stream is the DMA read stream passed through (one DMA command
-// per packet with payload, in header order).
+// The payload stream is the DMA read stream passed through a register slice
+// (one DMA command per packet with payload, in header order).
+//
+// A turn, cycle by cycle (every decision starts from registers):
+//   S_IDLE  a QP reset (state cleared), else a completer command, else the
+//           next ready QP (also chosen in the last cycle of a turn, S_PKT
+//           or S_WB, and there the same QP again when nothing else waits)
+//   S_RD    the four reads of the turn issued at q_q
+//   S_LD    the read data registered (ws_q, head_q, cpub_q, ctx_q) and what
+//           S_EVAL decides on computed from it (ld_q: RTS, behind the
+//           completer, nothing to send, the send pointer, rewind offsets)
+//   S_EVAL  command, not sending (flush / error event), paused, or send:
+//           the WQE at ld_q.wa is read (in every S_EVAL)
+//   S_WQE   the WQE registered with rem = length - soff, rem - 1, npsn + 1
+//           and the end of the local range; the MR read at a WQE's first
+//           packet (mrchk)
+//   S_PRE   the packet computed from registers into pre_q: header, DMA
+//           command, timer arm, PSNs, window, next pointers; the MR check
+//   S_PKT   an MR failure is an EV_LOCERR; else window closed -> S_WB;
+//           else the header, DMA command and timer arm pushed when all have
+//           room, the state written back, the QP kicked again if it has work
+//   S_WB    the state written back (turns that sent nothing)
+// 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices and are pushed from the
+// slices' registers; the outputs (events, timer arms, DMA commands,
+// headers) leave from lib_fifo output registers.
 `default_nettype none
 
 module roce_req #(
@@ -143,9 +166,10 @@ module roce_req #(
     S_LD   = 4'd2,   // RAM data of the turn's reads valid
     S_EVAL = 4'd3,
     S_WQE  = 4'd4,   // WQE read data valid
-    S_MR   = 4'd5,   // MR read data valid
-    S_PKT  = 4'd6,   // cut and push the packet
-    S_WB   = 4'd7    // write the state back, requeue
+    S_PRE  = 4'd5,   // MR read data valid; the packet computed
+    S_PKT  = 4'd6,   // push the packet
+    S_WB   = 4'd7,   // write the state back, requeue
+    S_RD   = 4'd8    // the turn's reads (address q_q)
   } state_e;
 
   state_e                  st_q, st_d;
@@ -182,32 +206,54 @@ module roce_req #(
     .out_valid(rf_valid), .out_ready(rf_pop), .out_data(rf_out), .count()
   );
 
-  logic [NQP-1:0] qe;
-  logic           kv;
-  logic [23:0]    kq;
+  // The kicks of the SQ and the completer come through skid buffers (their
+  // ready from a register) and are pushed from the buffers' registers, the
+  // completer's first; a self kick (S_PKT, S_WB: the turn's QP, q_q), registered, comes
+  // before both. A pop clears its QP's bit a cycle later (popv_q, popq_q):
+  // until then the compare with popq_q stands for the cleared bit. The FIFO
+  // never fills: it holds each of the NQP QPs at most once.
+  logic           sk_valid, sk_ready, ck_valid, ck_ready;
+  logic [23:0]    sk_qpn, ck_qpn;
+  logic           popv_q, popv_d;
+  logic [QAW-1:0] popq_q, popq_d;
+  logic           dup_s, dup_c, dup_k, in_c, in_k;
+
+  lib_skid #(.WIDTH(24)) u_kick_skid (
+    .clk, .rst, .s_valid(s_kick_valid), .s_ready(s_kick_ready), .s_data(s_kick_qpn),
+    .m_valid(sk_valid), .m_ready(sk_ready), .m_data(sk_qpn)
+  );
+  lib_skid #(.WIDTH(24)) u_ckick_skid (
+    .clk, .rst, .s_valid(s_ckick_valid), .s_ready(s_ckick_ready), .s_data(s_ckick_qpn),
+    .m_valid(ck_valid), .m_ready(ck_ready), .m_data(ck_qpn)
+  );
+
+  // a self kick is pushed the cycle after (ss_v_q, ss_q_q: from registers)
+  logic           ss_v_q, ss_v_d;
+  logic [QAW-1:0] ss_q_q, ss_q_d;
   always_comb begin
-    queued_d      = queued_q;
-    if (rf_pop) queued_d[rf_out] = 1'b0;
-    qe            = queued_d;
-    s_kick_ready  = 1'b0;
-    s_ckick_ready = 1'b0;
-    kv = 1'b0;
-    kq = '0;
-    if (self_kick) begin
-      kv = 1'b1;
-      kq = 24'(q_q);
-    end else if (s_ckick_valid) begin
-      s_ckick_ready = rf_in_ready;
-      kv = rf_in_ready;
-      kq = s_ckick_qpn;
-    end else if (s_kick_valid) begin
-      s_kick_ready = rf_in_ready;
-      kv = rf_in_ready;
-      kq = s_kick_qpn;
+    ss_v_d   = self_kick;
+    ss_q_d   = q_q;
+    ck_ready = !ss_v_q;
+    sk_ready = !ss_v_q && !ck_valid;
+    popv_d   = rf_pop;
+    popq_d   = rf_out;
+    // a kick is pushed unless its QP is queued already (or out of the table)
+    in_c     = ck_qpn[23:QAW] == '0;
+    in_k     = sk_qpn[23:QAW] == '0;
+    // (a pop of ss_q_q in the cycle of the self kick: its turn starts, no push)
+    dup_s    = queued_q[ss_q_q];
+    dup_c    = !in_c || (queued_q[ck_qpn[QAW-1:0]] && !(popv_q && popq_q == ck_qpn[QAW-1:0]));
+    dup_k    = !in_k || (queued_q[sk_qpn[QAW-1:0]] && !(popv_q && popq_q == sk_qpn[QAW-1:0]));
+    rf_in    = ss_v_q ? ss_q_q : ck_valid ? ck_qpn[QAW-1:0] : sk_qpn[QAW-1:0];
+    rf_push  = ss_v_q ? !dup_s : ck_valid ? !dup_c : (sk_valid && !dup_k);
+    // the kicked QP's bit is set whether pushed or not (a duplicate's bit is
+    // set already): the bits do not wait for the lookups above
+    for (int i = 0; i < NQP; i++) begin
+      queued_d[i] = (queued_q[i] && !(popv_q && popq_q == QAW'(i))) ||
+                    (ss_v_q    ? (ss_q_q == QAW'(i) && !dup_s) :
+                     ck_valid  ? (in_c && ck_qpn[QAW-1:0] == QAW'(i)) :
+                                 (sk_valid && in_k && sk_qpn[QAW-1:0] == QAW'(i)));
     end
-    rf_in   = kq[QAW-1:0];
-    rf_push = kv && kq[23:QAW] == '0 && !qe[kq[QAW-1:0]];
-    if (rf_push) queued_d[kq[QAW-1:0]] = 1'b1;
   end
 
   // ------------------------------------------------------------ QP resets
@@ -230,60 +276,92 @@ module roce_req #(
   logic                    hd_push, hd_in_ready;
   roce_qp_pkg::qp_tx_hdr_t hd_in;
 
-  roce_fifo #(.WIDTH(roce_req_pkg::REV_W), .DEPTH(4)) u_ev_q (
-    .clk, .rst, .in_valid(ev_push), .in_ready(ev_in_ready), .in_data(ev_in),
-    .out_valid(m_ev_valid), .out_ready(m_ev_ready), .out_data(m_ev), .count()
+  // registered outputs (lib_fifo: valid and data from flip-flops)
+  lib_fifo #(.WIDTH(roce_req_pkg::REV_W), .DEPTH(4)) u_ev_q (
+    .clk, .rst, .s_valid(ev_push), .s_ready(ev_in_ready), .s_data(ev_in),
+    .m_valid(m_ev_valid), .m_ready(m_ev_ready), .m_data(m_ev), .count()
   );
-  roce_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
-    .clk, .rst, .in_valid(tc_push), .in_ready(tc_in_ready), .in_data(tc_in),
-    .out_valid(m_tcmd_valid), .out_ready(m_tcmd_ready), .out_data(m_tcmd), .count()
+  lib_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
+    .clk, .rst, .s_valid(tc_push), .s_ready(tc_in_ready), .s_data(tc_in),
+    .m_valid(m_tcmd_valid), .m_ready(m_tcmd_ready), .m_data(m_tcmd), .count()
   );
-  roce_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
-    .clk, .rst, .in_valid(dc_push), .in_ready(dc_in_ready), .in_data(dc_in),
-    .out_valid(m_dma_cmd_valid), .out_ready(m_dma_cmd_ready), .out_data(m_dma_cmd), .count()
+  lib_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
+    .clk, .rst, .s_valid(dc_push), .s_ready(dc_in_ready), .s_data(dc_in),
+    .m_valid(m_dma_cmd_valid), .m_ready(m_dma_cmd_ready), .m_data(m_dma_cmd), .count()
   );
-  roce_fifo #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W), .DEPTH(HDR_DEPTH)) u_hd_q (
-    .clk, .rst, .in_valid(hd_push), .in_ready(hd_in_ready), .in_data(hd_in),
-    .out_valid(m_hdr_valid), .out_ready(m_hdr_ready), .out_data(m_hdr), .count()
+  lib_fifo #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W), .DEPTH(HDR_DEPTH)) u_hd_q (
+    .clk, .rst, .s_valid(hd_push), .s_ready(hd_in_ready), .s_data(hd_in),
+    .m_valid(m_hdr_valid), .m_ready(m_hdr_ready), .m_data(m_hdr), .count()
   );
 
-  // payload: the DMA read stream
-  assign m_axis_payload_tdata  = s_axis_dma_tdata;
-  assign m_axis_payload_tkeep  = s_axis_dma_tkeep;
-  assign m_axis_payload_tvalid = s_axis_dma_tvalid;
-  assign m_axis_payload_tlast  = s_axis_dma_tlast;
-  assign s_axis_dma_tready     = m_axis_payload_tready;
+  // payload: the DMA read stream, through a register slice
+  lib_skid #(.WIDTH(roce_pkg::DATA_W + roce_pkg::KEEP_W + 1)) u_pay_skid (
+    .clk, .rst,
+    .s_valid(s_axis_dma_tvalid), .s_ready(s_axis_dma_tready),
+    .s_data({s_axis_dma_tdata, s_axis_dma_tkeep, s_axis_dma_tlast}),
+    .m_valid(m_axis_payload_tvalid), .m_ready(m_axis_payload_tready),
+    .m_data({m_axis_payload_tdata, m_axis_payload_tkeep, m_axis_payload_tlast})
+  );
+
+  // completer commands, through a register slice
+  logic                cm_valid, cm_ready;
+  roce_req_pkg::rcmd_t cm;
+  lib_skid #(.WIDTH(roce_req_pkg::RCMD_W)) u_cmd_skid (
+    .clk, .rst, .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(s_cmd),
+    .m_valid(cm_valid), .m_ready(cm_ready), .m_data(cm)
+  );
 
   // ------------------------------------------------------------ the packet
-  // Everything about the next packet of WQE wqe_q at ws_q (valid in S_PKT).
+  // Everything about the next packet of WQE wqe_q at ws_q, computed in S_PRE
+  // from registers only (wqe_q, rem_q, remm1_q, npsn1_q, vend_q from S_WQE;
+  // ws_q, ctx_q, cpub_q, head_q from S_EVAL and S_LD) and registered for
+  // S_PKT, which only picks among registered values.
   logic [12:0]          pmtu_b;
   logic [3:0]           shift;
   logic                 is_wr, is_send, is_rd, is_at, has_imm;
-  logic [31:0]          rem;
   logic                 first, last;
-  // rem and last of the next packet, computed in S_WQE from the WQE as it is
-  // read and the send state (neither changes until S_PKT takes the packet), so
-  // S_PKT's cycle starts from registers (the longest path of the transport ran
-  // through this subtraction and compare; docs/boards.md)
-  logic [31:0]          rem_q, rem_d;
-  logic                 last_q, last_d;
+  // set in S_WQE from the WQE as it is read and the send state (neither
+  // changes until S_PKT takes the packet): one carry chain each
+  logic [31:0]          rem_q, rem_d;       // wqe.length - soff
+  logic [31:0]          remm1_q, remm1_d;   // rem - 1
+  logic [23:0]          npsn1_q, npsn1_d;   // npsn + 1
+  logic [64:0]          vend_q, vend_d;     // local_addr + bytes of the local range (MR check)
+  logic                 mrchk_q, mrchk_d;   // this packet checks the MR (first of a WQE with a local range)
+  // set in S_PRE, used in S_PKT
+  typedef struct packed {
+    logic                    last;
+    logic                    mrbad;   // the MR check failed: EV_LOCERR, nothing sent
+    logic                    win;     // window and READ/atomic credit allow the packet
+    logic                    ackreq;
+    logic                    dcp;     // a DMA read of the payload goes with it
+    logic                    wrs;     // WRITE or SEND
+    logic                    rdat;    // READ or atomic
+    logic                    adv;     // the WQE has more packets after this one
+    logic                    kick;    // the QP has work after this packet
+    logic [31:0]             soff;    // soff after this packet (adv)
+    logic [PW-1:0]           sptr;    // the next WQE (!adv)
+    logic [23:0]             npsn;    // npsn after this packet
+    // (vectors: Yosys 0.23 takes no other package's type in a struct here)
+    logic [roce_qp_pkg::QP_TX_HDR_W-1:0]                      hd;   // a roce_qp_pkg::qp_tx_hdr_t
+    logic [mem_pkg::ADDR_W+mem_pkg::LEN_W+mem_pkg::TAG_W-1:0] dc;   // a mem_pkg::dma_rd_cmd_t
+    logic [roce_req_pkg::TCMD_W-1:0]                          tc;   // a roce_req_pkg::tcmd_t
+  } pre_t;
+  pre_t                    pre_n, pre_q, pre_d;
+  roce_qp_pkg::qp_tx_hdr_t hd_n;
+  mem_pkg::dma_rd_cmd_t    dc_n;
+  roce_req_pkg::tcmd_t     tc_n;
+
   logic [15:0]          paylen;
   logic [7:0]           opc;
-  logic [23:0]          npsn_used;       // PSNs this packet takes
-  logic                 ackreq;
+  logic [23:0]          num1;            // PSNs this packet takes, minus one
   logic [23:0]          una;
   logic [23:0]          outst;
   logic [RW-1:0]        rd_out;
   logic [4:0]           rd_max;
-  logic                 win_ok;
   roce_pkg::tx_hdr_t    th;
-  logic [31:0]          rd_pkts;         // [31:24] always 0: a READ is < 2^31 bytes, >= 256 per packet
-  logic                 mr_ok;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic                 rd_pkts_hi_unused;  // see rd_pkts
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic [31:0]          mr_len;
   logic [3:0]           mr_need;
+  logic                 mr_ok;
+  logic [64:0]          mr_end;          // base + length of the MR
 
   always_comb begin
     pmtu_b  = roce_qp_pkg::pmtu_bytes(ctx_q.pmtu);
@@ -299,11 +377,11 @@ module roce_req #(
     is_rd   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ;
     is_at   = wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
     has_imm = wqe_q.opcode == roce_qp_pkg::WR_RDMA_WRITE_WITH_IMM || wqe_q.opcode == roce_qp_pkg::WR_SEND_WITH_IMM;
-    rem     = rem_q;
     first   = ws_q.soff == '0;
-    last    = last_q;
-    paylen  = last ? rem[15:0] : 16'(pmtu_b);
-    rd_pkts = (rem + 32'(pmtu_b) - 32'd1) >> shift;
+    last    = rem_q <= 32'(pmtu_b);
+    paylen  = last ? rem_q[15:0] : 16'(pmtu_b);
+    // a READ of rem bytes takes ceil(rem / PMTU) PSNs: (rem - 1) >> shift more than one
+    num1    = (is_rd && rem_q != '0) ? 24'(remm1_q >> shift) : 24'd0;
 
     unique case ({is_send, is_wr, is_rd, is_at})
       4'b1000: opc = (first && last) ? (has_imm ? roce_pkg::OP_RC_SEND_ONLY_IMM : roce_pkg::OP_RC_SEND_ONLY) :
@@ -318,9 +396,7 @@ module roce_req #(
       default: opc = (wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP) ? roce_pkg::OP_RC_COMPARE_SWAP
                                                                            : roce_pkg::OP_RC_FETCH_ADD;
     endcase
-    npsn_used = (is_rd && rem != '0) ? rd_pkts[23:0] : 24'd1;
-    rd_pkts_hi_unused = |rd_pkts[31:24];
-    ackreq    = is_rd || is_at || ((is_wr || is_send) && last) || (ws_q.nack >= 8'(ACKREQ_EVERY - 1));
+    pre_n.ackreq = is_rd || is_at || ((is_wr || is_send) && last) || (ws_q.nack >= 8'(ACKREQ_EVERY - 1));
 
     // After a resend started, ACKs of the first transmission may move una (and
     // rd_done) past where the requester was sent back to: it then sends
@@ -331,18 +407,18 @@ module roce_req #(
     rd_out = ws_q.rd_sent - (cpub_q.inited ? cpub_q.rd_done : '0);
     if (rd_out[RW-1]) rd_out = '0;
     rd_max = (ctx_q.max_rd_atomic == '0) ? 5'd1 : ctx_q.max_rd_atomic;
-    win_ok = outst < 24'(WINDOW) && (!(is_rd || is_at) || rd_out < RW'(rd_max));
+    pre_n.win = outst < 24'(WINDOW) && (!(is_rd || is_at) || rd_out < RW'(rd_max));
 
     th                  = '0;
     th.hdr.bth.opcode   = opc;
     th.hdr.bth.se       = wqe_q.solicited && is_send && last;
     th.hdr.bth.pkey     = 16'hFFFF;
     th.hdr.bth.dqpn     = ctx_q.remote_qpn;
-    th.hdr.bth.ackreq   = ackreq;
+    th.hdr.bth.ackreq   = pre_n.ackreq;
     th.hdr.bth.psn      = ws_q.npsn;
     th.hdr.reth.va      = is_rd ? wqe_q.remote_addr + 64'(ws_q.soff) : wqe_q.remote_addr;
     th.hdr.reth.rkey    = wqe_q.rkey;
-    th.hdr.reth.dma_len = is_rd ? rem : wqe_q.length;
+    th.hdr.reth.dma_len = is_rd ? rem_q : wqe_q.length;
     th.hdr.atomiceth.va       = wqe_q.remote_addr;
     th.hdr.atomiceth.rkey     = wqe_q.rkey;
     th.hdr.atomiceth.swap_add = wqe_q.swap_add;
@@ -350,32 +426,136 @@ module roce_req #(
     th.hdr.immdt        = wqe_q.imm;
     th.pay_len          = (is_wr || is_send) ? paylen : 16'd0;
 
-    hd_in.roce       = th;
-    hd_in.remote_ip  = ctx_q.remote_ip;
-    hd_in.remote_mac = ctx_q.remote_mac;
-    hd_in.udp_sport  = ctx_q.udp_sport;
+    hd_n.roce       = th;
+    hd_n.remote_ip  = ctx_q.remote_ip;
+    hd_n.remote_mac = ctx_q.remote_mac;
+    hd_n.udp_sport  = ctx_q.udp_sport;
 
-    dc_in.addr = wqe_q.local_addr + 64'(ws_q.soff);
-    dc_in.len  = 32'(paylen);
-    dc_in.tag  = 8'(q_q);
+    dc_n.addr = wqe_q.local_addr + 64'(ws_q.soff);
+    dc_n.len  = 32'(paylen);
+    dc_n.tag  = 8'(q_q);
 
-    tc_in      = '0;
-    tc_in.kind = roce_req_pkg::TC_ARM;
-    tc_in.qpn  = 24'(q_q);
-    tc_in.psn  = ws_q.npsn + npsn_used - 24'd1;
-    tc_in.texp = ctx_q.timeout;
+    tc_n      = '0;
+    tc_n.kind = roce_req_pkg::TC_ARM;
+    tc_n.qpn  = 24'(q_q);
+    tc_n.psn  = ws_q.npsn + num1;         // the packet's last PSN
+    tc_n.texp = ctx_q.timeout;
+
+    pre_n.hd   = hd_n;
+    pre_n.dc   = dc_n;
+    pre_n.tc   = tc_n;
+    pre_n.last = last;
+    pre_n.wrs  = is_wr || is_send;
+    pre_n.rdat = is_rd || is_at;
+    pre_n.dcp  = (is_wr || is_send) && paylen != '0;
+    pre_n.adv  = (is_wr || is_send) && !last;
+    pre_n.soff = ws_q.soff + 32'(pmtu_b);
+    pre_n.sptr = (ws_q.sptr + PW'(1)) & PMASK;
+    pre_n.npsn = npsn1_q + num1;
+    // more work: the WQE goes on, or the next one is posted (soff + PMTU of a
+    // WQE that goes on is never 0: it stays below the WQE's length)
+    pre_n.kick = pre_n.adv || pre_n.sptr != head_q;
 
     // local range check of the WQE's first packet: a WRITE/SEND source needs
     // a valid MR (local read is always allowed), a READ/atomic destination
-    // needs local write
-    mr_len  = is_at ? 32'd8 : wqe_q.length;
+    // needs local write. roce_qp_pkg::mr_check's range test, rewritten with
+    // the end of the range from S_WQE: va >= base and va + len <= base + length.
     mr_need = (is_rd || is_at) ? roce_qp_pkg::ACC_LOCAL_WRITE : 4'b0000;
-    mr_ok   = roce_qp_pkg::mr_check(mr_rd_data, wqe_q.lkey, wqe_q.local_addr, mr_len, mr_need);
+    mr_end  = {1'b0, mr_rd_data.base} + {1'b0, mr_rd_data.length};
+    mr_ok   = mr_rd_data.valid && mr_rd_data.key == wqe_q.lkey && (mr_rd_data.access & mr_need) == mr_need &&
+              wqe_q.local_addr >= mr_rd_data.base && vend_q <= mr_end;
+    pre_n.mrbad = mrchk_q && !mr_ok;
+  end
+
+  // ------------------------------------------------------------ the turn
+  // What S_EVAL decides on, computed in S_LD from the reads of the turn (the
+  // RAM outputs: state, SQ head, completer state, context) and the command,
+  // registered in ld_q: S_EVAL picks among registered values.
+  typedef struct packed {
+    logic          rts;      // the QP is in RTS
+    logic          qerr;     // the QP is in ERROR
+    logic          ne_sr;    // the state's send pointer is not the SQ head
+    logic          behind;   // behind the completer: jump to its oldest WQE
+    logic          empty;    // nothing to send (at the pointer S_EVAL sends from)
+    logic [PW-1:0] wa;       // the pointer S_EVAL sends from (its WQE is read there)
+    logic [31:0]   soff_b;   // the byte offset of the jump (completer's una)
+    logic [31:0]   soff_c;   // the byte offset of a command's rewind
+  } ld_t;
+  ld_t           ld_n, ld_q, ld_d;
+  logic          v_init, b_sr, b_ctx;   // the state is inited at first use
+  logic [PW-1:0] v_sptr;
+  logic [3:0]    ld_shift;
+  logic [23:0]   dpsn_b, dpsn_c;
+  logic [PW-1:0] cptr_m;
+  logic          eq_c, eq_s;
+
+  always_comb begin
+    unique case (ctx_rd_data.pmtu)
+      roce_qp_pkg::PMTU_512:  ld_shift = 4'd9;
+      roce_qp_pkg::PMTU_1024: ld_shift = 4'd10;
+      roce_qp_pkg::PMTU_2048: ld_shift = 4'd11;
+      roce_qp_pkg::PMTU_4096: ld_shift = 4'd12;
+      default:                ld_shift = 4'd8;
+    endcase
+    ld_n.rts  = ctx_rd_data.state == roce_qp_pkg::QPS_RTS;
+    ld_n.qerr = ctx_rd_data.state == roce_qp_pkg::QPS_ERR;
+    // both starting points (the state as read, or inited from the context)
+    // compared at once, then chosen
+    v_init      = !sr_rdata.inited && ld_n.rts;
+    v_sptr      = v_init ? '0 : sr_rdata.sptr;
+    ld_n.ne_sr  = sr_rdata.sptr != head_rd_data;
+    b_sr        = roce_req_pkg::psn_lt(sr_rdata.npsn, cpub_rd_data.una);
+    b_ctx       = roce_req_pkg::psn_lt(ctx_rd_data.sq_psn, cpub_rd_data.una);
+    ld_n.behind = cpub_rd_data.inited && (v_init ? b_ctx : b_sr);
+    cptr_m      = cpub_rd_data.cptr & PMASK;
+    eq_c        = cptr_m == head_rd_data;
+    eq_s        = v_init ? head_rd_data == '0 : !ld_n.ne_sr;
+    ld_n.empty  = ld_n.behind ? eq_c : eq_s;
+    ld_n.wa     = ld_n.behind ? cptr_m : v_sptr;
+    dpsn_b      = cpub_rd_data.una - cpub_rd_data.fpsn;
+    dpsn_c      = cmd_q.psn - cmd_q.fpsn;
+    ld_n.soff_b = 32'(dpsn_b) << ld_shift;
+    ld_n.soff_c = 32'(dpsn_c) << ld_shift;
+    ld_d        = (st_q == S_LD) ? ld_n : ld_q;
+  end
+
+  // ------------------------------------------------------------ next turn
+  // Chosen in S_IDLE, and in the last cycle of a turn (S_PKT taking the
+  // packet, S_WB) so that the next turn's reads follow at once (S_RD): a QP
+  // reset first (S_IDLE writes it), then a completer command, then the next
+  // ready QP, else the same QP again while it has work (et_more; it is
+  // pushed to the ready FIFO instead when another turn goes first).
+  logic           nt_cmd, nt_pop, nt_rd;
+  logic [QAW-1:0] nt_q;
+  logic           et_more, et_kick, et_cmd, et_pop, et_is_cmd;
+  logic [QAW-1:0] et_q;
+  state_e         et_st;
+  always_comb begin
+    nt_cmd = !rq_valid && cm_valid;
+    nt_pop = !rq_valid && !cm_valid && rf_valid;
+    nt_q   = nt_cmd ? cm.qpn[QAW-1:0] : rf_out;
+    nt_rd  = nt_cmd ? cm.qpn[23:QAW] == '0 : nt_pop;
+
+    et_more   = (st_q == S_PKT) ? pre_q.kick : rekick_q;
+    et_cmd    = nt_cmd;
+    et_pop    = nt_pop;
+    et_is_cmd = nt_cmd;
+    et_q      = nt_q;
+    et_kick   = et_more;
+    et_st     = nt_rd ? S_RD : S_IDLE;
+    if (!nt_cmd && !nt_pop) begin
+      et_q      = q_q;
+      et_is_cmd = is_cmd_q;
+      if (!rq_valid && et_more) begin
+        et_is_cmd = 1'b0;
+        et_kick   = 1'b0;
+        et_st     = S_RD;
+      end
+    end
   end
 
   // ------------------------------------------------------------ the FSM
   rst_t          ws;      // the turn's new state (module level: Yosys 0.23 takes no struct locals)
-  logic [23:0]   dpsn;
   always_comb begin
     st_d        = st_q;
     init_d      = init_q;
@@ -388,25 +568,30 @@ module roce_req #(
     ctx_d       = ctx_q;
     wqe_d       = wqe_q;
     rem_d       = rem_q;
-    last_d      = last_q;
+    remm1_d     = remm1_q;
+    npsn1_d     = npsn1_q;
+    vend_d      = vend_q;
+    mrchk_d     = mrchk_q;
     rekick_d    = rekick_q;
     cnt_pkt_d   = cnt_pkt_q;
     cnt_lerr_d  = cnt_lerr_q;
 
     rq_ready    = 1'b0;
-    s_cmd_ready = 1'b0;
+    cm_ready    = 1'b0;
     rf_pop      = 1'b0;
     self_kick   = 1'b0;
     sr_we       = 1'b0;
     sr_waddr    = q_q;
     sr_wdata    = ws_q;
-    sr_re       = 1'b0;
-    head_rd_en  = 1'b0;
-    cpub_rd_en  = 1'b0;
-    ctx_rd_en   = 1'b0;
-    head_rd_qpn = rf_out;
-    wqe_rd_en   = 1'b0;
-    wqe_rd_addr = {q_q, ws_q.sptr[SAW-1:0]};
+    // the turn's reads, from registers (S_RD)
+    sr_re       = st_q == S_RD;
+    head_rd_en  = st_q == S_RD;
+    cpub_rd_en  = st_q == S_RD;
+    ctx_rd_en   = st_q == S_RD;
+    head_rd_qpn = q_q;
+    // the WQE at the send pointer is read in every S_EVAL (wherever it goes)
+    wqe_rd_en   = st_q == S_EVAL;
+    wqe_rd_addr = {q_q, ld_q.wa[SAW-1:0]};
     mr_rd_en    = 1'b0;
     mr_rd_key   = wqe_q.lkey;
     ev_push     = 1'b0;
@@ -416,7 +601,6 @@ module roce_req #(
     dc_push     = 1'b0;
     hd_push     = 1'b0;
     ws          = ws_q;
-    dpsn        = '0;
 
     unique case (st_q)
       S_INIT: begin
@@ -434,24 +618,18 @@ module roce_req #(
           sr_we    = rq_qpn[23:QAW] == '0;
           sr_waddr = rq_qpn[QAW-1:0];
           sr_wdata = '0;
-        end else if (s_cmd_valid) begin
-          s_cmd_ready = 1'b1;
-          cmd_d       = s_cmd;
-          is_cmd_d    = 1'b1;
-          q_d         = s_cmd.qpn[QAW-1:0];
-          head_rd_qpn = s_cmd.qpn[QAW-1:0];
-          if (s_cmd.qpn[23:QAW] == '0) begin
-            sr_re = 1'b1; head_rd_en = 1'b1; cpub_rd_en = 1'b1; ctx_rd_en = 1'b1;
-            st_d  = S_LD;
-          end
-        end else if (rf_valid) begin
-          rf_pop   = 1'b1;
-          is_cmd_d = 1'b0;
-          q_d      = rf_out;
-          sr_re = 1'b1; head_rd_en = 1'b1; cpub_rd_en = 1'b1; ctx_rd_en = 1'b1;
-          st_d  = S_LD;
         end
+        cm_ready = nt_cmd;
+        rf_pop   = nt_pop;
+        if (nt_cmd) cmd_d = cm;
+        if (nt_cmd || nt_pop) begin
+          is_cmd_d = nt_cmd;
+          q_d      = nt_q;
+        end
+        if (nt_rd) st_d = S_RD;
       end
+
+      S_RD: st_d = S_LD;
 
       S_LD: begin
         ws_d   = sr_rdata;
@@ -462,7 +640,7 @@ module roce_req #(
       end
 
       S_EVAL: begin
-        if (!ws.inited && ctx_q.state == roce_qp_pkg::QPS_RTS) begin
+        if (!ws_q.inited && ld_q.rts) begin
           ws        = '0;
           ws.inited = 1'b1;
           ws.npsn   = ctx_q.sq_psn;
@@ -487,19 +665,19 @@ module roce_req #(
               st_d = S_EVAL;                // wait for room
             end
           end else if (!ws.err) begin
-            dpsn       = cmd_q.psn - cmd_q.fpsn;
             ws.sptr    = cmd_q.ptr & PMASK;
             ws.npsn    = cmd_q.psn;
-            ws.soff    = 32'(dpsn) << shift;
+            ws.soff    = ld_q.soff_c;
             ws.rd_sent = cmd_q.rd_done;
             ws.nack    = '0;
             ws.paused  = cmd_q.kind == roce_req_pkg::RC_PAUSE;
             rekick_d   = cmd_q.kind == roce_req_pkg::RC_RETRY;
           end
-        end else if (!ws.inited || ws.err || ctx_q.state != roce_qp_pkg::QPS_RTS) begin
+        end else if (!ws.inited || ws.err || !ld_q.rts) begin
           // ------------------------------------------- QP not sending
+          // (the state as read: the QP was not just inited)
           st_d = S_WB;
-          if (ws.sptr != head_q) begin
+          if (ld_q.ne_sr) begin
             if (ws.err) begin
               ev_in.kind = roce_req_pkg::EV_FLUSH;
               ev_in.ptr  = head_q;
@@ -507,8 +685,7 @@ module roce_req #(
               // a WQE on a QP that is not in RTS: the WQE fails, the QP goes to ERROR
               ev_in.kind   = roce_req_pkg::EV_LOCERR;
               ev_in.ptr    = ws.sptr;
-              ev_in.status = (ctx_q.state == roce_qp_pkg::QPS_ERR) ? roce_qp_pkg::WC_WR_FLUSH_ERR
-                                                                  : roce_qp_pkg::WC_LOC_QP_OP_ERR;
+              ev_in.status = ld_q.qerr ? roce_qp_pkg::WC_WR_FLUSH_ERR : roce_qp_pkg::WC_LOC_QP_OP_ERR;
             end
             if (ev_in_ready) begin
               ev_push = 1'b1;
@@ -524,45 +701,41 @@ module roce_req #(
           // Behind the completer (a resend started, then ACKs of the first
           // transmission retired WQEs past it): those ring slots may already
           // hold new posts, so jump to the oldest unacknowledged PSN.
-          if (cpub_q.inited && roce_req_pkg::psn_lt(ws.npsn, cpub_q.una)) begin
+          if (ld_q.behind) begin
             ws.sptr    = cpub_q.cptr & PMASK;
             ws.npsn    = cpub_q.una;
-            dpsn       = cpub_q.una - cpub_q.fpsn;
-            ws.soff    = 32'(dpsn) << shift;
+            ws.soff    = ld_q.soff_b;
             ws.rd_sent = cpub_q.rd_done;
             ws.nack    = '0;
           end
-          if (ws.sptr == head_q) begin
-            st_d = S_WB;                    // nothing to send
-          end else begin
-            wqe_rd_en   = 1'b1;
-            wqe_rd_addr = {q_q, ws.sptr[SAW-1:0]};
-            st_d        = S_WQE;
-          end
+          // the WQE at ws.sptr is read in this cycle (ld_q.wa)
+          st_d = ld_q.empty ? S_WB : S_WQE;  // nothing to send, or the WQE
         end
         if (st_d != S_EVAL) ws_d = ws;
       end
 
       S_WQE: begin
-        wqe_d  = wqe_rd_data;
-        rem_d  = wqe_rd_data.length - ws_q.soff;
-        last_d = rem_d <= 32'(pmtu_b);
+        wqe_d   = wqe_rd_data;
+        rem_d   = wqe_rd_data.length - ws_q.soff;
+        remm1_d = wqe_rd_data.length + ~ws_q.soff;
+        npsn1_d = ws_q.npsn + 24'd1;
+        // the end of the local range: an atomic's 8 bytes, else the WQE's length
+        vend_d  = {1'b0, wqe_rd_data.local_addr} +
+                  ((wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
+                    wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD) ? 65'd8 : 65'(wqe_rd_data.length));
         // the MR is checked at the first packet of a WQE with a local range
-        if (ws_q.soff == '0 && (wqe_rd_data.length != '0 ||
-                                wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
-                                wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD)) begin
-          mr_rd_en  = 1'b1;
-          mr_rd_key = wqe_rd_data.lkey;
-          st_d      = S_MR;
-        end else begin
-          st_d = S_PKT;
-        end
+        mrchk_d = ws_q.soff == '0 && (wqe_rd_data.length != '0 ||
+                                      wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
+                                      wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD);
+        mr_rd_en  = mrchk_d;
+        mr_rd_key = wqe_rd_data.lkey;
+        st_d      = S_PRE;
       end
 
-      S_MR: begin
-        if (mr_ok) begin
-          st_d = S_PKT;
-        end else begin
+      S_PRE: st_d = S_PKT;
+
+      S_PKT: begin
+        if (pre_q.mrbad) begin
           ev_in.kind   = roce_req_pkg::EV_LOCERR;
           ev_in.ptr    = ws_q.sptr;
           ev_in.status = roce_qp_pkg::WC_LOC_PROT_ERR;
@@ -571,35 +744,35 @@ module roce_req #(
             cnt_lerr_d = cnt_lerr_q + 32'd1;
             st_d       = S_WB;
           end
-        end
-      end
-
-      S_PKT: begin
-        if (!win_ok) begin
+        end else if (!pre_q.win) begin
           st_d = S_WB;                      // the completer kicks when the window opens
-        end else if (hd_in_ready && (!ackreq || tc_in_ready) &&
-                     (!(is_wr || is_send) || paylen == '0 || dc_in_ready)) begin
+        end else if (hd_in_ready && (!pre_q.ackreq || tc_in_ready) && (!pre_q.dcp || dc_in_ready)) begin
           hd_push = 1'b1;
-          tc_push = ackreq;
-          dc_push = (is_wr || is_send) && paylen != '0;
+          tc_push = pre_q.ackreq;
+          dc_push = pre_q.dcp;
           cnt_pkt_d = cnt_pkt_q + 32'd1;
-          if ((is_wr || is_send) && !last) begin
-            ws.soff = ws_q.soff + 32'(paylen);
+          if (pre_q.adv) begin
+            ws.soff = pre_q.soff;
           end else begin
             ws.soff = '0;
-            ws.sptr = (ws_q.sptr + PW'(1)) & PMASK;
+            ws.sptr = pre_q.sptr;
           end
-          ws.npsn = ws_q.npsn + npsn_used;
-          if (roce_req_pkg::psn_lt(ws_q.maxpsn, ws.npsn)) ws.maxpsn = ws.npsn;
-          if (is_rd || is_at) ws.rd_sent = ws_q.rd_sent + RW'(1);
-          ws.nack  = ackreq ? 8'd0 : ws_q.nack + 8'd1;
+          ws.npsn = pre_q.npsn;
+          if (roce_req_pkg::psn_lt(ws_q.maxpsn, pre_q.npsn)) ws.maxpsn = pre_q.npsn;
+          if (pre_q.rdat) ws.rd_sent = ws_q.rd_sent + RW'(1);
+          ws.nack  = pre_q.ackreq ? 8'd0 : ws_q.nack + 8'd1;
           ws_d     = ws;
           // S_WB's work in this cycle (one cycle less per packet)
           sr_we     = 1'b1;
           sr_waddr  = q_q;
           sr_wdata  = ws;
-          self_kick = ws.sptr != head_q || ws.soff != '0;
-          st_d      = S_IDLE;
+          self_kick = et_kick;
+          cm_ready  = et_cmd;
+          rf_pop    = et_pop;
+          if (et_cmd) cmd_d = cm;
+          is_cmd_d  = et_is_cmd;
+          q_d       = et_q;
+          st_d      = et_st;
         end
       end
 
@@ -607,12 +780,25 @@ module roce_req #(
         sr_we     = 1'b1;
         sr_waddr  = q_q;
         sr_wdata  = ws_q;
-        self_kick = rekick_q;
-        st_d      = S_IDLE;
+        rekick_d  = 1'b0;
+        self_kick = et_kick;
+        cm_ready  = et_cmd;
+        rf_pop    = et_pop;
+        if (et_cmd) cmd_d = cm;
+        is_cmd_d  = et_is_cmd;
+        q_d       = et_q;
+        st_d      = et_st;
       end
 
       default: st_d = S_IDLE;
     endcase
+  end
+
+  always_comb begin
+    pre_d  = (st_q == S_PRE) ? pre_n : pre_q;
+    hd_in  = pre_q.hd;
+    dc_in  = pre_q.dc;
+    tc_in  = pre_q.tc;
   end
 
   always_comb begin
@@ -625,6 +811,8 @@ module roce_req #(
       st_q       <= S_INIT;
       init_q     <= '0;
       queued_q   <= '0;
+      popv_q     <= 1'b0;
+      ss_v_q     <= 1'b0;
       q_q        <= '0;
       is_cmd_q   <= 1'b0;
       cmd_q      <= '0;
@@ -640,6 +828,8 @@ module roce_req #(
       st_q       <= st_d;
       init_q     <= init_d;
       queued_q   <= queued_d;
+      popv_q     <= popv_d;
+      ss_v_q     <= ss_v_d;
       q_q        <= q_d;
       is_cmd_q   <= is_cmd_d;
       cmd_q      <= cmd_d;
@@ -652,16 +842,29 @@ module roce_req #(
       cnt_pkt_q  <= cnt_pkt_d;
       cnt_lerr_q <= cnt_lerr_d;
     end
-    rem_q  <= rem_d;
-    last_q <= last_d;
+    popq_q  <= popq_d;
+    ss_q_q  <= ss_q_d;
+    rem_q   <= rem_d;
+    remm1_q <= remm1_d;
+    npsn1_q <= npsn1_d;
+    vend_q  <= vend_d;
+    mrchk_q <= mrchk_d;
+    pre_q   <= pre_d;
+    ld_q    <= ld_d;
   end
 
 `ifndef SYNTHESIS
-  // rem_q / last_q stand for wqe_q.length - ws_q.soff and its compare with the PMTU
+  // each QP is queued at most once: the ready FIFO never fills
+  always_ff @(posedge clk) begin
+    if (!rst && rf_push) assert (rf_in_ready) else $error("roce_req: ready FIFO full");
+  end
+  // what S_PRE registered still stands for the WQE and the send state in S_PKT
   always_ff @(posedge clk) begin
     if (!rst && st_q == S_PKT) begin
-      assert (rem_q == wqe_q.length - ws_q.soff && last_q == (rem_q <= 32'(pmtu_b)))
-        else $error("roce_req: rem_q/last_q stale in S_PKT (QP %0d)", q_q);
+      assert (rem_q == wqe_q.length - ws_q.soff && remm1_q == rem_q - 32'd1 && npsn1_q == ws_q.npsn + 24'd1 &&
+              pre_q.last == pre_n.last && pre_q.win == pre_n.win && pre_q.kick == pre_n.kick &&
+              pre_q.npsn == pre_n.npsn && pre_q.hd == pre_n.hd && pre_q.dc == pre_n.dc && pre_q.tc == pre_n.tc)
+        else $error("roce_req: S_PRE's packet stale in S_PKT (QP %0d)", q_q);
     end
   end
 `endif

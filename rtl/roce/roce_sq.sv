@@ -13,7 +13,9 @@
 // Ring space comes from the completer's published retire pointer (cpub port).
 // Pointers are ring index + one wrap bit (roce_req_pkg::PTR_W wide).
 //
-// A post takes 2 cycles (read head, write). qp_reset (from the QP table)
+// Posts come through a register slice (lib_skid: s_wqe_ready from a
+// register); a post then takes 2 cycles (read head, write) and a third for the
+// kick. qp_reset (from the QP table)
 // empties the QP's ring. After rst the heads are cleared in NQP cycles
 // (s_wqe_ready low meanwhile).
 `default_nettype none
@@ -111,6 +113,16 @@ module roce_sq #(
     .out_valid(rq_valid), .out_ready(rq_ready), .out_data(rq_qpn), .count()
   );
 
+  // posts through a register slice: s_wqe_ready from a register, and the
+  // ring space is read every cycle at the QPN of the post waiting there (the
+  // read of the cycle S_IDLE takes it is the one S_CHK sees)
+  logic               pv, pr;
+  roce_qp_pkg::swqe_t pw;
+  lib_skid #(.WIDTH(roce_qp_pkg::SWQE_W)) u_post_skid (
+    .clk, .rst, .s_valid(s_wqe_valid), .s_ready(s_wqe_ready), .s_data(s_wqe),
+    .m_valid(pv), .m_ready(pr), .m_data(pw)
+  );
+
   logic [PW-1:0] used, head_nx;
   logic [PW-1:0] cptr;
 
@@ -122,17 +134,17 @@ module roce_sq #(
     cnt_post_d = cnt_post_q;
     cnt_rej_d  = cnt_rej_q;
 
-    s_wqe_ready  = 1'b0;
+    pr           = 1'b0;
     rq_ready     = 1'b0;
     head_we      = 1'b0;
     head_waddr   = init_q;
     head_wdata   = '0;
     head_re      = 1'b0;
-    head_raddr   = s_wqe.qpn[QAW-1:0];
+    head_raddr   = pw.qpn[QAW-1:0];
     wqe_we       = 1'b0;
     wqe_waddr    = {w_q.qpn[QAW-1:0], head_rdata[SAW-1:0]};
-    cpub_rd_en   = 1'b0;
-    cpub_rd_qpn  = s_wqe.qpn[QAW-1:0];
+    cpub_rd_en   = 1'b1;
+    cpub_rd_qpn  = pw.qpn[QAW-1:0];
     m_kick_valid = 1'b0;
     m_kick_qpn   = w_q.qpn;
     m_cqe_valid  = 1'b0;
@@ -166,12 +178,11 @@ module roce_sq #(
           head_we    = rq_qpn[23:QAW] == '0;
           head_waddr = rq_qpn[QAW-1:0];
         end else begin
-          s_wqe_ready = 1'b1;
-          if (s_wqe_valid) begin
-            w_d        = s_wqe;
-            qok_d      = s_wqe.qpn[23:QAW] == '0 && s_wqe.qpn != 24'd0;
+          pr = 1'b1;
+          if (pv) begin
+            w_d        = pw;
+            qok_d      = pw.qpn[23:QAW] == '0 && pw.qpn != 24'd0;
             head_re    = 1'b1;
-            cpub_rd_en = 1'b1;
             st_d       = S_CHK;
           end
         end

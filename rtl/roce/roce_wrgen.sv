@@ -30,6 +30,10 @@
 // post to completion cycles; for BW peak the fewest cycles from the post of
 // WR j to the completion of WR j+W-1 (post times kept in a RING-entry RAM, so
 // max_out + W <= RING).
+//
+// Outputs from registers: the WQEs leave through a register slice (lib_skid;
+// a WR counts as posted when the slice takes it), the CQEs are registered
+// before they are counted (one cycle), the figures are registers.
 `default_nettype none
 
 module roce_wrgen #(
@@ -137,7 +141,24 @@ module roce_wrgen #(
   logic [7:0]    c_inc;
   logic [31:0]   c_k;
 
-  // ---- the next work request (from state only: the ready does not loop back)
+  // lat_q && done_q != 0, registered with them (lat_min from registers)
+  logic          lmv_q, lmv_d;
+  assign lmv_d = lat_d && done_d != 32'd0;
+
+  // our completions, registered as they come (always taken)
+  logic          cq_v_q;
+  logic [47:0]   cq_id_q;             // wr_id[47:0]
+  logic [4:0]    cq_st_q;
+
+  // ---- the next work request (from state only: the ready does not loop back),
+  // out through a register slice (m_wqe_valid and m_wqe from registers)
+  logic               g_valid, g_ready;
+  roce_qp_pkg::swqe_t g_wqe;
+  lib_skid #(.WIDTH(roce_qp_pkg::SWQE_W)) u_wqe_skid (
+    .clk, .rst, .s_valid(g_valid), .s_ready(g_ready), .s_data(g_wqe),
+    .m_valid(m_wqe_valid), .m_ready(m_wqe_ready), .m_data(m_wqe)
+  );
+
   logic        sigd;
   always_comb begin
     logic        last_round;
@@ -147,8 +168,8 @@ module roce_wrgen #(
     outq       = pcnt_q[8*slot_q +: 8] - dcnt_q[8*slot_q +: 8];
     last_round = {1'b0, i_q} + {24'd0, nqp_q} >= {1'b0, total_q};
     sigd       = lat_q || sigc_q == sig_q - 16'd1 || last_round;
-    m_wqe_valid = st_q == G_RUN && i_q != total_q && outst < {16'd0, maxo_q} && outq < maxoq_q;
-    m_wqe = {op_q, cqpn_q, laddr_q, lkey_q, raddr_q, rkey_q, len_q, i_q, 64'd0, 64'd0,
+    g_valid = st_q == G_RUN && i_q != total_q && outst < {16'd0, maxo_q} && outq < maxoq_q;
+    g_wqe = {op_q, cqpn_q, laddr_q, lkey_q, raddr_q, rkey_q, len_q, i_q, 64'd0, 64'd0,
              {GEN_TAG, run_q, 8'(slot_q), round_q}, sigd, 1'b0};
   end
 
@@ -173,17 +194,17 @@ module roce_wrgen #(
     ring_re = 1'b0;  ring_ra = '0;
 
     // ---- our completion
-    c_k    = s_cqe.wr_id[31:0];
-    c_slot = s_cqe.wr_id[32 +: SW];
-    c_ours = s_cqe_valid && st_q != G_IDLE && s_cqe.wr_id[47:40] == run_q && {1'b0, s_cqe.wr_id[39:32]} < nqp_q;
-    c_ok   = s_cqe.status == roce_qp_pkg::WC_SUCCESS;
+    c_k    = cq_id_q[31:0];
+    c_slot = cq_id_q[32 +: SW];
+    c_ours = cq_v_q && st_q != G_IDLE && cq_id_q[47:40] == run_q && {1'b0, cq_id_q[39:32]} < nqp_q;
+    c_ok   = cq_st_q == roce_qp_pkg::WC_SUCCESS;
     c_inc  = c_k[7:0] + 8'd1 - dcnt_q[8*c_slot +: 8];
     done_n = done_q + {24'd0, c_inc};
     lat    = 32'(now_q - tpost_q);
 
     if (st_q != G_IDLE) begin
       idle_d = idle_q + 32'd1;
-      if (m_wqe_valid && m_wqe_ready) begin
+      if (g_valid && g_ready) begin
         idle_d = '0;
         if (i_q == 32'd0) tf_d = now_q;
         tpost_d = now_q;
@@ -204,7 +225,7 @@ module roce_wrgen #(
         idle_d = '0;
         if (!c_ok) begin
           stat_d[2]    = 1'b1;
-          stat_d[12:8] = s_cqe.status;
+          stat_d[12:8] = cq_st_q;
           eidx_d       = 32'(c_k * {23'd0, nqp_q}) + 32'(c_slot);
           st_d         = G_IDLE;
         end else begin
@@ -282,6 +303,18 @@ module roce_wrgen #(
 
   always_ff @(posedge clk) begin
     if (rst) begin
+      cq_v_q <= 1'b0;
+      lmv_q  <= 1'b0;
+    end else begin
+      cq_v_q <= s_cqe_valid;
+      lmv_q  <= lmv_d;
+    end
+    cq_id_q <= s_cqe.wr_id[47:0];
+    cq_st_q <= s_cqe.status;
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
       st_q <= G_IDLE;  now_q <= '0;  run_q <= '0;  stat_q <= '0;
       op_q <= '0;  qpn0_q <= '0;  nqp_q <= 9'd1;  stride_q <= 8'd1;  laddr_q <= '0;  raddr_q <= '0;
       lkey_q <= '0;  rkey_q <= '0;  len_q <= '0;  total_q <= '0;  tmo_q <= '0;  maxo_q <= 16'd1;
@@ -310,7 +343,7 @@ module roce_wrgen #(
     err_index = eidx_q;
     t_first   = tf_q;
     t_last    = tl_q;
-    lat_min   = (lat_q && done_q != 32'd0) ? lmin_q : 32'd0;
+    lat_min   = lmv_q ? lmin_q : 32'd0;
     lat_max   = lmax_q;
     lat_sum   = lsum_q;
     win_min   = wmin_q;
