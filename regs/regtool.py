@@ -210,7 +210,7 @@ def sv_module(blk):
         "    wr = req && we;",
         "    rd = req && !we;",
         "    wmask = {{8{be[3]}}, {8{be[2]}}, {8{be[1]}}, {8{be[0]}}};",
-        "    unused = ^{addr[1:0], rd, wmask, wdata, be};  // not every block uses them all",
+        "    unused = ^{addr[1:0], rd, wmask, wdata, be, wmask_q, wdata_q};  // not every block uses them all",
         *comb,
         "    hit = 1'b0;",
         "    unique case (word)",
