@@ -17,8 +17,9 @@
 //      checksum partial sum with the constant words and our IP
 //   C: the checksum (one end-around add and the inversion), the UDP length;
 //      the prefix is wiring of stage C's registers
-// base_q, the sum of the constant words and our IP, is registered from our_ip
-// (a firmware register that does not change while packets are sent).
+// our_mac and our_ip (firmware registers that do not change while packets are
+// sent) are registered, and base_q, the sum of the constant words and our IP,
+// is computed from them two registers further on.
 `default_nettype none
 
 module roce_tx_prefix (
@@ -51,11 +52,20 @@ module roce_tx_prefix (
   endfunction
 
   // ------------------------------------------------ the constant words + our IP
-  logic [17:0] base_a_q;
-  logic [15:0] base_q;
+  // our addresses registered (static firmware registers; no output is driven from an input)
+  logic [47:0] mac_q;
+  logic [31:0] ip_q;
+  logic [17:0] base_a_q, base_a_d;
+  logic [15:0] base_q, base_d;
+  always_comb begin
+    base_a_d = IP_CONST + 18'(ip_q[31:16]) + 18'(ip_q[15:0]);
+    base_d   = fold16(17'(base_a_q[15:0]) + 17'(base_a_q[17:16]));
+  end
   always_ff @(posedge clk) begin
-    base_a_q <= IP_CONST + 18'(our_ip[31:16]) + 18'(our_ip[15:0]);
-    base_q   <= fold16(17'(base_a_q[15:0]) + 17'(base_a_q[17:16]));
+    mac_q    <= our_mac;
+    ip_q     <= our_ip;
+    base_a_q <= base_a_d;
+    base_q   <= base_d;
   end
 
   // --------------------------------------------------------------- stage A
@@ -154,9 +164,9 @@ module roce_tx_prefix (
   logic [159:0] ip;
   always_comb begin
     ip = {4'd4, 4'd5, 6'd0, 2'd0, c_q.ip_len, 16'd0, 3'b010, 13'd0,
-          net_pkg::TX_TTL, net_pkg::IP_PROTO_UDP, c_q.csum, our_ip, c_q.remote_ip};
+          net_pkg::TX_TTL, net_pkg::IP_PROTO_UDP, c_q.csum, ip_q, c_q.remote_ip};
     m_hdr    = c_q.roce;
-    m_prefix = net_pkg::hdr_to_bytes({c_q.remote_mac, our_mac, net_pkg::ETHERTYPE_IPV4, ip,
+    m_prefix = net_pkg::hdr_to_bytes({c_q.remote_mac, mac_q, net_pkg::ETHERTYPE_IPV4, ip,
                                       c_q.udp_sport, 16'(roce_pkg::UDP_PORT_ROCEV2), c_q.udp_len, 16'h0000});
   end
 
@@ -174,8 +184,8 @@ module roce_tx_prefix (
   always_comb begin
     ref_info           = roce_pkg::roce_opcode_info(m_hdr.hdr.bth.opcode);
     ref_nh.dst_mac     = c_q.remote_mac;
-    ref_nh.src_mac     = our_mac;
-    ref_nh.src_ip      = our_ip;
+    ref_nh.src_mac     = mac_q;
+    ref_nh.src_ip      = ip_q;
     ref_nh.dst_ip      = c_q.remote_ip;
     ref_nh.ip_id       = 16'd0;
     ref_nh.src_port    = c_q.udp_sport;
