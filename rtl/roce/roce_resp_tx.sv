@@ -36,6 +36,18 @@
 // when it is ACK_COALESCE cycles old, or before anything else must be sent
 // by the event engine (another QP's ACK, a NAK, a READ or an atomic).
 // ACK_COALESCE = 0 sends every ACK one cycle after its event.
+//
+// Boundaries (timing, docs/timing.md): every output from a register. The
+// events, the payload write completions and the DMA read data enter through
+// skid buffers (u_ev, u_cpl, u_rd: +1 cycle each, ready from a register);
+// READ data leaves through u_tx, CQEs through u_cqe (+1 cycle each); the
+// header FIFO has a registered output (lib_fifo, +1 cycle), the command FIFO
+// an output register a command reaches in the cycle after it was decided
+// when the FIFO is empty (so the RD_AHEAD loop is as short as before: a READ
+// packet's data counts as through when its last beat enters u_rd). The
+// atomic's new value is computed in a state of its own (T_AT_NV, +1 cycle)
+// into the register that drives m_aw_axis_tdata; the counter pulses are
+// registered (+1 cycle).
 `default_nettype none
 
 module roce_resp_tx #(
@@ -120,7 +132,8 @@ module roce_resp_tx #(
     T_AT_WR   = 3'd3,
     T_AT_CPL  = 3'd4,
     T_AT_ACK  = 3'd5,
-    T_DUP     = 3'd6
+    T_DUP     = 3'd6,
+    T_AT_NV   = 3'd7
   } tstate_e;
 
   // A header as decided (the header FIFO's entry); m_tx_hdr is built from it.
@@ -182,7 +195,8 @@ module roce_resp_tx #(
   logic [AHW-1:0] ahead_q, ahead_d;                // READ packets issued, data not yet through
   // atomic
   logic [63:0] orig_q, orig_d;
-  logic        awc_done_q, awc_done_d, awd_done_q, awd_done_d;
+  logic [63:0] nv_q, nv_d;                         // the atomic's new value
+  logic        awc_v_q, awc_v_d, awd_v_q, awd_v_d;   // the atomic's write command and data (outputs)
   // cache
   logic          c_rd_en, c_we;
   logic [QW-1:0] c_wa;
@@ -196,16 +210,47 @@ module roce_resp_tx #(
   logic [2:0]           hf_cnt, cf_cnt;            // occupancy: not needed
   /* verilator lint_on UNUSEDSIGNAL */
 
-  roce_qp_pkg::resp_ev_t ev;
-  assign ev = s_ev;
+  // ---- the inputs, each through a skid buffer (registered ready, registered data)
+  roce_qp_pkg::resp_ev_t ev;                       // the head event
+  logic                  ev_valid, ev_ready;
+  lib_skid #(.WIDTH(roce_qp_pkg::RESP_EV_W)) u_ev (
+    .clk, .rst, .s_valid(s_ev_valid), .s_ready(s_ev_ready), .s_data(s_ev),
+    .m_valid(ev_valid), .m_ready(ev_ready), .m_data(ev));
+
+  logic              cpl_valid, cpl_ready;
+  /* verilator lint_off UNUSEDSIGNAL */
+  mem_pkg::dma_cpl_t cpl;                          // (its tag: the completions come in order)
+  /* verilator lint_on UNUSEDSIGNAL */
+  lib_skid #(.WIDTH(mem_pkg::CPL_W)) u_cpl (
+    .clk, .rst, .s_valid(s_cpl_valid), .s_ready(s_cpl_ready), .s_data(s_cpl),
+    .m_valid(cpl_valid), .m_ready(cpl_ready), .m_data(cpl));
+
+  // the DMA read data (READ responses and atomics' reads)
+  localparam int RDW = mem_pkg::DATA_W + mem_pkg::STRB_W + 1 + mem_pkg::CPL_W;
+  logic                       rd_valid, rd_ready, rd_last;
+  logic [mem_pkg::DATA_W-1:0] rd_data;
+  logic [mem_pkg::STRB_W-1:0] rd_keep;
+  mem_pkg::dma_cpl_t          rd_user;
+  lib_skid #(.WIDTH(RDW)) u_rd (
+    .clk, .rst, .s_valid(s_rd_axis_tvalid), .s_ready(s_rd_axis_tready),
+    .s_data({s_rd_axis_tuser, s_rd_axis_tlast, s_rd_axis_tkeep, s_rd_axis_tdata}),
+    .m_valid(rd_valid), .m_ready(rd_ready), .m_data({rd_user, rd_last, rd_keep, rd_data}));
 
   logic [63:0] newval;
   logic        hit;
   logic [63:0] hit_orig;
   logic        rd_tag0;                            // the DMA read beat is READ response data
+  logic        tx_valid, tx_ready;                 // READ data into u_tx
+  logic        cqe_valid, cqe_ready;               // the receive CQE into u_cqe
+  roce_qp_pkg::cqe_t cqe;
+  // the counters' pulses, registered
+  logic        inc_ack_d, inc_nak_d, inc_rd_pkt_d, inc_atomic_d, inc_atomic_miss_d, inc_dma_err_d;
+  logic [5:0]  inc_q, inc_d;
+  assign inc_d = {inc_ack_d, inc_nak_d, inc_rd_pkt_d, inc_atomic_d, inc_atomic_miss_d, inc_dma_err_d};
+  assign {inc_ack, inc_nak, inc_rd_pkt, inc_atomic, inc_atomic_miss, inc_dma_err} = inc_q;
   logic        flush, ev_conflict, pend_merge;
 
-  assign rd_tag0 = s_rd_axis_tuser.tag == '0;
+  assign rd_tag0 = rd_user.tag == '0;
 
   always_comb begin
     newval = ev.is_cmp ? ((orig_q == ev.compare) ? ev.swap_add : orig_q) : orig_q + ev.swap_add;
@@ -272,27 +317,27 @@ module roce_resp_tx #(
 
   // ================================================ the event engine
   // must the pending ACK go first?
-  assign ev_conflict = s_ev_valid && st_q == T_IDLE &&
+  assign ev_conflict = ev_valid && st_q == T_IDLE &&
                        (ev.kind != roce_qp_pkg::EV_ACK ||
                         ((ev.send || err_q) && (ev.nak || err_q || ev.qpn != pend_q.qpn)));
   assign flush       = pend_v_q && st_q == T_IDLE && (age_q >= 8'(ACK_COALESCE) || ev_conflict);
 
   // ---- EV_ACK: the DMA write completion, the receive CQE, then the answer
   always_comb begin
-    ack_ev       = st_q == T_IDLE && s_ev_valid && ev.kind == roce_qp_pkg::EV_ACK;
-    s_cpl_ready  = 1'b0;
+    ack_ev       = st_q == T_IDLE && ev_valid && ev.kind == roce_qp_pkg::EV_ACK;
+    cpl_ready  = 1'b0;
     ack_cpl_set  = 1'b0;
     ack_err_set  = 1'b0;
     ack_dma_err  = 1'b0;
     ack_cqe_set  = 1'b0;
-    m_cqe_valid  = 1'b0;
-    m_cqe        = ev.cqe;
-    if (err_q) m_cqe.status = roce_qp_pkg::WC_GENERAL_ERR;
+    cqe_valid  = 1'b0;
+    cqe        = ev.cqe;
+    if (err_q) cqe.status = roce_qp_pkg::WC_GENERAL_ERR;
     if (ack_ev && ev.wait_dma && !cpl_done_q) begin
-      s_cpl_ready = 1'b1;
-      if (s_cpl_valid) begin
+      cpl_ready = 1'b1;
+      if (cpl_valid) begin
         ack_cpl_set = 1'b1;
-        if (s_cpl.status != mem_pkg::DMA_OK) begin
+        if (cpl.status != mem_pkg::DMA_OK) begin
           ack_err_set = 1'b1;
           ack_dma_err = 1'b1;
         end
@@ -301,8 +346,8 @@ module roce_resp_tx #(
     ack_cpl_ok = !ev.wait_dma || cpl_done_q;
     ack_cqe_ok = !ev.cqe_valid || cqe_done_q;
     if (ack_ev && ack_cpl_ok && ev.cqe_valid && !cqe_done_q) begin
-      m_cqe_valid = 1'b1;
-      if (m_cqe_ready) begin
+      cqe_valid = 1'b1;
+      if (cqe_ready) begin
         ack_cqe_set = 1'b1;
         ack_cqe_ok  = 1'b1;
       end
@@ -351,17 +396,16 @@ module roce_resp_tx #(
   end
 
   // ---- EV_READ: a context, chained behind the QP's youngest (not one in its last cycle)
-  assign rd_alloc = st_q == T_IDLE && s_ev_valid && ev.kind == roce_qp_pkg::EV_READ && !pend_v_q && free_v;
+  assign rd_alloc = st_q == T_IDLE && ev_valid && ev.kind == roce_qp_pkg::EV_READ && !pend_v_q && free_v;
 
   // ---- EV_ATOMIC / EV_ATOMIC_DUP: the atomic's own state machine
   always_comb begin
     st_d       = st_q;
     killed_d   = killed_q;
     orig_d     = orig_q;
-    awc_done_d = awc_done_q;
-    awd_done_d = awd_done_q;
-    m_aw_cmd_valid   = 1'b0;
-    m_aw_axis_tvalid = 1'b0;
+    nv_d       = nv_q;
+    awc_v_d    = awc_v_q;
+    awd_v_d    = awd_v_q;
     s_aw_cpl_ready   = 1'b0;
     c_rd_en    = 1'b0;
     se_cmd     = 1'b0;
@@ -369,14 +413,12 @@ module roce_resp_tx #(
     at_err_clr = 1'b0;
     if (st_q != T_IDLE && qp_reset_valid && qp_reset_qpn == ev.qpn[QW-1:0]) killed_d = 1'b1;
     unique case (st_q)
-      T_IDLE: if (s_ev_valid && !pend_v_q && (ev.kind == roce_qp_pkg::EV_ATOMIC ||
+      T_IDLE: if (ev_valid && !pend_v_q && (ev.kind == roce_qp_pkg::EV_ATOMIC ||
                                               ev.kind == roce_qp_pkg::EV_ATOMIC_DUP)) begin
         c_rd_en  = 1'b1;
         killed_d = 1'b0;
         if (ev.kind == roce_qp_pkg::EV_ATOMIC) begin
           at_err_clr = 1'b1;
-          awc_done_d = 1'b0;
-          awd_done_d = 1'b0;
           st_d       = T_AT_CMD;
         end else begin
           st_d       = T_DUP;
@@ -386,18 +428,22 @@ module roce_resp_tx #(
         se_cmd = 1'b1;                           // {va, 8}, tag 1
         if (cf_in_ready) st_d = T_AT_RD;
       end
-      T_AT_RD: if (s_rd_axis_tvalid && !rd_tag0) begin  // s_rd_axis_tready below
-        orig_d = s_rd_axis_tdata[63:0];          // little endian in memory
-        if (s_rd_axis_tuser.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
+      T_AT_RD: if (rd_valid && !rd_tag0) begin  // rd_ready below
+        orig_d = rd_data[63:0];          // little endian in memory
+        if (rd_user.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
         // a failed read writes nothing and answers a NAK
-        if (s_rd_axis_tlast) st_d = (s_rd_axis_tuser.status != mem_pkg::DMA_OK) ? T_AT_ACK : T_AT_WR;
+        if (rd_last) st_d = (rd_user.status != mem_pkg::DMA_OK) ? T_AT_ACK : T_AT_NV;
+      end
+      T_AT_NV: begin                             // the new value, a cycle after the read
+        nv_d    = newval;
+        awc_v_d = 1'b1;
+        awd_v_d = 1'b1;
+        st_d    = T_AT_WR;
       end
       T_AT_WR: begin
-        m_aw_cmd_valid   = !awc_done_q;
-        m_aw_axis_tvalid = !awd_done_q;
-        if (m_aw_cmd_ready)   awc_done_d = 1'b1;
-        if (m_aw_axis_tready) awd_done_d = 1'b1;
-        if ((awc_done_q || m_aw_cmd_ready) && (awd_done_q || m_aw_axis_tready)) st_d = T_AT_CPL;
+        if (m_aw_cmd_ready)   awc_v_d = 1'b0;
+        if (m_aw_axis_tready) awd_v_d = 1'b0;
+        if ((!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) st_d = T_AT_CPL;
       end
       T_AT_CPL: begin
         s_aw_cpl_ready = 1'b1;
@@ -418,8 +464,8 @@ module roce_resp_tx #(
     at_alloc_h      = 1'b0;
     at_inc_nak      = 1'b0;
     at_dma_err      = 1'b0;
-    inc_atomic      = 1'b0;
-    inc_atomic_miss = 1'b0;
+    inc_atomic_d      = 1'b0;
+    inc_atomic_miss_d = 1'b0;
     c_we            = 1'b0;
     c_wa            = ev.qpn[QW-1:0];
     // the cache row: entry [ptr] = {1, psn, orig}, ptr + 1
@@ -436,7 +482,7 @@ module roce_resp_tx #(
         at_alloc_h = x_busy;
         c_we       = !err_q && !killed_q;
         at_ready   = 1'b1;
-        inc_atomic = !err_q;
+        inc_atomic_d = !err_q;
         at_inc_nak = err_q && !x_busy;           // a deferred NAK is counted when sent
         at_dma_err = err_q;
       end else if (!qp_reset_valid && !x_busy) begin
@@ -451,7 +497,7 @@ module roce_resp_tx #(
           at_ready   = 1'b1;
         end
       end else begin
-        inc_atomic_miss = 1'b1;
+        inc_atomic_miss_d = 1'b1;
         at_ready        = 1'b1;
       end
     end
@@ -494,7 +540,7 @@ module roce_resp_tx #(
   end
 
   // ---- the event's handshake, the pending ACK, the event engine's flags
-  assign s_ev_ready = ack_ready || rd_alloc || at_ready;
+  assign ev_ready = ack_ready || rd_alloc || at_ready;
   assign se_push    = flush || ack_nak_push || at_push;
   assign alloc      = rd_alloc;
   assign alloc_h    = ack_alloc_h || at_alloc_h;
@@ -508,15 +554,15 @@ module roce_resp_tx #(
       pend_v_d = 1'b1;
       pend_d   = ev;
     end
-    cpl_done_d = (cpl_done_q || ack_cpl_set) && !s_ev_ready;
-    cqe_done_d = (cqe_done_q || ack_cqe_set) && !s_ev_ready;
+    cpl_done_d = (cpl_done_q || ack_cpl_set) && !ev_ready;
+    cqe_done_d = (cqe_done_q || ack_cqe_set) && !ev_ready;
     err_d      = err_q;
     if (ack_err_set || at_err_set) err_d = 1'b1;
     if (at_err_clr)                err_d = 1'b0;
-    if (s_ev_ready)                err_d = 1'b0;
-    inc_ack     = (flush && hf_in_ready) || f_inc_ack;
-    inc_nak     = ack_inc_nak || at_inc_nak || f_inc_nak;
-    inc_dma_err = ack_dma_err || at_dma_err || d_dma_err;
+    if (ev_ready)                err_d = 1'b0;
+    inc_ack_d     = (flush && hf_in_ready) || f_inc_ack;
+    inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_nak;
+    inc_dma_err_d = ack_dma_err || at_dma_err || d_dma_err;
   end
 
   // ================================================ the READ contexts
@@ -597,7 +643,7 @@ module roce_resp_tx #(
     rr_d       = rr_q;
     f_inc_ack  = 1'b0;
     f_inc_nak  = 1'b0;
-    inc_rd_pkt = 1'b0;
+    inc_rd_pkt_d = 1'b0;
     nf         = cx_q[sel];
     if (fire) begin
       if (done[sel]) begin
@@ -616,7 +662,7 @@ module roce_resp_tx #(
         nf.psn     = cr.psn + 24'd1;
         nf.addr    = cr.addr + 64'(plen);
         nf.left    = cr.left - plen;
-        inc_rd_pkt = 1'b1;
+        inc_rd_pkt_d = 1'b1;
         rr_d       = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
       end
       cx_f[sel] = nf;
@@ -699,33 +745,66 @@ module roce_resp_tx #(
   always_comb begin
     ahead_d          = ahead_q;
     d_dma_err        = 1'b0;
-    m_axis_tx_tvalid = s_rd_axis_tvalid && rd_tag0;
-    s_rd_axis_tready = rd_tag0 ? m_axis_tx_tready : (st_q == T_AT_RD);
-    if (s_rd_axis_tvalid && rd_tag0 && m_axis_tx_tready && s_rd_axis_tlast) begin
+    tx_valid = rd_valid && rd_tag0;
+    rd_ready = rd_tag0 ? tx_ready : (st_q == T_AT_RD);
+    if (rd_valid && rd_tag0 && tx_ready && rd_last && rd_user.status != mem_pkg::DMA_OK) d_dma_err = 1'b1;
+    // a READ packet's data is through when its last beat enters u_rd
+    if (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast && s_rd_axis_tuser.tag == '0)
       ahead_d = ahead_d - AHW'(1);
-      if (s_rd_axis_tuser.status != mem_pkg::DMA_OK) d_dma_err = 1'b1;
-    end
     if (cf_in_valid && cf_in_ready && cf_in.tag == '0) ahead_d = ahead_d + AHW'(1);
   end
 
   // the atomic's write: the new value at the atomic's address
   always_comb begin
-    m_aw_cmd.addr   = ev.va;
-    m_aw_cmd.len    = 32'd8;
-    m_aw_cmd.tag    = '0;
-    m_aw_axis_tdata = {448'd0, newval};
-    m_aw_axis_tkeep = 64'h0000_0000_0000_00FF;
-    m_aw_axis_tlast = 1'b1;
+    m_aw_cmd_valid   = awc_v_q;
+    m_aw_cmd.addr    = ev.va;
+    m_aw_cmd.len     = 32'd8;
+    m_aw_cmd.tag     = '0;
+    m_aw_axis_tvalid = awd_v_q;
+    m_aw_axis_tdata  = {448'd0, nv_q};
+    m_aw_axis_tkeep  = 64'h0000_0000_0000_00FF;
+    m_aw_axis_tlast  = 1'b1;
   end
-  roce_fifo #(.WIDTH(HW), .DEPTH(4)) u_hdr (
+  // the outputs: FIFOs with a registered output, skid buffers
+  lib_fifo #(.WIDTH(HW), .DEPTH(4)) u_hdr (
     .clk, .rst,
-    .in_valid(hf_in_valid), .in_ready(hf_in_ready), .in_data(hf_in),
-    .out_valid(hf_out_valid), .out_ready(m_tx_hdr_ready), .out_data(hf_out), .count(hf_cnt));
+    .s_valid(hf_in_valid), .s_ready(hf_in_ready), .s_data(hf_in),
+    .m_valid(hf_out_valid), .m_ready(m_tx_hdr_ready), .m_data(hf_out), .count(hf_cnt));
 
+  // the command FIFO: roce_fifo, then an output register that a command
+  // reaches directly when the FIFO is empty (one cycle from cf_in to
+  // m_rd_cmd, as without it: the READ responses' RD_AHEAD loop is not longer)
+  logic                 cq_valid, cq_ready, cq_push, co_v_q, co_v_d, co_load;
+  mem_pkg::dma_rd_cmd_t cq, co_q, co_d;
   roce_fifo #(.WIDTH(mem_pkg::DMA_CMD_W), .DEPTH(4)) u_cmd (
     .clk, .rst,
-    .in_valid(cf_in_valid), .in_ready(cf_in_ready), .in_data(cf_in),
-    .out_valid(m_rd_cmd_valid), .out_ready(m_rd_cmd_ready), .out_data(m_rd_cmd), .count(cf_cnt));
+    .in_valid(cq_push), .in_ready(cf_in_ready), .in_data(cf_in),
+    .out_valid(cq_valid), .out_ready(cq_ready), .out_data(cq), .count(cf_cnt));
+  always_comb begin
+    co_load  = !co_v_q || m_rd_cmd_ready;
+    cq_ready = co_load;
+    cq_push  = cf_in_valid && !(co_load && !cq_valid);   // else straight into the output register
+    co_v_d   = co_v_q && !m_rd_cmd_ready;
+    co_d     = co_q;
+    if (co_load && cq_valid) begin
+      co_v_d = 1'b1;
+      co_d   = cq;
+    end else if (co_load && cf_in_valid && cf_in_ready) begin
+      co_v_d = 1'b1;
+      co_d   = cf_in;
+    end
+  end
+  assign m_rd_cmd_valid = co_v_q;
+  assign m_rd_cmd       = co_q;
+
+  lib_skid #(.WIDTH(roce_pkg::DATA_W + roce_pkg::KEEP_W + 1)) u_tx (
+    .clk, .rst, .s_valid(tx_valid), .s_ready(tx_ready), .s_data({rd_last, rd_keep, rd_data}),
+    .m_valid(m_axis_tx_tvalid), .m_ready(m_axis_tx_tready),
+    .m_data({m_axis_tx_tlast, m_axis_tx_tkeep, m_axis_tx_tdata}));
+
+  lib_skid #(.WIDTH(roce_qp_pkg::CQE_W)) u_cqe (
+    .clk, .rst, .s_valid(cqe_valid), .s_ready(cqe_ready), .s_data(cqe),
+    .m_valid(m_cqe_valid), .m_ready(m_cqe_ready), .m_data(m_cqe));
 
   // ---- the header itself
   roce_pkg::tx_hdr_t t;
@@ -745,9 +824,6 @@ module roce_resp_tx #(
     m_tx_hdr.udp_sport      = hf_out.sport;
   end
   assign m_tx_hdr_valid  = hf_out_valid;
-  assign m_axis_tx_tdata = s_rd_axis_tdata;
-  assign m_axis_tx_tkeep = s_rd_axis_tkeep;
-  assign m_axis_tx_tlast = s_rd_axis_tlast;
 
   roce_ram_sdp #(.WIDTH(CW), .DEPTH(NQP)) u_cache (
     .clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd),
@@ -764,6 +840,10 @@ module roce_resp_tx #(
       age_q      <= 8'd0;
       rr_q       <= '0;
       ahead_q    <= '0;
+      awc_v_q    <= 1'b0;
+      awd_v_q    <= 1'b0;
+      inc_q      <= '0;
+      co_v_q     <= 1'b0;
       for (int i = 0; i < NC; i++) cx_q[i] <= '0;
     end else begin
       st_q       <= st_d;
@@ -775,12 +855,16 @@ module roce_resp_tx #(
       age_q      <= age_d;
       rr_q       <= rr_d;
       ahead_q    <= ahead_d;
+      awc_v_q    <= awc_v_d;
+      awd_v_q    <= awd_v_d;
+      inc_q      <= inc_d;
+      co_v_q     <= co_v_d;
       for (int i = 0; i < NC; i++) cx_q[i] <= cx_d[i];
     end
     pend_q     <= pend_d;
     orig_q     <= orig_d;
-    awc_done_q <= awc_done_d;
-    awd_done_q <= awd_done_d;
+    nv_q       <= nv_d;
+    co_q       <= co_d;
   end
 
 `ifndef SYNTHESIS
@@ -797,7 +881,7 @@ module roce_resp_tx #(
   end
   // the data of a READ packet never comes without its issued command
   always_ff @(posedge clk) begin
-    if (!rst && s_rd_axis_tvalid && rd_tag0 && m_axis_tx_tready && s_rd_axis_tlast && ahead_q == '0)
+    if (!rst && s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast && s_rd_axis_tuser.tag == '0 && ahead_q == '0)
       $error("roce_resp_tx: READ response data without an issued command");
   end
 `endif
