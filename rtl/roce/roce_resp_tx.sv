@@ -48,6 +48,19 @@
 // atomic's new value is computed in a state of its own (T_AT_NV, +1 cycle)
 // into the register that drives m_aw_axis_tdata; the counter pulses are
 // registered (+1 cycle).
+//
+// The READ contexts, cycle by cycle: in cycle 0 a context is written
+// (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
+// length (plen_q), "more than one packet left" (big_q) and "no byte left"
+// (lz_q) are computed from the registered context; from cycle 2 on it is a
+// candidate. The round-robin choice among the candidates is registered
+// (sel_q, with the chosen context's done and payload flags) and its packet
+// goes to the FIFOs from the next cycle on, as soon as RD_AHEAD, the FIFOs
+// and the serial engine's header (seh_q, first) let it, while the next
+// choice (another context) is made. So one context sends at most one packet every 3 cycles
+// (a READ response packet has at least 4 beats, at MTU 256), several
+// contexts one per cycle. A freed context's successor is unblocked in the
+// cycle after (freed_q).
 `default_nettype none
 
 module roce_resp_tx #(
@@ -155,6 +168,7 @@ module roce_resp_tx #(
   // answer of a QP whose READs are being answered, waiting for its turn.
   typedef struct packed {
     logic           v;       // in use
+    logic           nw;      // written last cycle (allocated or a packet sent): its big_q, lz_q, plen_q are stale
     logic           hdr;     // an answer without payload (hop, hsyn, orig), not a READ
     logic           blk;     // waits for its predecessor (an older READ of the same QP)
     logic [CXW-1:0] pred;    // that predecessor
@@ -179,7 +193,7 @@ module roce_resp_tx #(
     logic [7:0]     hsyn;
     logic [63:0]    orig;
   } ctx_t;
-  localparam int XW = 8 + 8 + 64 + 5 + CXW + QW + 24 * 3 + 32 + 48 + 16 + 3 + 64 + 32 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
+  localparam int XW = 8 + 8 + 64 + 6 + CXW + QW + 24 * 3 + 32 + 48 + 16 + 3 + 64 + 32 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
 
   tstate_e st_q, st_d;
   logic    cpl_done_q, cpl_done_d, cqe_done_q, cqe_done_d, err_q, err_d;
@@ -266,18 +280,26 @@ module roce_resp_tx #(
 
   // module-level variables: Yosys 0.23 takes no struct variables in blocks
   /* verilator lint_off UNUSEDSIGNAL */
-  ctx_t        cs, cr;                 // contexts read (the scan's, the choice's: not every field used)
+  ctx_t        cs, cc, cr, cp;         // contexts read (the scan's, the choice's, the chosen, the next packet's: not every field used)
   /* verilator lint_on UNUSEDSIGNAL */
   ctx_t        nf, nu, na;             // contexts written (the fire's, the freeing's, the allocation's)
   logic        x_busy, x_tail_done, x_tail_tv, x_tail_tnak, free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
-  logic [CXW-1:0] x_tail, free_i, sel;
+  logic [CXW-1:0] x_tail, free_i, sel, ch, sel_q;
+  logic        ch_v, ch_done, ch_pay, sel_v_q, sel_done_q, sel_pay_q;   // the choice, registered
+  logic        hold, sel_v_d, sel_done_d, sel_pay_d;
+  logic [CXW-1:0] sel_d;
   logic [CXW:0]   jj;
   logic        sel_v, fire, sel_pay;
   logic [NC-1:0] done, cand, freed;
-  logic [12:0] pmtu_b;
+  // per context, a cycle after it was written: more than one packet left, no byte left, the next packet's length
+  logic [NC-1:0] big_q, big_d, lz_q, lz_d, freed_q;
+  logic [12:0]   plen_q [NC];
+  logic [12:0]   plen_d [NC];
+  logic [12:0]   pmtu_i [NC];
   logic [31:0] plen;
   logic [7:0]  rop;
-  hdr_t        seh;
+  hdr_t        seh, seh_q, seh_d;          // the serial engine's header, as decided and registered
+  logic        seh_v_q, seh_v_d, se_room, se_we;
   logic [XW-1:0] cx_f [NC];                        // the contexts after the fire
   logic [XW-1:0] cx_u [NC];                        // ... after freeing and unblocking
   // the event engine's decisions, by what decides them
@@ -298,7 +320,7 @@ module roce_resp_tx #(
     free_i      = '0;
     for (int i = 0; i < NC; i++) begin
       cs      = cx_q[i];
-      done[i] = cs.v && cs.st && cs.left == 32'd0;
+      done[i] = cs.v && cs.st && lz_q[i] && !cs.nw;
       if (cs.v && cs.qpn == ev.qpn[QW-1:0]) begin
         x_busy = 1'b1;
         if (cs.tail) begin
@@ -383,7 +405,7 @@ module roce_resp_tx #(
         if (!pend_v_q) begin
           ack_seh      = 1'b1;
           ack_nak_push = 1'b1;
-          if (hf_in_ready) begin
+          if (se_room) begin
             ack_ready   = 1'b1;
             ack_inc_nak = 1'b1;
           end
@@ -477,7 +499,7 @@ module roce_resp_tx #(
     if (st_q == T_AT_ACK) begin
       // the answer goes out now, or after the QP's READ responses (the
       // memory is updated now: IB fence semantics, as for a WRITE)
-      if (!qp_reset_valid && (x_busy ? free_v : hf_in_ready)) begin
+      if (!qp_reset_valid && (x_busy ? free_v : se_room)) begin
         at_push    = !x_busy;
         at_alloc_h = x_busy;
         c_we       = !err_q && !killed_q;
@@ -492,7 +514,7 @@ module roce_resp_tx #(
     if (st_q == T_DUP) begin
       if (hit) begin
         at_push = !x_busy;
-        if (x_busy ? free_v : hf_in_ready) begin
+        if (x_busy ? free_v : se_room) begin
           at_alloc_h = x_busy;
           at_ready   = 1'b1;
         end
@@ -542,13 +564,20 @@ module roce_resp_tx #(
   // ---- the event's handshake, the pending ACK, the event engine's flags
   assign ev_ready = ack_ready || rd_alloc || at_ready;
   assign se_push    = flush || ack_nak_push || at_push;
+  // the serial engine's header waits in seh_q, and goes into the header FIFO
+  // before any context's (its QP has no READ context, so the order of each
+  // QP's answers stays)
+  assign se_room    = !seh_v_q;
+  assign se_we      = se_push && se_room;
+  assign seh_v_d    = (seh_v_q && !hf_in_ready) || se_we;
+  assign seh_d      = se_we ? seh : seh_q;
   assign alloc      = rd_alloc;
   assign alloc_h    = ack_alloc_h || at_alloc_h;
   always_comb begin
     pend_v_d   = pend_v_q;
     pend_d     = pend_q;
     age_d      = (pend_v_q && age_q != 8'hFF) ? age_q + 8'd1 : age_q;
-    if (flush && hf_in_ready) pend_v_d = 1'b0;
+    if (flush && se_room) pend_v_d = 1'b0;
     if (pend_merge) begin
       if (!pend_v_q) age_d = 8'd0;
       pend_v_d = 1'b1;
@@ -560,38 +589,67 @@ module roce_resp_tx #(
     if (ack_err_set || at_err_set) err_d = 1'b1;
     if (at_err_clr)                err_d = 1'b0;
     if (ev_ready)                err_d = 1'b0;
-    inc_ack_d     = (flush && hf_in_ready) || f_inc_ack;
+    inc_ack_d     = (flush && se_room) || f_inc_ack;
     inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_nak;
     inc_dma_err_d = ack_dma_err || at_dma_err || d_dma_err;
   end
 
   // ================================================ the READ contexts
   // candidates: a packet to send (within RD_AHEAD unless it has no payload),
-  // or a finished READ's trailing answer; round robin from rr_q
+  // or a finished READ's trailing answer; round robin from rr_q. The choice
+  // is registered (sel_q); its packet goes out in the next cycle, while the
+  // next choice (not the same context) is made.
   always_comb begin
     for (int i = 0; i < NC; i++) begin
-      cr      = cx_q[i];
-      cand[i] = cr.v && !cr.blk && (done[i] ? cr.tv : (cr.left == 32'd0 || ahead_q < AHW'(RD_AHEAD)));
+      cc      = cx_q[i];
+      cand[i] = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv);   // (RD_AHEAD: checked when sent)
     end
-    sel_v = 1'b0;
-    sel   = '0;
+    if (sel_v_q) cand[sel_q] = 1'b0;
+    ch_v = 1'b0;
+    ch   = '0;
     for (int k = 0; k < NC; k++) begin
       jj = {1'b0, rr_q} + (CXW+1)'(k);
       if (jj >= (CXW+1)'(NC)) jj = jj - (CXW+1)'(NC);
-      if (!sel_v && cand[jj[CXW-1:0]]) begin
-        sel_v = 1'b1;
-        sel   = jj[CXW-1:0];
+      if (!ch_v && cand[jj[CXW-1:0]]) begin
+        ch_v = 1'b1;
+        ch   = jj[CXW-1:0];
       end
     end
+    ch_done = done[ch];
+    ch_pay  = !done[ch] && !lz_q[ch];
+  end
+  // the choice stays until its packet is sent (e.g. waiting for RD_AHEAD), unless its context is gone
+  always_comb begin
+    hold       = sel_v_q && cr.v && !fire;
+    sel_v_d    = hold || ch_v;
+    sel_d      = hold ? sel_q : ch;
+    sel_done_d = hold ? sel_done_q : ch_done;
+    sel_pay_d  = hold ? sel_pay_q : ch_pay;
+  end
+
+  // ---- the chosen context's packet (a context chosen stays as it was, but for a QP reset)
+  always_comb begin
+    sel     = sel_q;
     cr      = cx_q[sel];
-    pmtu_b  = roce_qp_pkg::pmtu_bytes(cr.pmtu);
-    plen    = (cr.left > 32'(pmtu_b)) ? 32'(pmtu_b) : cr.left;
-    sel_pay = !done[sel] && cr.left != 32'd0;
-    if (!cr.st) rop = (cr.left > 32'(pmtu_b)) ? roce_pkg::OP_RC_READ_RESPONSE_FIRST
-                                              : roce_pkg::OP_RC_READ_RESPONSE_ONLY;
-    else        rop = (cr.left > 32'(pmtu_b)) ? roce_pkg::OP_RC_READ_RESPONSE_MIDDLE
-                                              : roce_pkg::OP_RC_READ_RESPONSE_LAST;
-    fire = sel_v && !se_push && hf_in_ready && (!sel_pay || (!se_cmd && cf_in_ready));
+    sel_v   = sel_v_q && cr.v && (!sel_pay_q || ahead_q < AHW'(RD_AHEAD));
+    plen    = 32'(plen_q[sel]);
+    sel_pay = sel_pay_q;
+    if (!cr.st) rop = big_q[sel] ? roce_pkg::OP_RC_READ_RESPONSE_FIRST
+                                 : roce_pkg::OP_RC_READ_RESPONSE_ONLY;
+    else        rop = big_q[sel] ? roce_pkg::OP_RC_READ_RESPONSE_MIDDLE
+                                 : roce_pkg::OP_RC_READ_RESPONSE_LAST;
+    fire = sel_v && !seh_v_q && hf_in_ready && (!sel_pay || (!se_cmd && cf_in_ready));
+  end
+
+  // ---- each context's next packet, computed from the registered context a cycle ahead
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      cp        = cx_q[i];
+      pmtu_i[i] = roce_qp_pkg::pmtu_bytes(cp.pmtu);
+      big_d[i]  = cp.left > 32'(pmtu_i[i]);
+      lz_d[i]   = cp.left == 32'd0;
+      plen_d[i] = big_d[i] ? pmtu_i[i] : cp.left[12:0];
+    end
   end
 
   // ---- the header FIFO's and the command FIFO's inputs
@@ -602,9 +660,9 @@ module roce_resp_tx #(
     cf_in.addr  = ev.va;                         // the atomic's 8-byte read
     cf_in.len   = 32'd8;
     cf_in.tag   = {{(mem_pkg::TAG_W-1){1'b0}}, 1'b1};
-    if (se_push) begin
+    if (seh_v_q) begin
       hf_in_valid = 1'b1;
-      hf_in       = seh;
+      hf_in       = seh_q;
     end else if (sel_v && !(sel_pay && se_cmd)) begin
       hf_in_valid = fire;
       hf_in.dqpn  = cr.dqpn;
@@ -612,7 +670,7 @@ module roce_resp_tx #(
       hf_in.mac   = cr.mac;
       hf_in.sport = cr.sport;
       hf_in.msn   = cr.msn;
-      if (done[sel]) begin
+      if (sel_done_q) begin
         hf_in.op  = roce_pkg::OP_RC_ACKNOWLEDGE;
         hf_in.psn = cr.tpsn;
         hf_in.msn = cr.tmsn;
@@ -639,19 +697,24 @@ module roce_resp_tx #(
 
   // ---- the chosen context after its packet
   always_comb begin
-    for (int i = 0; i < NC; i++) cx_f[i] = cx_q[i];
+    for (int i = 0; i < NC; i++) begin
+      nf      = cx_q[i];
+      nf.nw   = 1'b0;
+      cx_f[i] = nf;
+    end
     rr_d       = rr_q;
     f_inc_ack  = 1'b0;
     f_inc_nak  = 1'b0;
     inc_rd_pkt_d = 1'b0;
     nf         = cx_q[sel];
     if (fire) begin
-      if (done[sel]) begin
+      if (sel_done_q) begin
         nf.v = 1'b0;                             // the trailing answer is out: free
         if (cr.tnak) f_inc_nak = 1'b1;
         else         f_inc_ack = 1'b1;
       end else if (cr.hdr) begin
         nf.st = 1'b1;
+        nf.nw = 1'b1;
         if (cr.hop == roce_pkg::OP_RC_ACKNOWLEDGE) begin
           if (cr.hsyn[7:5] == 3'b000) f_inc_ack = 1'b1;
           else                        f_inc_nak = 1'b1;
@@ -659,6 +722,7 @@ module roce_resp_tx #(
         rr_d  = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
       end else begin
         nf.st      = 1'b1;
+        nf.nw      = 1'b1;
         nf.psn     = cr.psn + 24'd1;
         nf.addr    = cr.addr + 64'(plen);
         nf.left    = cr.left - plen;
@@ -672,7 +736,7 @@ module roce_resp_tx #(
   // ---- finished contexts freed, their successors unblocked
   always_comb begin
     freed = '0;
-    if (fire && done[sel]) freed[sel] = 1'b1;
+    if (fire && sel_done_q) freed[sel] = 1'b1;
     // finished without a trailing answer: free now
     for (int i = 0; i < NC; i++) begin
       nu = cx_f[i];
@@ -682,10 +746,10 @@ module roce_resp_tx #(
       end
       cx_u[i] = nu;
     end
-    // the successor of a freed context may start
+    // the successor of a context freed last cycle may start
     for (int i = 0; i < NC; i++) begin
       nu = cx_u[i];
-      if (nu.v && nu.blk && freed[nu.pred]) nu.blk = 1'b0;
+      if (nu.v && nu.blk && freed_q[nu.pred]) nu.blk = 1'b0;   // freed last cycle
       cx_u[i] = nu;
     end
   end
@@ -701,7 +765,8 @@ module roce_resp_tx #(
       na.hop   = seh.op;
       na.hsyn  = seh.syn;
       na.orig  = seh.orig;
-      na.blk   = x_busy && !freed[x_tail];
+      na.nw    = 1'b1;
+      na.blk   = x_busy;                         // (x_tail freed now: unblocked by freed_q next cycle)
       na.pred  = x_tail;
       na.tail  = 1'b1;
       na.qpn   = ev.qpn[QW-1:0];
@@ -844,6 +909,9 @@ module roce_resp_tx #(
       awd_v_q    <= 1'b0;
       inc_q      <= '0;
       co_v_q     <= 1'b0;
+      freed_q    <= '0;
+      sel_v_q    <= 1'b0;
+      seh_v_q    <= 1'b0;
       for (int i = 0; i < NC; i++) cx_q[i] <= '0;
     end else begin
       st_q       <= st_d;
@@ -859,12 +927,22 @@ module roce_resp_tx #(
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;
       co_v_q     <= co_v_d;
+      freed_q    <= freed;
+      sel_v_q    <= sel_v_d;
+      seh_v_q    <= seh_v_d;
       for (int i = 0; i < NC; i++) cx_q[i] <= cx_d[i];
     end
     pend_q     <= pend_d;
     orig_q     <= orig_d;
     nv_q       <= nv_d;
     co_q       <= co_d;
+    big_q      <= big_d;
+    sel_q      <= sel_d;
+    seh_q      <= seh_d;
+    sel_done_q <= sel_done_d;
+    sel_pay_q  <= sel_pay_d;
+    lz_q       <= lz_d;
+    for (int i = 0; i < NC; i++) plen_q[i] <= plen_d[i];
   end
 
 `ifndef SYNTHESIS
