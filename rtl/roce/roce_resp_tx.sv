@@ -57,10 +57,14 @@
 // (sel_q, with the chosen context's done and payload flags) and its packet
 // goes to the FIFOs from the next cycle on, as soon as RD_AHEAD, the FIFOs
 // and the serial engine's header (seh_q, first) let it, while the next
-// choice (another context) is made. So one context sends at most one packet every 3 cycles
-// (a READ response packet has at least 4 beats, at MTU 256), several
-// contexts one per cycle. A freed context's successor is unblocked in the
-// cycle after (freed_q).
+// choice (another context) is made. So one context sends at most one
+// packet every 3 cycles (a READ response packet has at least 4 beats, at
+// MTU 256), several contexts one per cycle. A freed context's successor is
+// unblocked in the cycle after (freed_q).
+//
+// The event engine's own answers (a flushed pending ACK, a NAK, an atomic's
+// answer) wait one cycle in seh_q and enter the header FIFO before any
+// context's packet; their QP has no READ context, so each QP's order holds.
 `default_nettype none
 
 module roce_resp_tx #(
