@@ -215,6 +215,7 @@ module roce_resp_tx #(
   logic [63:0] orig_q, orig_d;
   logic [63:0] nv_q, nv_d;                         // the atomic's new value
   logic        awc_v_q, awc_v_d, awd_v_q, awd_v_d;   // the atomic's write command and data (outputs)
+  logic        awr_q, awr_d;                       // st_q == T_AT_CPL (s_aw_cpl_ready), from a register of its own
   // cache
   logic          c_rd_en, c_we;
   logic [QW-1:0] c_wa;
@@ -432,7 +433,6 @@ module roce_resp_tx #(
     nv_d       = nv_q;
     awc_v_d    = awc_v_q;
     awd_v_d    = awd_v_q;
-    s_aw_cpl_ready   = 1'b0;
     c_rd_en    = 1'b0;
     se_cmd     = 1'b0;
     at_err_set = 1'b0;
@@ -472,8 +472,7 @@ module roce_resp_tx #(
         if ((!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) st_d = T_AT_CPL;
       end
       T_AT_CPL: begin
-        s_aw_cpl_ready = 1'b1;
-        if (s_aw_cpl_valid) begin
+        if (s_aw_cpl_valid) begin             // (s_aw_cpl_ready: awr_q, below)
           if (s_aw_cpl.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
           st_d = T_AT_ACK;
         end
@@ -824,6 +823,8 @@ module roce_resp_tx #(
   end
 
   // the atomic's write: the new value at the atomic's address
+  assign awr_d          = st_d == T_AT_CPL;
+  assign s_aw_cpl_ready = awr_q;
   always_comb begin
     m_aw_cmd_valid   = awc_v_q;
     m_aw_cmd.addr    = ev.va;
@@ -910,6 +911,7 @@ module roce_resp_tx #(
       rr_q       <= '0;
       ahead_q    <= '0;
       awc_v_q    <= 1'b0;
+      awr_q      <= 1'b0;
       awd_v_q    <= 1'b0;
       inc_q      <= '0;
       co_v_q     <= 1'b0;
@@ -928,6 +930,7 @@ module roce_resp_tx #(
       rr_q       <= rr_d;
       ahead_q    <= ahead_d;
       awc_v_q    <= awc_v_d;
+      awr_q      <= awr_d;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;
       co_v_q     <= co_v_d;
