@@ -36,6 +36,35 @@
 // when it is ACK_COALESCE cycles old, or before anything else must be sent
 // by the event engine (another QP's ACK, a NAK, a READ or an atomic).
 // ACK_COALESCE = 0 sends every ACK one cycle after its event.
+//
+// Boundaries (timing, docs/timing.md): every output from a register. The
+// events, the payload write completions and the DMA read data enter through
+// skid buffers (u_ev, u_cpl, u_rd: +1 cycle each, ready from a register);
+// READ data leaves through u_tx, CQEs through u_cqe (+1 cycle each); the
+// header FIFO has a registered output (lib_fifo, +1 cycle), the command FIFO
+// an output register a command reaches in the cycle after it was decided
+// when the FIFO is empty (so the RD_AHEAD loop is as short as before: a READ
+// packet's data counts as through when its last beat enters u_rd). The
+// atomic's new value is computed in a state of its own (T_AT_NV, +1 cycle)
+// into the register that drives m_aw_axis_tdata; the counter pulses are
+// registered (+1 cycle).
+//
+// The READ contexts, cycle by cycle: in cycle 0 a context is written
+// (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
+// length (plen_q), "more than one packet left" (big_q) and "no byte left"
+// (lz_q) are computed from the registered context; from cycle 2 on it is a
+// candidate. The round-robin choice among the candidates is registered
+// (sel_q, with the chosen context's done and payload flags) and its packet
+// goes to the FIFOs from the next cycle on, as soon as RD_AHEAD, the FIFOs
+// and the serial engine's header (seh_q, first) let it, while the next
+// choice (another context) is made. So one context sends at most one
+// packet every 3 cycles (a READ response packet has at least 4 beats, at
+// MTU 256), several contexts one per cycle. A freed context's successor is
+// unblocked in the cycle after (freed_q).
+//
+// The event engine's own answers (a flushed pending ACK, a NAK, an atomic's
+// answer) wait one cycle in seh_q and enter the header FIFO before any
+// context's packet; their QP has no READ context, so each QP's order holds.
 `default_nettype none
 
 module roce_resp_tx #(
@@ -120,7 +149,8 @@ module roce_resp_tx #(
     T_AT_WR   = 3'd3,
     T_AT_CPL  = 3'd4,
     T_AT_ACK  = 3'd5,
-    T_DUP     = 3'd6
+    T_DUP     = 3'd6,
+    T_AT_NV   = 3'd7
   } tstate_e;
 
   // A header as decided (the header FIFO's entry); m_tx_hdr is built from it.
@@ -142,6 +172,7 @@ module roce_resp_tx #(
   // answer of a QP whose READs are being answered, waiting for its turn.
   typedef struct packed {
     logic           v;       // in use
+    logic           nw;      // written last cycle (allocated or a packet sent): its big_q, lz_q, plen_q are stale
     logic           hdr;     // an answer without payload (hop, hsyn, orig), not a READ
     logic           blk;     // waits for its predecessor (an older READ of the same QP)
     logic [CXW-1:0] pred;    // that predecessor
@@ -166,7 +197,7 @@ module roce_resp_tx #(
     logic [7:0]     hsyn;
     logic [63:0]    orig;
   } ctx_t;
-  localparam int XW = 8 + 8 + 64 + 5 + CXW + QW + 24 * 3 + 32 + 48 + 16 + 3 + 64 + 32 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
+  localparam int XW = 8 + 8 + 64 + 6 + CXW + QW + 24 * 3 + 32 + 48 + 16 + 3 + 64 + 32 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
 
   tstate_e st_q, st_d;
   logic    cpl_done_q, cpl_done_d, cqe_done_q, cqe_done_d, err_q, err_d;
@@ -182,7 +213,9 @@ module roce_resp_tx #(
   logic [AHW-1:0] ahead_q, ahead_d;                // READ packets issued, data not yet through
   // atomic
   logic [63:0] orig_q, orig_d;
-  logic        awc_done_q, awc_done_d, awd_done_q, awd_done_d;
+  logic [63:0] nv_q, nv_d;                         // the atomic's new value
+  logic        awc_v_q, awc_v_d, awd_v_q, awd_v_d;   // the atomic's write command and data (outputs)
+  logic        awr_q, awr_d;                       // st_q == T_AT_CPL (s_aw_cpl_ready), from a register of its own
   // cache
   logic          c_rd_en, c_we;
   logic [QW-1:0] c_wa;
@@ -196,16 +229,47 @@ module roce_resp_tx #(
   logic [2:0]           hf_cnt, cf_cnt;            // occupancy: not needed
   /* verilator lint_on UNUSEDSIGNAL */
 
-  roce_qp_pkg::resp_ev_t ev;
-  assign ev = s_ev;
+  // ---- the inputs, each through a skid buffer (registered ready, registered data)
+  roce_qp_pkg::resp_ev_t ev;                       // the head event
+  logic                  ev_valid, ev_ready;
+  lib_skid #(.WIDTH(roce_qp_pkg::RESP_EV_W)) u_ev (
+    .clk, .rst, .s_valid(s_ev_valid), .s_ready(s_ev_ready), .s_data(s_ev),
+    .m_valid(ev_valid), .m_ready(ev_ready), .m_data(ev));
+
+  logic              cpl_valid, cpl_ready;
+  /* verilator lint_off UNUSEDSIGNAL */
+  mem_pkg::dma_cpl_t cpl;                          // (its tag: the completions come in order)
+  /* verilator lint_on UNUSEDSIGNAL */
+  lib_skid #(.WIDTH(mem_pkg::CPL_W)) u_cpl (
+    .clk, .rst, .s_valid(s_cpl_valid), .s_ready(s_cpl_ready), .s_data(s_cpl),
+    .m_valid(cpl_valid), .m_ready(cpl_ready), .m_data(cpl));
+
+  // the DMA read data (READ responses and atomics' reads)
+  localparam int RDW = mem_pkg::DATA_W + mem_pkg::STRB_W + 1 + mem_pkg::CPL_W;
+  logic                       rd_valid, rd_ready, rd_last;
+  logic [mem_pkg::DATA_W-1:0] rd_data;
+  logic [mem_pkg::STRB_W-1:0] rd_keep;
+  mem_pkg::dma_cpl_t          rd_user;
+  lib_skid #(.WIDTH(RDW)) u_rd (
+    .clk, .rst, .s_valid(s_rd_axis_tvalid), .s_ready(s_rd_axis_tready),
+    .s_data({s_rd_axis_tuser, s_rd_axis_tlast, s_rd_axis_tkeep, s_rd_axis_tdata}),
+    .m_valid(rd_valid), .m_ready(rd_ready), .m_data({rd_user, rd_last, rd_keep, rd_data}));
 
   logic [63:0] newval;
   logic        hit;
   logic [63:0] hit_orig;
   logic        rd_tag0;                            // the DMA read beat is READ response data
+  logic        tx_valid, tx_ready;                 // READ data into u_tx
+  logic        cqe_valid, cqe_ready;               // the receive CQE into u_cqe
+  roce_qp_pkg::cqe_t cqe;
+  // the counters' pulses, registered
+  logic        inc_ack_d, inc_nak_d, inc_rd_pkt_d, inc_atomic_d, inc_atomic_miss_d, inc_dma_err_d;
+  logic [5:0]  inc_q, inc_d;
+  assign inc_d = {inc_ack_d, inc_nak_d, inc_rd_pkt_d, inc_atomic_d, inc_atomic_miss_d, inc_dma_err_d};
+  assign {inc_ack, inc_nak, inc_rd_pkt, inc_atomic, inc_atomic_miss, inc_dma_err} = inc_q;
   logic        flush, ev_conflict, pend_merge;
 
-  assign rd_tag0 = s_rd_axis_tuser.tag == '0;
+  assign rd_tag0 = rd_user.tag == '0;
 
   always_comb begin
     newval = ev.is_cmp ? ((orig_q == ev.compare) ? ev.swap_add : orig_q) : orig_q + ev.swap_add;
@@ -219,75 +283,258 @@ module roce_resp_tx #(
     end
   end
 
-  // the context engine's variables (module level: Yosys 0.23 takes no struct variables in blocks)
-  ctx_t        n;
+  // module-level variables: Yosys 0.23 takes no struct variables in blocks
   /* verilator lint_off UNUSEDSIGNAL */
-  ctx_t        c;       // a context read (the chain fields are used through n)
+  ctx_t        cs, cc, cr, cp;         // contexts read (the scan's, the choice's, the chosen, the next packet's: not every field used)
   /* verilator lint_on UNUSEDSIGNAL */
+  ctx_t        nf, nu, na;             // contexts written (the fire's, the freeing's, the allocation's)
   logic        x_busy, x_tail_done, x_tail_tv, x_tail_tnak, free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
-  logic [CXW-1:0] x_tail, free_i, sel;
+  logic [CXW-1:0] x_tail, free_i, sel, ch, sel_q;
+  logic        ch_v, ch_done, ch_pay, sel_v_q, sel_done_q, sel_pay_q;   // the choice, registered
+  logic        hold, sel_v_d, sel_done_d, sel_pay_d;
+  logic [CXW-1:0] sel_d;
   logic [CXW:0]   jj;
   logic        sel_v, fire, sel_pay;
   logic [NC-1:0] done, cand, freed;
-  logic [12:0] pmtu_b;
+  // per context, a cycle after it was written: more than one packet left, no byte left, the next packet's length
+  logic [NC-1:0] big_q, big_d, lz_q, lz_d, freed_q;
+  logic [12:0]   plen_q [NC];
+  logic [12:0]   plen_d [NC];
+  logic [12:0]   pmtu_i [NC];
   logic [31:0] plen;
   logic [7:0]  rop;
-  hdr_t        seh;
+  hdr_t        seh, seh_q, seh_d;          // the serial engine's header, as decided and registered
+  logic        seh_v_q, seh_v_d, se_room, se_we;
+  logic [XW-1:0] cx_f [NC];                        // the contexts after the fire
+  logic [XW-1:0] cx_u [NC];                        // ... after freeing and unblocking
+  // the event engine's decisions, by what decides them
+  logic        ack_ev, ack_cpl_ok, ack_cqe_ok, ack_go, ack_ready, ack_nak_push, ack_seh;
+  logic        ack_cpl_set, ack_cqe_set, ack_err_set, ack_dma_err, ack_inc_nak, ack_alloc_h;
+  logic        rd_alloc;
+  logic        at_ready, at_push, at_alloc_h, at_err_set, at_err_clr, at_inc_nak, at_dma_err;
+  logic        f_inc_ack, f_inc_nak, d_dma_err;
 
+  // ---- the contexts of the head event's QP, and a free context
   always_comb begin
+    x_busy      = 1'b0;
+    x_tail      = '0;
+    x_tail_done = 1'b0;
+    x_tail_tv   = 1'b0;
+    x_tail_tnak = 1'b0;
+    free_v      = 1'b0;
+    free_i      = '0;
+    for (int i = 0; i < NC; i++) begin
+      cs      = cx_q[i];
+      done[i] = cs.v && cs.st && lz_q[i] && !cs.nw;
+      if (cs.v && cs.qpn == ev.qpn[QW-1:0]) begin
+        x_busy = 1'b1;
+        if (cs.tail) begin
+          x_tail      = CXW'(i);
+          x_tail_done = done[i];
+          x_tail_tv   = cs.tv;
+          x_tail_tnak = cs.tv && cs.tnak;
+        end
+      end
+      if (!cs.v && !free_v) begin
+        free_v = 1'b1;
+        free_i = CXW'(i);
+      end
+    end
+  end
 
+  // ================================================ the event engine
+  // must the pending ACK go first?
+  assign ev_conflict = ev_valid && st_q == T_IDLE &&
+                       (ev.kind != roce_qp_pkg::EV_ACK ||
+                        ((ev.send || err_q) && (ev.nak || err_q || ev.qpn != pend_q.qpn)));
+  assign flush       = pend_v_q && st_q == T_IDLE && (age_q >= 8'(ACK_COALESCE) || ev_conflict);
+
+  // ---- EV_ACK: the DMA write completion, the receive CQE, then the answer
+  always_comb begin
+    ack_ev       = st_q == T_IDLE && ev_valid && ev.kind == roce_qp_pkg::EV_ACK;
+    cpl_ready  = 1'b0;
+    ack_cpl_set  = 1'b0;
+    ack_err_set  = 1'b0;
+    ack_dma_err  = 1'b0;
+    ack_cqe_set  = 1'b0;
+    cqe_valid  = 1'b0;
+    cqe        = ev.cqe;
+    if (err_q) cqe.status = roce_qp_pkg::WC_GENERAL_ERR;
+    if (ack_ev && ev.wait_dma && !cpl_done_q) begin
+      cpl_ready = 1'b1;
+      if (cpl_valid) begin
+        ack_cpl_set = 1'b1;
+        if (cpl.status != mem_pkg::DMA_OK) begin
+          ack_err_set = 1'b1;
+          ack_dma_err = 1'b1;
+        end
+      end
+    end
+    ack_cpl_ok = !ev.wait_dma || cpl_done_q;
+    ack_cqe_ok = !ev.cqe_valid || cqe_done_q;
+    if (ack_ev && ack_cpl_ok && ev.cqe_valid && !cqe_done_q) begin
+      cqe_valid = 1'b1;
+      if (cqe_ready) begin
+        ack_cqe_set = 1'b1;
+        ack_cqe_ok  = 1'b1;
+      end
+    end
+    ack_go = ack_ev && ack_cpl_ok && ack_cqe_ok && !flush;
+  end
+
+  // ---- EV_ACK: nothing to send, the trailing answer of a READ, a NAK, or the pending ACK
+  always_comb begin
+    ack_ready    = 1'b0;
+    ack_nak_push = 1'b0;
+    ack_inc_nak  = 1'b0;
+    ack_alloc_h  = 1'b0;
+    ack_seh      = 1'b0;
+    trail_we     = 1'b0;
+    pend_merge   = 1'b0;
+    if (ack_go) begin
+      if (!ev.send && !err_q) begin
+        ack_ready = 1'b1;
+      end else if (x_busy) begin
+        // after the QP's READ responses: the trailing answer of its
+        // youngest context (an ACK replaces an earlier trailing ACK),
+        // else a context of its own
+        ack_seh = 1'b1;
+        if (!x_tail_done && (!x_tail_tv || (!x_tail_tnak && !ev.nak && !err_q))) begin
+          trail_we  = 1'b1;
+          ack_ready = 1'b1;
+        end else if (free_v) begin
+          ack_alloc_h = 1'b1;
+          ack_ready   = 1'b1;
+        end
+      end else if (ev.nak || err_q) begin
+        if (!pend_v_q) begin
+          ack_seh      = 1'b1;
+          ack_nak_push = 1'b1;
+          if (se_room) begin
+            ack_ready   = 1'b1;
+            ack_inc_nak = 1'b1;
+          end
+        end
+      end else if (!pend_v_q || pend_q.qpn == ev.qpn) begin
+        pend_merge = 1'b1;
+        ack_ready  = 1'b1;
+      end
+    end
+  end
+
+  // ---- EV_READ: a context, chained behind the QP's youngest (not one in its last cycle)
+  assign rd_alloc = st_q == T_IDLE && ev_valid && ev.kind == roce_qp_pkg::EV_READ && !pend_v_q && free_v;
+
+  // ---- EV_ATOMIC / EV_ATOMIC_DUP: the atomic's own state machine
+  always_comb begin
     st_d       = st_q;
-    cpl_done_d = cpl_done_q;
-    cqe_done_d = cqe_done_q;
-    err_d      = err_q;
     killed_d   = killed_q;
-    pend_v_d   = pend_v_q;
-    pend_d     = pend_q;
-    age_d      = (pend_v_q && age_q != 8'hFF) ? age_q + 8'd1 : age_q;
     orig_d     = orig_q;
-    awc_done_d = awc_done_q;
-    awd_done_d = awd_done_q;
-    rr_d       = rr_q;
-    ahead_d    = ahead_q;
-    for (int i = 0; i < NC; i++) cx_d[i] = cx_q[i];
+    nv_d       = nv_q;
+    awc_v_d    = awc_v_q;
+    awd_v_d    = awd_v_q;
+    c_rd_en    = 1'b0;
+    se_cmd     = 1'b0;
+    at_err_set = 1'b0;
+    at_err_clr = 1'b0;
+    if (st_q != T_IDLE && qp_reset_valid && qp_reset_qpn == ev.qpn[QW-1:0]) killed_d = 1'b1;
+    unique case (st_q)
+      T_IDLE: if (ev_valid && !pend_v_q && (ev.kind == roce_qp_pkg::EV_ATOMIC ||
+                                              ev.kind == roce_qp_pkg::EV_ATOMIC_DUP)) begin
+        c_rd_en  = 1'b1;
+        killed_d = 1'b0;
+        if (ev.kind == roce_qp_pkg::EV_ATOMIC) begin
+          at_err_clr = 1'b1;
+          st_d       = T_AT_CMD;
+        end else begin
+          st_d       = T_DUP;
+        end
+      end
+      T_AT_CMD: begin
+        se_cmd = 1'b1;                           // {va, 8}, tag 1
+        if (cf_in_ready) st_d = T_AT_RD;
+      end
+      T_AT_RD: if (rd_valid && !rd_tag0) begin  // rd_ready below
+        orig_d = rd_data[63:0];          // little endian in memory
+        if (rd_user.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
+        // a failed read writes nothing and answers a NAK
+        if (rd_last) st_d = (rd_user.status != mem_pkg::DMA_OK) ? T_AT_ACK : T_AT_NV;
+      end
+      T_AT_NV: begin                             // the new value, a cycle after the read
+        nv_d    = newval;
+        awc_v_d = 1'b1;
+        awd_v_d = 1'b1;
+        st_d    = T_AT_WR;
+      end
+      T_AT_WR: begin
+        if (m_aw_cmd_ready)   awc_v_d = 1'b0;
+        if (m_aw_axis_tready) awd_v_d = 1'b0;
+        if ((!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) st_d = T_AT_CPL;
+      end
+      T_AT_CPL: begin
+        if (s_aw_cpl_valid) begin             // (s_aw_cpl_ready: awr_q, below)
+          if (s_aw_cpl.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
+          st_d = T_AT_ACK;
+        end
+      end
+      T_AT_ACK, T_DUP: if (at_ready) st_d = T_IDLE;
+      default: st_d = T_IDLE;
+    endcase
+  end
 
-    s_ev_ready       = 1'b0;
-    s_cpl_ready      = 1'b0;
-    m_aw_cmd_valid   = 1'b0;
-    m_aw_cmd.addr    = ev.va;
-    m_aw_cmd.len     = 32'd8;
-    m_aw_cmd.tag     = '0;
-    m_aw_axis_tvalid = 1'b0;
-    m_aw_axis_tdata  = {448'd0, newval};
-    m_aw_axis_tkeep  = 64'h0000_0000_0000_00FF;
-    m_aw_axis_tlast  = 1'b1;
-    s_aw_cpl_ready   = 1'b0;
-    m_cqe_valid      = 1'b0;
-    m_cqe            = ev.cqe;
-    if (err_q) m_cqe.status = roce_qp_pkg::WC_GENERAL_ERR;
-    c_rd_en          = 1'b0;
-    c_we             = 1'b0;
-    c_wa             = ev.qpn[QW-1:0];
-    c_wd             = c_rd;
-    inc_ack          = 1'b0;
-    inc_nak          = 1'b0;
-    inc_rd_pkt       = 1'b0;
-    inc_atomic       = 1'b0;
-    inc_atomic_miss  = 1'b0;
-    inc_dma_err      = 1'b0;
-    hf_in_valid      = 1'b0;
-    hf_in            = '0;
-    cf_in_valid      = 1'b0;
-    cf_in.addr       = ev.va;                      // the atomic's 8-byte read
-    cf_in.len        = 32'd8;
-    cf_in.tag        = {{(mem_pkg::TAG_W-1){1'b0}}, 1'b1};
-    alloc            = 1'b0;
-    alloc_h          = 1'b0;
-    trail_we         = 1'b0;
-    se_push          = 1'b0;
-    se_cmd           = 1'b0;
+  // ---- the atomic's answer (T_AT_ACK) or a duplicate's from the cache (T_DUP)
+  always_comb begin
+    at_ready        = 1'b0;
+    at_push         = 1'b0;
+    at_alloc_h      = 1'b0;
+    at_inc_nak      = 1'b0;
+    at_dma_err      = 1'b0;
+    inc_atomic_d      = 1'b0;
+    inc_atomic_miss_d = 1'b0;
+    c_we            = 1'b0;
+    c_wa            = ev.qpn[QW-1:0];
+    // the cache row: entry [ptr] = {1, psn, orig}, ptr + 1
+    c_wd = c_rd;
+    for (int i = 0; i < NATOM; i++) begin
+      if (APW'(i) == c_rd[NATOM*AEW +: APW]) c_wd[i*AEW +: AEW] = {1'b1, ev.psn, orig_q};
+    end
+    c_wd[NATOM*AEW +: APW] = c_rd[NATOM*AEW +: APW] + APW'(1);
+    if (st_q == T_AT_ACK) begin
+      // the answer goes out now, or after the QP's READ responses (the
+      // memory is updated now: IB fence semantics, as for a WRITE)
+      if (!qp_reset_valid && (x_busy ? free_v : se_room)) begin
+        at_push    = !x_busy;
+        at_alloc_h = x_busy;
+        c_we       = !err_q && !killed_q;
+        at_ready   = 1'b1;
+        inc_atomic_d = !err_q;
+        at_inc_nak = err_q && !x_busy;           // a deferred NAK is counted when sent
+        at_dma_err = err_q;
+      end else if (!qp_reset_valid && !x_busy) begin
+        at_push    = 1'b1;                       // waits for room in the header FIFO
+      end
+    end
+    if (st_q == T_DUP) begin
+      if (hit) begin
+        at_push = !x_busy;
+        if (x_busy ? free_v : se_room) begin
+          at_alloc_h = x_busy;
+          at_ready   = 1'b1;
+        end
+      end else begin
+        inc_atomic_miss_d = 1'b1;
+        at_ready        = 1'b1;
+      end
+    end
+    if (qp_reset_valid) begin                    // reset owns the cache write port
+      c_we = 1'b1;
+      c_wa = qp_reset_qpn;
+      c_wd = '0;
+    end
+  end
 
-    // the serial engine's header: the pending ACK unless said otherwise
+  // ---- the serial engine's header: the pending ACK unless said otherwise
+  always_comb begin
     seh       = '0;
     seh.op    = roce_pkg::OP_RC_ACKNOWLEDGE;
     seh.syn   = roce_qp_pkg::AETH_ACK;
@@ -298,411 +545,336 @@ module roce_resp_tx #(
     seh.mac   = pend_q.remote_mac;
     seh.sport = pend_q.udp_sport;
     seh.orig  = orig_q;
-
-    // ---- the contexts of the head event's QP, and a free context
-    x_busy      = 1'b0;
-    x_tail      = '0;
-    x_tail_done = 1'b0;
-    x_tail_tv   = 1'b0;
-    x_tail_tnak = 1'b0;
-    free_v      = 1'b0;
-    free_i      = '0;
-    for (int i = 0; i < NC; i++) begin
-      c       = cx_q[i];
-      done[i] = c.v && c.st && c.left == 32'd0;
-      if (c.v && c.qpn == ev.qpn[QW-1:0]) begin
-        x_busy = 1'b1;
-        if (c.tail) begin
-          x_tail      = CXW'(i);
-          x_tail_done = done[i];
-          x_tail_tv   = c.tv;
-          x_tail_tnak = c.tv && c.tnak;
-        end
-      end
-      if (!c.v && !free_v) begin
-        free_v = 1'b1;
-        free_i = CXW'(i);
-      end
+    if (ack_seh || st_q == T_AT_ACK || (st_q == T_DUP && hit)) begin
+      seh.psn   = ev.psn;
+      seh.msn   = ev.msn;
+      seh.dqpn  = ev.dqpn;
+      seh.ip    = ev.remote_ip;
+      seh.mac   = ev.remote_mac;
+      seh.sport = ev.udp_sport;
     end
-
-    if (st_q != T_IDLE && qp_reset_valid && qp_reset_qpn == ev.qpn[QW-1:0]) killed_d = 1'b1;
-
-    // ================================================ the event engine
-    // must the pending ACK go first?
-    ev_conflict = s_ev_valid && st_q == T_IDLE &&
-                  (ev.kind != roce_qp_pkg::EV_ACK ||
-                   ((ev.send || err_q) && (ev.nak || err_q || ev.qpn != pend_q.qpn)));
-    flush       = pend_v_q && st_q == T_IDLE && (age_q >= 8'(ACK_COALESCE) || ev_conflict);
-    pend_merge  = 1'b0;
-
-    if (flush) begin
-      se_push = 1'b1;                            // seh = the pending ACK
-      if (hf_in_ready) begin
-        pend_v_d = 1'b0;
-        inc_ack  = 1'b1;
-      end
+    if (ack_seh) seh.syn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+    if (st_q == T_AT_ACK) begin
+      if (err_q) seh.syn = roce_qp_pkg::AETH_NAK_REM_OP;
+      else       seh.op  = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
     end
+    if (st_q == T_DUP) begin
+      seh.op   = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
+      seh.orig = hit_orig;
+    end
+  end
 
-    unique case (st_q)
-      T_IDLE: if (s_ev_valid) begin
-        unique case (ev.kind)
-          roce_qp_pkg::EV_ACK: begin
-            logic cpl_ok, cqe_ok;
-            if (ev.wait_dma && !cpl_done_q) begin
-              s_cpl_ready = 1'b1;
-              if (s_cpl_valid) begin
-                cpl_done_d = 1'b1;
-                if (s_cpl.status != mem_pkg::DMA_OK) begin
-                  err_d       = 1'b1;
-                  inc_dma_err = 1'b1;
-                end
-              end
-            end
-            cpl_ok = !ev.wait_dma || cpl_done_q;
-            cqe_ok = !ev.cqe_valid || cqe_done_q;
-            if (cpl_ok && ev.cqe_valid && !cqe_done_q) begin
-              m_cqe_valid = 1'b1;
-              if (m_cqe_ready) begin
-                cqe_done_d = 1'b1;
-                cqe_ok     = 1'b1;
-              end
-            end
-            if (cpl_ok && cqe_ok && !flush) begin
-              if (!ev.send && !err_q) begin
-                s_ev_ready = 1'b1;
-              end else if (x_busy) begin
-                // after the QP's READ responses: the trailing answer of its
-                // youngest context (an ACK replaces an earlier trailing ACK),
-                // else a context of its own
-                seh.syn   = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
-                seh.psn   = ev.psn;
-                seh.msn   = ev.msn;
-                if (!x_tail_done && (!x_tail_tv || (!x_tail_tnak && !ev.nak && !err_q))) begin
-                  trail_we   = 1'b1;
-                  s_ev_ready = 1'b1;
-                end else if (free_v) begin
-                  alloc_h    = 1'b1;
-                  s_ev_ready = 1'b1;
-                end
-              end else if (ev.nak || err_q) begin
-                if (!pend_v_q) begin
-                  se_push   = 1'b1;
-                  seh.syn   = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
-                  seh.psn   = ev.psn;
-                  seh.msn   = ev.msn;
-                  seh.dqpn  = ev.dqpn;
-                  seh.ip    = ev.remote_ip;
-                  seh.mac   = ev.remote_mac;
-                  seh.sport = ev.udp_sport;
-                  if (hf_in_ready) begin
-                    s_ev_ready = 1'b1;
-                    inc_nak    = 1'b1;
-                  end
-                end
-              end else if (!pend_v_q || pend_q.qpn == ev.qpn) begin
-                pend_merge = 1'b1;
-                s_ev_ready = 1'b1;
-              end
-            end
-          end
-          roce_qp_pkg::EV_READ:
-            // a context, chained behind the QP's youngest (not one in its last cycle)
-            if (!pend_v_q && free_v) begin
-              alloc      = 1'b1;
-              s_ev_ready = 1'b1;
-            end
-          roce_qp_pkg::EV_ATOMIC: if (!pend_v_q) begin
-            c_rd_en    = 1'b1;
-            killed_d   = 1'b0;
-            err_d      = 1'b0;
-            awc_done_d = 1'b0;
-            awd_done_d = 1'b0;
-            st_d       = T_AT_CMD;
-          end
-          default: if (!pend_v_q) begin   // EV_ATOMIC_DUP
-            c_rd_en  = 1'b1;
-            killed_d = 1'b0;
-            st_d     = T_DUP;
-          end
-        endcase
-      end
-
-      T_AT_CMD: begin
-        se_cmd      = 1'b1;                      // {va, 8}, tag 1
-        cf_in_valid = 1'b1;
-        if (cf_in_ready) st_d = T_AT_RD;
-      end
-
-      T_AT_RD: begin
-        if (s_rd_axis_tvalid && !rd_tag0) begin  // s_rd_axis_tready below
-          orig_d = s_rd_axis_tdata[63:0];        // little endian in memory
-          if (s_rd_axis_tuser.status != mem_pkg::DMA_OK) err_d = 1'b1;
-          // a failed read writes nothing and answers a NAK
-          if (s_rd_axis_tlast) st_d = (s_rd_axis_tuser.status != mem_pkg::DMA_OK) ? T_AT_ACK : T_AT_WR;
-        end
-      end
-
-      T_AT_WR: begin
-        m_aw_cmd_valid   = !awc_done_q;
-        m_aw_axis_tvalid = !awd_done_q;
-        if (m_aw_cmd_ready)   awc_done_d = 1'b1;
-        if (m_aw_axis_tready) awd_done_d = 1'b1;
-        if ((awc_done_q || m_aw_cmd_ready) && (awd_done_q || m_aw_axis_tready)) st_d = T_AT_CPL;
-      end
-
-      T_AT_CPL: begin
-        s_aw_cpl_ready = 1'b1;
-        if (s_aw_cpl_valid) begin
-          if (s_aw_cpl.status != mem_pkg::DMA_OK) err_d = 1'b1;
-          st_d = T_AT_ACK;
-        end
-      end
-
-      T_AT_ACK: begin
-        seh.psn   = ev.psn;
-        seh.msn   = ev.msn;
-        seh.dqpn  = ev.dqpn;
-        seh.ip    = ev.remote_ip;
-        seh.mac   = ev.remote_mac;
-        seh.sport = ev.udp_sport;
-        if (err_q) begin
-          seh.op  = roce_pkg::OP_RC_ACKNOWLEDGE;
-          seh.syn = roce_qp_pkg::AETH_NAK_REM_OP;
-        end else begin
-          seh.op  = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
-        end
-        // the cache row: entry [ptr] = {1, psn, orig}, ptr + 1
-        c_wd = c_rd;
-        for (int i = 0; i < NATOM; i++) begin
-          if (APW'(i) == c_rd[NATOM*AEW +: APW]) c_wd[i*AEW +: AEW] = {1'b1, ev.psn, orig_q};
-        end
-        c_wd[NATOM*AEW +: APW] = c_rd[NATOM*AEW +: APW] + APW'(1);
-        // the answer goes out now, or after the QP's READ responses (the
-        // memory is updated now: IB fence semantics, as for a WRITE)
-        if (!qp_reset_valid && (x_busy ? free_v : hf_in_ready)) begin
-          se_push     = !x_busy;
-          alloc_h     = x_busy;
-          c_we        = !err_q && !killed_q;
-          s_ev_ready  = 1'b1;
-          inc_atomic  = !err_q;
-          inc_nak     = err_q && !x_busy;      // a deferred NAK is counted when sent
-          inc_dma_err = err_q;
-          err_d       = 1'b0;
-          st_d        = T_IDLE;
-        end else if (!qp_reset_valid && !x_busy) begin
-          se_push     = 1'b1;                  // waits for room in the header FIFO
-        end
-      end
-
-      T_DUP: begin
-        if (hit) begin
-          seh.op    = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
-          seh.psn   = ev.psn;
-          seh.msn   = ev.msn;
-          seh.dqpn  = ev.dqpn;
-          seh.ip    = ev.remote_ip;
-          seh.mac   = ev.remote_mac;
-          seh.sport = ev.udp_sport;
-          seh.orig  = hit_orig;
-          se_push   = !x_busy;
-          if (x_busy ? free_v : hf_in_ready) begin
-            alloc_h    = x_busy;
-            s_ev_ready = 1'b1;
-            st_d       = T_IDLE;
-          end
-        end else begin
-          inc_atomic_miss = 1'b1;
-          s_ev_ready      = 1'b1;
-          st_d            = T_IDLE;
-        end
-      end
-
-      default: st_d = T_IDLE;
-    endcase
-
+  // ---- the event's handshake, the pending ACK, the event engine's flags
+  assign ev_ready = ack_ready || rd_alloc || at_ready;
+  assign se_push    = flush || ack_nak_push || at_push;
+  // the serial engine's header waits in seh_q, and goes into the header FIFO
+  // before any context's (its QP has no READ context, so the order of each
+  // QP's answers stays)
+  assign se_room    = !seh_v_q;
+  assign se_we      = se_push && se_room;
+  assign seh_v_d    = (seh_v_q && !hf_in_ready) || se_we;
+  assign seh_d      = se_we ? seh : seh_q;
+  assign alloc      = rd_alloc;
+  assign alloc_h    = ack_alloc_h || at_alloc_h;
+  always_comb begin
+    pend_v_d   = pend_v_q;
+    pend_d     = pend_q;
+    age_d      = (pend_v_q && age_q != 8'hFF) ? age_q + 8'd1 : age_q;
+    if (flush && se_room) pend_v_d = 1'b0;
     if (pend_merge) begin
       if (!pend_v_q) age_d = 8'd0;
       pend_v_d = 1'b1;
       pend_d   = ev;
     end
-    if (s_ev_ready) begin
-      cpl_done_d = 1'b0;
-      cqe_done_d = 1'b0;
-      err_d      = 1'b0;
-    end
-    if (qp_reset_valid) begin                    // reset owns the cache write port
-      c_we = 1'b1;
-      c_wa = qp_reset_qpn;
-      c_wd = '0;
-    end
+    cpl_done_d = (cpl_done_q || ack_cpl_set) && !ev_ready;
+    cqe_done_d = (cqe_done_q || ack_cqe_set) && !ev_ready;
+    err_d      = err_q;
+    if (ack_err_set || at_err_set) err_d = 1'b1;
+    if (at_err_clr)                err_d = 1'b0;
+    if (ev_ready)                err_d = 1'b0;
+    inc_ack_d     = (flush && se_room) || f_inc_ack;
+    inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_nak;
+    inc_dma_err_d = ack_dma_err || at_dma_err || d_dma_err;
+  end
 
-    // ================================================ the READ contexts
-    // candidates: a packet to send (within RD_AHEAD unless it has no payload),
-    // or a finished READ's trailing answer; round robin from rr_q
+  // ================================================ the READ contexts
+  // candidates: a packet to send (within RD_AHEAD unless it has no payload),
+  // or a finished READ's trailing answer; round robin from rr_q. The choice
+  // is registered (sel_q); its packet goes out in the next cycle, while the
+  // next choice (not the same context) is made.
+  always_comb begin
     for (int i = 0; i < NC; i++) begin
-      c       = cx_q[i];
-      cand[i] = c.v && !c.blk && (done[i] ? c.tv : (c.left == 32'd0 || ahead_q < AHW'(RD_AHEAD)));
+      cc      = cx_q[i];
+      cand[i] = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv);   // (RD_AHEAD: checked when sent)
     end
-    sel_v = 1'b0;
-    sel   = '0;
+    if (sel_v_q) cand[sel_q] = 1'b0;
+    ch_v = 1'b0;
+    ch   = '0;
     for (int k = 0; k < NC; k++) begin
       jj = {1'b0, rr_q} + (CXW+1)'(k);
       if (jj >= (CXW+1)'(NC)) jj = jj - (CXW+1)'(NC);
-      if (!sel_v && cand[jj[CXW-1:0]]) begin
-        sel_v = 1'b1;
-        sel   = jj[CXW-1:0];
+      if (!ch_v && cand[jj[CXW-1:0]]) begin
+        ch_v = 1'b1;
+        ch   = jj[CXW-1:0];
       end
     end
-    c       = cx_q[sel];
-    pmtu_b  = roce_qp_pkg::pmtu_bytes(c.pmtu);
-    plen    = (c.left > 32'(pmtu_b)) ? 32'(pmtu_b) : c.left;
-    sel_pay = !done[sel] && c.left != 32'd0;
-    if (!c.st) rop = (c.left > 32'(pmtu_b)) ? roce_pkg::OP_RC_READ_RESPONSE_FIRST
-                                            : roce_pkg::OP_RC_READ_RESPONSE_ONLY;
-    else       rop = (c.left > 32'(pmtu_b)) ? roce_pkg::OP_RC_READ_RESPONSE_MIDDLE
-                                            : roce_pkg::OP_RC_READ_RESPONSE_LAST;
-    fire = sel_v && !se_push && hf_in_ready && (!sel_pay || (!se_cmd && cf_in_ready));
+    ch_done = done[ch];
+    ch_pay  = !done[ch] && !lz_q[ch];
+  end
+  // the choice stays until its packet is sent (e.g. waiting for RD_AHEAD), unless its context is gone
+  always_comb begin
+    hold       = sel_v_q && cr.v && !fire;
+    sel_v_d    = hold || ch_v;
+    sel_d      = hold ? sel_q : ch;
+    sel_done_d = hold ? sel_done_q : ch_done;
+    sel_pay_d  = hold ? sel_pay_q : ch_pay;
+  end
 
-    if (se_push) begin
+  // ---- the chosen context's packet (a context chosen stays as it was, but for a QP reset)
+  always_comb begin
+    sel     = sel_q;
+    cr      = cx_q[sel];
+    sel_v   = sel_v_q && cr.v && (!sel_pay_q || ahead_q < AHW'(RD_AHEAD));
+    plen    = 32'(plen_q[sel]);
+    sel_pay = sel_pay_q;
+    if (!cr.st) rop = big_q[sel] ? roce_pkg::OP_RC_READ_RESPONSE_FIRST
+                                 : roce_pkg::OP_RC_READ_RESPONSE_ONLY;
+    else        rop = big_q[sel] ? roce_pkg::OP_RC_READ_RESPONSE_MIDDLE
+                                 : roce_pkg::OP_RC_READ_RESPONSE_LAST;
+    fire = sel_v && !seh_v_q && hf_in_ready && (!sel_pay || (!se_cmd && cf_in_ready));
+  end
+
+  // ---- each context's next packet, computed from the registered context a cycle ahead
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      cp        = cx_q[i];
+      pmtu_i[i] = roce_qp_pkg::pmtu_bytes(cp.pmtu);
+      big_d[i]  = cp.left > 32'(pmtu_i[i]);
+      lz_d[i]   = cp.left == 32'd0;
+      plen_d[i] = big_d[i] ? pmtu_i[i] : cp.left[12:0];
+    end
+  end
+
+  // ---- the header FIFO's and the command FIFO's inputs
+  always_comb begin
+    hf_in_valid = 1'b0;
+    hf_in       = '0;
+    cf_in_valid = se_cmd;
+    cf_in.addr  = ev.va;                         // the atomic's 8-byte read
+    cf_in.len   = 32'd8;
+    cf_in.tag   = {{(mem_pkg::TAG_W-1){1'b0}}, 1'b1};
+    if (seh_v_q) begin
       hf_in_valid = 1'b1;
-      hf_in       = seh;
+      hf_in       = seh_q;
     end else if (sel_v && !(sel_pay && se_cmd)) begin
       hf_in_valid = fire;
-      hf_in.dqpn  = c.dqpn;
-      hf_in.ip    = c.ip;
-      hf_in.mac   = c.mac;
-      hf_in.sport = c.sport;
-      hf_in.msn   = c.msn;
-      if (done[sel]) begin
+      hf_in.dqpn  = cr.dqpn;
+      hf_in.ip    = cr.ip;
+      hf_in.mac   = cr.mac;
+      hf_in.sport = cr.sport;
+      hf_in.msn   = cr.msn;
+      if (sel_done_q) begin
         hf_in.op  = roce_pkg::OP_RC_ACKNOWLEDGE;
-        hf_in.psn = c.tpsn;
-        hf_in.msn = c.tmsn;
-        hf_in.syn = c.tsyn;
-      end else if (c.hdr) begin
-        hf_in.op   = c.hop;
-        hf_in.psn  = c.psn;
-        hf_in.syn  = c.hsyn;
-        hf_in.orig = c.orig;
+        hf_in.psn = cr.tpsn;
+        hf_in.msn = cr.tmsn;
+        hf_in.syn = cr.tsyn;
+      end else if (cr.hdr) begin
+        hf_in.op   = cr.hop;
+        hf_in.psn  = cr.psn;
+        hf_in.syn  = cr.hsyn;
+        hf_in.orig = cr.orig;
       end else begin
         hf_in.op  = rop;
-        hf_in.psn = c.psn;
+        hf_in.psn = cr.psn;
         hf_in.syn = roce_qp_pkg::AETH_ACK;
         hf_in.len = plen[15:0];
       end
       if (sel_pay) begin                         // (not with an atomic's command: see fire)
         cf_in_valid = fire;
-        cf_in.addr  = c.addr;
+        cf_in.addr  = cr.addr;
         cf_in.len   = plen;
         cf_in.tag   = '0;
       end
     end
+  end
 
-    freed = '0;
+  // ---- the chosen context after its packet
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      nf      = cx_q[i];
+      nf.nw   = 1'b0;
+      cx_f[i] = nf;
+    end
+    rr_d       = rr_q;
+    f_inc_ack  = 1'b0;
+    f_inc_nak  = 1'b0;
+    inc_rd_pkt_d = 1'b0;
+    nf         = cx_q[sel];
     if (fire) begin
-      n = cx_q[sel];
-      if (done[sel]) begin
-        n.v        = 1'b0;                       // the trailing answer is out: free
-        freed[sel] = 1'b1;
-        if (c.tnak) inc_nak = 1'b1;
-        else        inc_ack = 1'b1;
-      end else if (c.hdr) begin
-        n.st       = 1'b1;
-        if (c.hop == roce_pkg::OP_RC_ACKNOWLEDGE) begin
-          if (c.hsyn[7:5] == 3'b000) inc_ack = 1'b1;
-          else                       inc_nak = 1'b1;
+      if (sel_done_q) begin
+        nf.v = 1'b0;                             // the trailing answer is out: free
+        if (cr.tnak) f_inc_nak = 1'b1;
+        else         f_inc_ack = 1'b1;
+      end else if (cr.hdr) begin
+        nf.st = 1'b1;
+        nf.nw = 1'b1;
+        if (cr.hop == roce_pkg::OP_RC_ACKNOWLEDGE) begin
+          if (cr.hsyn[7:5] == 3'b000) f_inc_ack = 1'b1;
+          else                        f_inc_nak = 1'b1;
         end
-        rr_d       = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
+        rr_d  = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
       end else begin
-        n.st       = 1'b1;
-        n.psn      = c.psn + 24'd1;
-        n.addr     = c.addr + 64'(plen);
-        n.left     = c.left - plen;
-        inc_rd_pkt = 1'b1;
+        nf.st      = 1'b1;
+        nf.nw      = 1'b1;
+        nf.psn     = cr.psn + 24'd1;
+        nf.addr    = cr.addr + 64'(plen);
+        nf.left    = cr.left - plen;
+        inc_rd_pkt_d = 1'b1;
         rr_d       = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
       end
-      cx_d[sel] = n;
+      cx_f[sel] = nf;
     end
+  end
+
+  // ---- finished contexts freed, their successors unblocked
+  always_comb begin
+    freed = '0;
+    if (fire && sel_done_q) freed[sel] = 1'b1;
     // finished without a trailing answer: free now
     for (int i = 0; i < NC; i++) begin
-      n = cx_d[i];
-      if (done[i] && !n.tv) begin
-        n.v      = 1'b0;
+      nu = cx_f[i];
+      if (done[i] && !nu.tv) begin
+        nu.v     = 1'b0;
         freed[i] = 1'b1;
       end
-      cx_d[i] = n;
+      cx_u[i] = nu;
     end
-    // the successor of a freed context may start
+    // the successor of a context freed last cycle may start
     for (int i = 0; i < NC; i++) begin
-      n = cx_d[i];
-      if (n.v && n.blk && freed[n.pred]) n.blk = 1'b0;
-      cx_d[i] = n;
+      nu = cx_u[i];
+      if (nu.v && nu.blk && freed_q[nu.pred]) nu.blk = 1'b0;   // freed last cycle
+      cx_u[i] = nu;
     end
+  end
+
+  // ---- the head event's new context or trailing answer; a QP reset
+  always_comb begin
+    for (int i = 0; i < NC; i++) cx_d[i] = cx_u[i];
     // the head event's READ: a new context behind the QP's youngest
+    na = '0;
     if (alloc || alloc_h) begin
-      n      = '0;
-      n.v    = 1'b1;
-      n.hdr  = alloc_h;
-      n.hop  = seh.op;
-      n.hsyn = seh.syn;
-      n.orig = seh.orig;
-      n.blk  = x_busy && !freed[x_tail];
-      n.pred = x_tail;
-      n.tail = 1'b1;
-      n.qpn  = ev.qpn[QW-1:0];
-      n.psn  = alloc_h ? seh.psn : ev.psn;
-      n.msn  = alloc_h ? seh.msn : ev.msn;
-      n.dqpn = ev.dqpn;
-      n.ip   = ev.remote_ip;
-      n.mac  = ev.remote_mac;
-      n.sport = ev.udp_sport;
-      n.pmtu = ev.pmtu;
-      n.addr = ev.va;
-      n.left = alloc_h ? 32'd0 : ev.len;
-      cx_d[free_i] = n;
+      na.v     = 1'b1;
+      na.hdr   = alloc_h;
+      na.hop   = seh.op;
+      na.hsyn  = seh.syn;
+      na.orig  = seh.orig;
+      na.nw    = 1'b1;
+      na.blk   = x_busy;                         // (x_tail freed now: unblocked by freed_q next cycle)
+      na.pred  = x_tail;
+      na.tail  = 1'b1;
+      na.qpn   = ev.qpn[QW-1:0];
+      na.psn   = alloc_h ? seh.psn : ev.psn;
+      na.msn   = alloc_h ? seh.msn : ev.msn;
+      na.dqpn  = ev.dqpn;
+      na.ip    = ev.remote_ip;
+      na.mac   = ev.remote_mac;
+      na.sport = ev.udp_sport;
+      na.pmtu  = ev.pmtu;
+      na.addr  = ev.va;
+      na.left  = alloc_h ? 32'd0 : ev.len;
+      cx_d[free_i] = na;
       if (x_busy) begin
-        n      = cx_d[x_tail];
-        n.tail = 1'b0;
-        cx_d[x_tail] = n;
+        na      = cx_d[x_tail];
+        na.tail = 1'b0;
+        cx_d[x_tail] = na;
       end
     end
     // the head event's ACK/NAK: the trailing answer of the QP's youngest READ
     if (trail_we) begin
-      n      = cx_d[x_tail];
-      n.tv   = 1'b1;
-      n.tnak = ev.nak || err_q;
-      n.tpsn = ev.psn;
-      n.tmsn = ev.msn;
-      n.tsyn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
-      cx_d[x_tail] = n;
+      na      = cx_d[x_tail];
+      na.tv   = 1'b1;
+      na.tnak = ev.nak || err_q;
+      na.tpsn = ev.psn;
+      na.tmsn = ev.msn;
+      na.tsyn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+      cx_d[x_tail] = na;
     end
     // a reset QP loses its READs (packets already issued still go out)
     if (qp_reset_valid) begin
       for (int i = 0; i < NC; i++) begin
-        n = cx_d[i];
-        if (n.qpn == qp_reset_qpn) n.v = 1'b0;
-        cx_d[i] = n;
+        na = cx_d[i];
+        if (na.qpn == qp_reset_qpn) na.v = 1'b0;
+        cx_d[i] = na;
       end
     end
+  end
 
-    // READ data through to m_axis_tx; atomic data (tag 1) taken here
-    m_axis_tx_tvalid = s_rd_axis_tvalid && rd_tag0;
-    s_rd_axis_tready = rd_tag0 ? m_axis_tx_tready : (st_q == T_AT_RD);
-    if (s_rd_axis_tvalid && rd_tag0 && m_axis_tx_tready && s_rd_axis_tlast) begin
+  // ---- READ data through to m_axis_tx; atomic data (tag 1) taken here
+  always_comb begin
+    ahead_d          = ahead_q;
+    d_dma_err        = 1'b0;
+    tx_valid = rd_valid && rd_tag0;
+    rd_ready = rd_tag0 ? tx_ready : (st_q == T_AT_RD);
+    if (rd_valid && rd_tag0 && tx_ready && rd_last && rd_user.status != mem_pkg::DMA_OK) d_dma_err = 1'b1;
+    // a READ packet's data is through when its last beat enters u_rd
+    if (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast && s_rd_axis_tuser.tag == '0)
       ahead_d = ahead_d - AHW'(1);
-      if (s_rd_axis_tuser.status != mem_pkg::DMA_OK) inc_dma_err = 1'b1;
-    end
     if (cf_in_valid && cf_in_ready && cf_in.tag == '0) ahead_d = ahead_d + AHW'(1);
   end
 
-  roce_fifo #(.WIDTH(HW), .DEPTH(4)) u_hdr (
+  // the atomic's write: the new value at the atomic's address
+  assign awr_d          = st_d == T_AT_CPL;
+  assign s_aw_cpl_ready = awr_q;
+  always_comb begin
+    m_aw_cmd_valid   = awc_v_q;
+    m_aw_cmd.addr    = ev.va;
+    m_aw_cmd.len     = 32'd8;
+    m_aw_cmd.tag     = '0;
+    m_aw_axis_tvalid = awd_v_q;
+    m_aw_axis_tdata  = {448'd0, nv_q};
+    m_aw_axis_tkeep  = 64'h0000_0000_0000_00FF;
+    m_aw_axis_tlast  = 1'b1;
+  end
+  // the outputs: FIFOs with a registered output, skid buffers
+  lib_fifo #(.WIDTH(HW), .DEPTH(4)) u_hdr (
     .clk, .rst,
-    .in_valid(hf_in_valid), .in_ready(hf_in_ready), .in_data(hf_in),
-    .out_valid(hf_out_valid), .out_ready(m_tx_hdr_ready), .out_data(hf_out), .count(hf_cnt));
+    .s_valid(hf_in_valid), .s_ready(hf_in_ready), .s_data(hf_in),
+    .m_valid(hf_out_valid), .m_ready(m_tx_hdr_ready), .m_data(hf_out), .count(hf_cnt));
 
+  // the command FIFO: roce_fifo, then an output register that a command
+  // reaches directly when the FIFO is empty (one cycle from cf_in to
+  // m_rd_cmd, as without it: the READ responses' RD_AHEAD loop is not longer)
+  logic                 cq_valid, cq_ready, cq_push, co_v_q, co_v_d, co_load;
+  mem_pkg::dma_rd_cmd_t cq, co_q, co_d;
   roce_fifo #(.WIDTH(mem_pkg::DMA_CMD_W), .DEPTH(4)) u_cmd (
     .clk, .rst,
-    .in_valid(cf_in_valid), .in_ready(cf_in_ready), .in_data(cf_in),
-    .out_valid(m_rd_cmd_valid), .out_ready(m_rd_cmd_ready), .out_data(m_rd_cmd), .count(cf_cnt));
+    .in_valid(cq_push), .in_ready(cf_in_ready), .in_data(cf_in),
+    .out_valid(cq_valid), .out_ready(cq_ready), .out_data(cq), .count(cf_cnt));
+  always_comb begin
+    co_load  = !co_v_q || m_rd_cmd_ready;
+    cq_ready = co_load;
+    cq_push  = cf_in_valid && !(co_load && !cq_valid);   // else straight into the output register
+    co_v_d   = co_v_q && !m_rd_cmd_ready;
+    co_d     = co_q;
+    if (co_load && cq_valid) begin
+      co_v_d = 1'b1;
+      co_d   = cq;
+    end else if (co_load && cf_in_valid && cf_in_ready) begin
+      co_v_d = 1'b1;
+      co_d   = cf_in;
+    end
+  end
+  assign m_rd_cmd_valid = co_v_q;
+  assign m_rd_cmd       = co_q;
+
+  lib_skid #(.WIDTH(roce_pkg::DATA_W + roce_pkg::KEEP_W + 1)) u_tx (
+    .clk, .rst, .s_valid(tx_valid), .s_ready(tx_ready), .s_data({rd_last, rd_keep, rd_data}),
+    .m_valid(m_axis_tx_tvalid), .m_ready(m_axis_tx_tready),
+    .m_data({m_axis_tx_tlast, m_axis_tx_tkeep, m_axis_tx_tdata}));
+
+  lib_skid #(.WIDTH(roce_qp_pkg::CQE_W)) u_cqe (
+    .clk, .rst, .s_valid(cqe_valid), .s_ready(cqe_ready), .s_data(cqe),
+    .m_valid(m_cqe_valid), .m_ready(m_cqe_ready), .m_data(m_cqe));
 
   // ---- the header itself
   roce_pkg::tx_hdr_t t;
@@ -722,9 +894,6 @@ module roce_resp_tx #(
     m_tx_hdr.udp_sport      = hf_out.sport;
   end
   assign m_tx_hdr_valid  = hf_out_valid;
-  assign m_axis_tx_tdata = s_rd_axis_tdata;
-  assign m_axis_tx_tkeep = s_rd_axis_tkeep;
-  assign m_axis_tx_tlast = s_rd_axis_tlast;
 
   roce_ram_sdp #(.WIDTH(CW), .DEPTH(NQP)) u_cache (
     .clk(clk), .wr_en(c_we), .wr_addr(c_wa), .wr_data(c_wd),
@@ -741,6 +910,14 @@ module roce_resp_tx #(
       age_q      <= 8'd0;
       rr_q       <= '0;
       ahead_q    <= '0;
+      awc_v_q    <= 1'b0;
+      awr_q      <= 1'b0;
+      awd_v_q    <= 1'b0;
+      inc_q      <= '0;
+      co_v_q     <= 1'b0;
+      freed_q    <= '0;
+      sel_v_q    <= 1'b0;
+      seh_v_q    <= 1'b0;
       for (int i = 0; i < NC; i++) cx_q[i] <= '0;
     end else begin
       st_q       <= st_d;
@@ -752,12 +929,27 @@ module roce_resp_tx #(
       age_q      <= age_d;
       rr_q       <= rr_d;
       ahead_q    <= ahead_d;
+      awc_v_q    <= awc_v_d;
+      awr_q      <= awr_d;
+      awd_v_q    <= awd_v_d;
+      inc_q      <= inc_d;
+      co_v_q     <= co_v_d;
+      freed_q    <= freed;
+      sel_v_q    <= sel_v_d;
+      seh_v_q    <= seh_v_d;
       for (int i = 0; i < NC; i++) cx_q[i] <= cx_d[i];
     end
     pend_q     <= pend_d;
     orig_q     <= orig_d;
-    awc_done_q <= awc_done_d;
-    awd_done_q <= awd_done_d;
+    nv_q       <= nv_d;
+    co_q       <= co_d;
+    big_q      <= big_d;
+    sel_q      <= sel_d;
+    seh_q      <= seh_d;
+    sel_done_q <= sel_done_d;
+    sel_pay_q  <= sel_pay_d;
+    lz_q       <= lz_d;
+    for (int i = 0; i < NC; i++) plen_q[i] <= plen_d[i];
   end
 
 `ifndef SYNTHESIS
@@ -774,7 +966,7 @@ module roce_resp_tx #(
   end
   // the data of a READ packet never comes without its issued command
   always_ff @(posedge clk) begin
-    if (!rst && s_rd_axis_tvalid && rd_tag0 && m_axis_tx_tready && s_rd_axis_tlast && ahead_q == '0)
+    if (!rst && s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast && s_rd_axis_tuser.tag == '0 && ahead_q == '0)
       $error("roce_resp_tx: READ response data without an issued command");
   end
 `endif

@@ -4,8 +4,9 @@ RESP_DIR  := $(BUILD)/roce_resp
 RESP_PKGS := rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv rtl/roce/roce_qp_pkg.sv
 RESP_RTL  := rtl/roce/roce_ram_sdp.sv rtl/roce/roce_fifo.sv rtl/roce/roce_qp_table.sv \
              rtl/roce/roce_mr_table.sv rtl/roce/roce_rq.sv rtl/roce/roce_resp_check.sv \
-             rtl/roce/roce_resp_tx.sv rtl/roce/roce_resp.sv rtl/roce/roce_rx_split.sv
-RESP_MEM  := rtl/lib/lib_fifo.sv rtl/lib/lib_skid.sv rtl/mem/mem_dma_rd.sv rtl/mem/mem_dma_wr.sv \
+             rtl/roce/roce_resp_tx.sv rtl/roce/roce_resp.sv rtl/roce/roce_rx_split.sv \
+             rtl/lib/lib_fifo.sv rtl/lib/lib_skid.sv
+RESP_MEM  := rtl/mem/mem_dma_rd.sv rtl/mem/mem_dma_wr.sv \
              rtl/mem/mem_axi_arb.sv rtl/mem/mem_axi_ram.sv
 
 $(RESP_DIR)/Vtb_roce_resp: $(RESP_PKGS) $(RESP_RTL) $(RESP_MEM) rtl/mem/mem_model.cpp rtl/mem/mem_model.h \
