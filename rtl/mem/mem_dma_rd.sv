@@ -5,8 +5,12 @@
 // of each command, tkeep all ones except on that last beat.
 //
 // Pipeline:
-//   s_cmd -> skid -> splitter --AR--> (memory) --R--> data buffer -> realigner -> skid -> m_axis
+//   s_cmd -> skid -> splitter --AR--> (memory) --R--> data buffer -> realigner -> R -> skid -> m_axis
 //                       \-> command info FIFO -------------------------^
+// The realigner merges the previous beat (lanes >= off) with the next one
+// (lanes < off) as they came from memory; the merged beat is rotated right by
+// off in two registered steps: by off[5:3] * 8 lanes into stage R, by off[2:0]
+// lanes into the output skid (one cycle more than a one-step rotation).
 // The splitter issues a burst only when the data buffer has room for all of
 // its beats (credits), so m_axi_rready never drops: a slow stream consumer
 // never holds the shared R channel. Up to CMD_DEPTH commands and BUF_BEATS
@@ -182,48 +186,66 @@ module mem_dma_rd #(
   assign {din_resp, din} = d_out;
 
   // ------------------------------------------------------------ realigner
-  // lane b of the result = lane (b + n) mod 64 of x
-  function automatic logic [DW-1:0] rot_right(logic [DW-1:0] x, logic [5:0] n);
+  // prev_q holds the last beat read as it came from memory. An output beat is
+  // lanes >= off of prev_q and lanes < off of the next beat (din), merged in
+  // place and then rotated right by off, so that prev's lane off lands on lane
+  // 0. The rotation is done in two registered steps: the merge and the
+  // rotation by off[5:3] * 8 lanes into stage R (r_*), the rotation by off[2:0]
+  // lanes from stage R into the output skid.
+  // lane b of the result = lane (b + 8n) mod 64 of x
+  function automatic logic [DW-1:0] rot_right8(logic [DW-1:0] x, logic [2:0] n);
     for (int b = 0; b < SW; b++) begin
-      rot_right[8*b +: 8] = x[8*((b + 32'(n)) % SW) +: 8];
+      rot_right8[8*b +: 8] = x[8*((b + 8*32'(n)) % SW) +: 8];
+    end
+  endfunction
+  // lane b of the result = lane (b + n) mod 64 of x, n < 8
+  function automatic logic [DW-1:0] rot_right1(logic [DW-1:0] x, logic [2:0] n);
+    for (int b = 0; b < SW; b++) begin
+      rot_right1[8*b +: 8] = x[8*((b + 32'(n)) % SW) +: 8];
     end
   endfunction
 
-  // prev_q holds the last beat read, rotated right by the command's offset so
-  // that its useful bytes sit in lanes 0..63-off; an output beat takes lanes
-  // below 64-off from prev_q and the rest from the next beat, rotated alike.
   logic                 cur_v_q, cur_v_d;
   info_t                cur_q, cur_d;
+  logic [SW-1:0]        hi_q, hi_d;        // lanes >= cur_q.off: taken from prev_q
+  logic [SW-1:0]        lkeep_q, lkeep_d;  // tkeep of the command's last beat
   logic [BW-1:0]        inleft_q, inleft_d, outleft_q, outleft_d;
+  logic                 in0_q, in0_d;      // inleft_q == 0
+  logic                 out1_q, out1_d;    // outleft_q == 1
   logic [1:0]           st_q, st_d;
   logic [DW-1:0]        prev_q, prev_d;
   logic                 prev_v_q, prev_v_d;
 
-  logic [5:0]           rot_off;
-  logic [DW-1:0]        rot;
-  logic [SW-1:0]        lo_lanes, last_keep;
   logic                 o_valid, o_ready, o_last;
-  logic [DW-1:0]        o_data;
+  logic [DW-1:0]        o_merged;
   logic [SW-1:0]        o_keep;
   mem_pkg::dma_cpl_t    o_user;
   logic                 st_flush, st_merge, overlap, done;
 
+  // stage R: merged and rotated by off[5:3]; the rest of the rotation follows
+  logic                 r_v_q, r_v_d;
+  logic [DW-1:0]        r_data_q, r_data_d;
+  logic [2:0]           r_off_q, r_off_d;
+  logic [SW-1:0]        r_keep_q, r_keep_d;
+  logic                 r_last_q, r_last_d;
+  mem_pkg::dma_cpl_t    r_user_q, r_user_d;
+  logic                 r_ready;
+
   always_comb begin
     // case B: every beat read, the last output comes from prev alone;
     // case C: more beats to read, an output merges prev and the next beat
-    st_flush = cur_v_q && !cur_q.zero && prev_v_q && inleft_q == '0;
-    st_merge = cur_v_q && !cur_q.zero && prev_v_q && inleft_q != '0;
+    st_flush = cur_v_q && !cur_q.zero && prev_v_q && in0_q;
+    st_merge = cur_v_q && !cur_q.zero && prev_v_q && !in0_q;
     // in case B the next command's first beat can be taken in the same cycle
     overlap  = st_flush && info_out_valid && !info_out.zero && d_valid;
 
-    rot_off  = overlap ? info_out.off : cur_q.off;
-    rot      = rot_right(din, rot_off);
-    lo_lanes = {SW{1'b1}} >> cur_q.off;
-    last_keep = (cur_q.lastn == '0) ? {SW{1'b1}} : ~({SW{1'b1}} << cur_q.lastn);
+    // lanes below off only matter when merging (in case B they are beyond tkeep)
+    for (int b = 0; b < SW; b++) begin
+      o_merged[8*b +: 8] = hi_q[b] ? prev_q[8*b +: 8] : din[8*b +: 8];
+    end
 
     o_valid = 1'b0;
     o_last  = 1'b0;
-    o_data  = prev_q;
     o_keep  = {SW{1'b1}};
     o_user.tag    = cur_q.tag;
     o_user.status = st_q;
@@ -234,23 +256,26 @@ module mem_dma_rd #(
     end else if (st_flush) begin
       o_valid = 1'b1;
       o_last  = 1'b1;
-      o_keep  = last_keep;
+      o_keep  = lkeep_q;
     end else if (st_merge) begin
       o_valid = d_valid;
-      o_last  = outleft_q == BW'(1);
-      o_keep  = o_last ? last_keep : {SW{1'b1}};
-      for (int b = 0; b < SW; b++) begin
-        if (!lo_lanes[b]) o_data[8*b +: 8] = rot[8*b +: 8];
-      end
+      o_last  = out1_q;
+      o_keep  = o_last ? lkeep_q : {SW{1'b1}};
       o_user.status = mem_pkg::status_merge(st_q, din_resp);
     end
+  end
 
+  always_comb begin
     d_pop     = 1'b0;
     done      = 1'b0;
     cur_d     = cur_q;
     cur_v_d   = cur_v_q;
+    hi_d      = hi_q;
+    lkeep_d   = lkeep_q;
     inleft_d  = inleft_q;
+    in0_d     = in0_q;
     outleft_d = outleft_q;
+    out1_d    = out1_q;
     st_d      = st_q;
     prev_d    = prev_q;
     prev_v_d  = prev_v_q;
@@ -259,17 +284,20 @@ module mem_dma_rd #(
       // first beat of a command
       if (d_valid) begin
         d_pop    = 1'b1;
-        prev_d   = rot;
+        prev_d   = din;
         prev_v_d = 1'b1;
         inleft_d = inleft_q - BW'(1);
+        in0_d    = inleft_q == BW'(1);
         st_d     = mem_pkg::status_merge(st_q, din_resp);
       end
     end else if (o_valid && o_ready) begin
       if (st_merge) begin
         d_pop     = 1'b1;
-        prev_d    = rot;
+        prev_d    = din;
         inleft_d  = inleft_q - BW'(1);
+        in0_d     = inleft_q == BW'(1);
         outleft_d = outleft_q - BW'(1);
+        out1_d    = outleft_q == BW'(2);
         st_d      = o_user.status;
       end
       done = o_last;
@@ -279,15 +307,20 @@ module mem_dma_rd #(
     if (info_out_ready) begin
       cur_v_d   = info_out_valid;
       cur_d     = info_out;
+      hi_d      = {SW{1'b1}} << info_out.off;
+      lkeep_d   = (info_out.lastn == '0) ? {SW{1'b1}} : ~({SW{1'b1}} << info_out.lastn);
       inleft_d  = info_out.nin;
+      in0_d     = info_out.nin == '0;
       outleft_d = info_out.nout;
+      out1_d    = info_out.nout == BW'(1);
       st_d      = mem_pkg::DMA_OK;
       prev_v_d  = 1'b0;
       if (done && overlap) begin
         d_pop    = 1'b1;
-        prev_d   = rot;
+        prev_d   = din;
         prev_v_d = 1'b1;
         inleft_d = info_out.nin - BW'(1);
+        in0_d    = info_out.nin == BW'(1);
         st_d     = mem_pkg::status_merge(mem_pkg::DMA_OK, din_resp);
       end
     end
@@ -302,15 +335,49 @@ module mem_dma_rd #(
       prev_v_q <= prev_v_d;
     end
     cur_q     <= cur_d;
+    hi_q      <= hi_d;
+    lkeep_q   <= lkeep_d;
     inleft_q  <= inleft_d;
+    in0_q     <= in0_d;
     outleft_q <= outleft_d;
+    out1_q    <= out1_d;
     st_q      <= st_d;
     prev_q    <= prev_d;
   end
 
+  // stage R
+  always_comb begin
+    o_ready  = !r_v_q || r_ready;
+    r_v_d    = r_v_q && !r_ready;
+    r_data_d = r_data_q;
+    r_off_d  = r_off_q;
+    r_keep_d = r_keep_q;
+    r_last_d = r_last_q;
+    r_user_d = r_user_q;
+    if (o_ready) begin
+      r_v_d    = o_valid;
+      r_data_d = rot_right8(o_merged, cur_q.off[5:3]);
+      r_off_d  = cur_q.off[2:0];
+      r_keep_d = o_keep;
+      r_last_d = o_last;
+      r_user_d = o_user;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) r_v_q <= 1'b0;
+    else     r_v_q <= r_v_d;
+    r_data_q <= r_data_d;
+    r_off_q  <= r_off_d;
+    r_keep_q <= r_keep_d;
+    r_last_q <= r_last_d;
+    r_user_q <= r_user_d;
+  end
+
   lib_skid #(.WIDTH(DW + SW + 1 + mem_pkg::CPL_W)) u_out_skid (
     .clk, .rst,
-    .s_valid(o_valid), .s_ready(o_ready), .s_data({o_data, o_keep, o_last, o_user}),
+    .s_valid(r_v_q), .s_ready(r_ready),
+    .s_data({rot_right1(r_data_q, r_off_q), r_keep_q, r_last_q, r_user_q}),
     .m_valid(m_axis_tvalid), .m_ready(m_axis_tready),
     .m_data({m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tuser})
   );
