@@ -10,6 +10,11 @@
 //   s_cmd -> skid -> splitter ----------AW----------> (memory)
 //                       \-> info FIFO -> realigner -> W buffer --W-->
 //   s_axis -> skid -------------------------^             B --> m_cpl
+// The realigner merges payload beats as they come (the lanes each W beat takes
+// from this payload beat and the one before); the merged beat is rotated left
+// by the address offset in two registered steps: by off[5:3] * 8 lanes into
+// stage R, by off[2:0] lanes on its way into the W buffer (one cycle more than
+// a one-step rotation).
 // A burst's AW goes out only once all its beats sit in the W buffer, so W
 // beats of a granted burst follow without gaps and a slow payload source
 // never holds the shared W channel. Completions wait in a CPL_DEPTH FIFO and
@@ -282,77 +287,98 @@ module mem_dma_wr #(
   );
 
   // ------------------------------------------------------------ realigner
-  // lane b of the result = lane (b - n) mod 64 of x
-  function automatic logic [DW-1:0] rot_left(logic [DW-1:0] x, logic [5:0] n);
+  // W beat j = lanes >= off of payload j rotated left by off, lanes < off of
+  // payload j-1 rotated alike. The realigner merges the payload beats as they
+  // come (lanes < 64-off of payload j, lanes >= 64-off of payload j-1, kept in
+  // prev_q; after the last payload beat prev_q alone) and the merged beat is
+  // rotated left by off in two registered steps: by off[5:3] * 8 lanes into
+  // stage R, by off[2:0] lanes on the way into the W buffer.
+  // lane b of the result = lane (b - 8n) mod 64 of x
+  function automatic logic [DW-1:0] rot_left8(logic [DW-1:0] x, logic [2:0] n);
     for (int b = 0; b < SW; b++) begin
-      rot_left[8*b +: 8] = x[8*((b + SW - 32'(n)) % SW) +: 8];
+      rot_left8[8*b +: 8] = x[8*((b + SW - 8*32'(n)) % SW) +: 8];
+    end
+  endfunction
+  // lane b of the result = lane (b - n) mod 64 of x, n < 8
+  function automatic logic [DW-1:0] rot_left1(logic [DW-1:0] x, logic [2:0] n);
+    for (int b = 0; b < SW; b++) begin
+      rot_left1[8*b +: 8] = x[8*((b + SW - 32'(n)) % SW) +: 8];
     end
   endfunction
 
-  // Each payload beat is rotated left by the offset: its bytes land on lanes
-  // off..63 of the W beat it starts, and lanes 0..off-1 of the next W beat
-  // (kept in prev_q). W beat j = lanes >= off of rot(payload j), lanes < off
-  // of rot(payload j-1).
   logic          cur_v_q, cur_v_d;
   info_t         cur_q, cur_d;
   logic [BW-1:0] pleft_q, pleft_d, wleft_q, wleft_d;
+  logic          pnz_q, pnz_d;             // pleft_q != 0
+  logic          w1_q, w1_d;               // wleft_q == 1
   logic          first_q, first_d;
   logic [5:0]    pb_q, pb_d;               // beat index within the 4 KiB page
   logic [DW-1:0] prev_q, prev_d;
+  logic [SW-1:0] lo_q, lo_d;               // lanes < 64 - off: from the payload beat
+  logic [SW-1:0] hi_q, hi_d;               // lanes >= off of the W beat
+  logic [SW-1:0] end_q, end_d;             // lanes <= endl of the W beat
 
-  logic [DW-1:0]   rot;
-  logic [SW-1:0]   hi_lanes, end_lanes;
-  logic            w_in_ready, done;
-  logic [DW-1:0]   o_data;
+  logic [DW-1:0]   o_merged;
+  logic            w_in_ready, done, o_push, o_ready;
   logic [SW-1:0]   o_strb;
   logic            o_last;
 
+  // stage R: merged and rotated by off[5:3]
+  logic            r_v_q, r_v_d;
+  logic [DW-1:0]   r_data_q, r_data_d;
+  logic [2:0]      r_off_q, r_off_d;
+  logic [SW-1:0]   r_strb_q, r_strb_d;
+  logic            r_last_q, r_last_d;
+
   always_comb begin
-    rot       = rot_left(pin, cur_q.off);
-    hi_lanes  = {SW{1'b1}} << cur_q.off;
-    end_lanes = {SW{1'b1}} >> (6'd63 - cur_q.endl);
-
-    o_data = prev_q;
     for (int b = 0; b < SW; b++) begin
-      if (hi_lanes[b]) o_data[8*b +: 8] = rot[8*b +: 8];
+      o_merged[8*b +: 8] = (lo_q[b] && pnz_q) ? pin[8*b +: 8] : prev_q[8*b +: 8];
     end
-    o_strb = (first_q ? hi_lanes : {SW{1'b1}}) & (wleft_q == BW'(1) ? end_lanes : {SW{1'b1}});
-    o_last = (pb_q == 6'd63) || (wleft_q == BW'(1));
+    o_strb = (first_q ? hi_q : {SW{1'b1}}) & (w1_q ? end_q : {SW{1'b1}});
+    o_last = (pb_q == 6'd63) || w1_q;
+  end
 
+  always_comb begin
     pin_ready = 1'b0;
-    w_push    = 1'b0;
+    o_push    = 1'b0;
     done      = 1'b0;
     cur_d     = cur_q;
     cur_v_d   = cur_v_q;
     pleft_d   = pleft_q;
+    pnz_d     = pnz_q;
     wleft_d   = wleft_q;
+    w1_d      = w1_q;
     first_d   = first_q;
     pb_d      = pb_q;
     prev_d    = prev_q;
+    lo_d      = lo_q;
+    hi_d      = hi_q;
+    end_d     = end_q;
 
     if (cur_v_q && cur_q.zero) begin
       // the null beat of a zero-length command
       pin_ready = 1'b1;
       done      = pin_valid;
-    end else if (cur_v_q && pleft_q != '0) begin
+    end else if (cur_v_q && pnz_q) begin
       // a payload beat makes a W beat
-      pin_ready = w_in_ready;
-      w_push    = pin_valid && w_in_ready;
+      pin_ready = o_ready;
+      o_push    = pin_valid && o_ready;
     end else if (cur_v_q) begin
       // the W beat after the last payload beat: its low lanes only
-      o_data = prev_q;
-      w_push = w_in_ready;
+      o_push = o_ready;
     end
 
-    if (w_push) begin
-      if (pleft_q != '0) begin
-        prev_d  = rot;
+    if (o_push) begin
+      if (pnz_q) begin
+        prev_d  = pin;
         pleft_d = pleft_q - BW'(1);
+        pnz_d   = pleft_q != BW'(1);
       end
       wleft_d = wleft_q - BW'(1);
+      w1_d    = wleft_q == BW'(2);
       first_d = 1'b0;
       pb_d    = pb_q + 6'd1;
-      done    = wleft_q == BW'(1);
+      done    = w1_q;
     end
 
     info_out_ready = !cur_v_q || done;
@@ -360,9 +386,14 @@ module mem_dma_wr #(
       cur_v_d = info_out_valid;
       cur_d   = info_out;
       pleft_d = info_out.np;
+      pnz_d   = info_out.np != '0;
       wleft_d = info_out.nw;
+      w1_d    = info_out.nw == BW'(1);
       first_d = 1'b1;
       pb_d    = info_out.pbeat;
+      lo_d    = {SW{1'b1}} >> info_out.off;
+      hi_d    = {SW{1'b1}} << info_out.off;
+      end_d   = {SW{1'b1}} >> (6'd63 - info_out.endl);
     end
   end
 
@@ -374,10 +405,43 @@ module mem_dma_wr #(
     end
     cur_q   <= cur_d;
     pleft_q <= pleft_d;
+    pnz_q   <= pnz_d;
     wleft_q <= wleft_d;
+    w1_q    <= w1_d;
     first_q <= first_d;
     pb_q    <= pb_d;
     prev_q  <= prev_d;
+    lo_q    <= lo_d;
+    hi_q    <= hi_d;
+    end_q   <= end_d;
+  end
+
+  // stage R (ready from registers only: kept out of the block below)
+  assign o_ready = !r_v_q || w_in_ready;
+  assign w_push  = r_v_q && w_in_ready;
+
+  always_comb begin
+    r_v_d    = r_v_q && !w_in_ready;
+    r_data_d = r_data_q;
+    r_off_d  = r_off_q;
+    r_strb_d = r_strb_q;
+    r_last_d = r_last_q;
+    if (o_ready) begin
+      r_v_d    = o_push;
+      r_data_d = rot_left8(o_merged, cur_q.off[5:3]);
+      r_off_d  = cur_q.off[2:0];
+      r_strb_d = o_strb;
+      r_last_d = o_last;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) r_v_q <= 1'b0;
+    else     r_v_q <= r_v_d;
+    r_data_q <= r_data_d;
+    r_off_q  <= r_off_d;
+    r_strb_q <= r_strb_d;
+    r_last_q <= r_last_d;
   end
 
   // ------------------------------------------------------------ W buffer
@@ -386,7 +450,7 @@ module mem_dma_wr #(
 
   lib_fifo #(.WIDTH(DW + SW + 1), .DEPTH(BUF_BEATS)) u_wbuf (
     .clk, .rst,
-    .s_valid(w_push), .s_ready(w_in_ready), .s_data({o_data, o_strb, o_last}),
+    .s_valid(r_v_q), .s_ready(w_in_ready), .s_data({rot_left1(r_data_q, r_off_q), r_strb_q, r_last_q}),
     .m_valid(w_out_valid), .m_ready(w_pop),
     .m_data({m_axi_wdata, m_axi_wstrb, m_axi_wlast}),
     .count(unused_w_count)
