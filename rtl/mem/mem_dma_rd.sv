@@ -11,9 +11,11 @@
 // (lanes < off) as they came from memory; the merged beat is rotated right by
 // off in two registered steps: by off[5:3] * 8 lanes into stage R, by off[2:0]
 // lanes into the output skid (one cycle more than a one-step rotation).
-// The splitter issues a burst only when the data buffer has room for all of
-// its beats (credits), so m_axi_rready never drops: a slow stream consumer
-// never holds the shared R channel. Up to CMD_DEPTH commands and BUF_BEATS
+// Beat counts and whether a command ends in its first 4 KiB page are worked
+// out on the way into the command skid; the splitter holds the next burst
+// (size, last, beats after it) in registers. It issues a burst only when the
+// data buffer has room for all of its beats (credits), so m_axi_rready never
+// drops: a slow stream consumer never holds the shared R channel. Up to CMD_DEPTH commands and BUF_BEATS
 // beats are in flight, enough to hide BUF_BEATS - 64 cycles of memory latency
 // at one beat per cycle.
 //
@@ -73,60 +75,96 @@ module mem_dma_rd #(
   localparam int unsigned INFO_W = 6 + 2*BW + 6 + 1 + TW;   // $bits(info_t), for Yosys
 
   // ------------------------------------------------------------ command input
-  mem_pkg::dma_rd_cmd_t cmd;
-  logic                 cmd_valid, cmd_ready;
+  // Beat counts and whether the command fits in its first burst are worked
+  // out on the way into the command skid (from the input port), so the
+  // splitter starts from registers.
+  typedef struct packed {
+    logic [63:0]          addr;
+    logic [31:0]          len;
+    logic [TW-1:0]        tag;
+    logic [BW-1:0]        nin;     // beats read from memory (0 for len 0)
+    logic [BW-1:0]        nout;    // beats sent on the stream
+    logic                 zero;    // len == 0
+    logic                 one;     // the command ends in its first 4 KiB page
+  } pcmd_t;
+  localparam int unsigned PCMD_W = 64 + 32 + TW + 2*BW + 2;   // $bits(pcmd_t)
 
-  lib_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
+  pcmd_t                pin, cmd;
+  logic                 cmd_valid, cmd_ready;
+  logic [6:0]           off63;
+
+  always_comb begin
+    off63    = {1'b0, s_cmd.addr[5:0]} + 7'd63;
+    pin.addr = s_cmd.addr;
+    pin.len  = s_cmd.len;
+    pin.tag  = s_cmd.tag;
+    pin.zero = s_cmd.len == '0;
+    pin.nin  = pin.zero ? '0 : BW'(({1'b0, s_cmd.len} + 33'(off63)) >> 6);
+    pin.nout = BW'(({1'b0, s_cmd.len} + 33'd63) >> 6);
+    pin.one  = {1'b0, s_cmd.len} + 33'(s_cmd.addr[11:0]) <= 33'd4096;
+  end
+
+  lib_skid #(.WIDTH(PCMD_W)) u_cmd_skid (
     .clk, .rst,
-    .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(s_cmd),
+    .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(pin),
     .m_valid(cmd_valid),   .m_ready(cmd_ready),   .m_data(cmd)
   );
 
   // ------------------------------------------------------------ splitter / AR
+  // The splitter holds the next burst ready (size, last, beats after it), so
+  // an AR is issued from registers; the burst after it is worked out from
+  // them at the same edge.
   logic          sp_v_q, sp_v_d;
   logic [57:0]   sp_baddr_q, sp_baddr_d;   // beat address (byte address / 64)
-  logic [BW-1:0] sp_left_q, sp_left_d;     // beats still to request
+  logic [6:0]    sp_burst_q, sp_burst_d;   // beats of the next burst, 1..64
+  logic          sp_last_q, sp_last_d;     // the next burst is the command's last
+  logic [BW-1:0] sp_rest_q, sp_rest_d;     // beats after the next burst
   logic          ar_v_q, ar_v_d;
   logic [63:0]   ar_addr_q, ar_addr_d;
   logic [7:0]    ar_len_q, ar_len_d;
   logic [RW-1:0] resv_q, resv_d;           // buffer beats promised to issued bursts
 
-  logic [6:0]    burst;                    // beats of the next burst, 1..64
-  logic          issue, sp_last, sp_free;
+  logic [6:0]    first;                    // beats to the end of the first page
+  logic          issue, sp_free, rest_big;
   info_t         info_in, info_out;
   logic          info_in_ready, info_out_valid, info_out_ready;
   logic          d_pop;
 
   always_comb begin
-    // next burst: to the end of the command or of the 4 KiB page
-    burst = 7'd64 - {1'b0, sp_baddr_q[5:0]};
-    if (sp_left_q < BW'(burst)) burst = sp_left_q[6:0];
     issue   = sp_v_q && (!ar_v_q || m_axi_arready) &&
-              (resv_q + RW'(burst) <= RW'(BUF_BEATS));
-    sp_last = sp_left_q == BW'(burst);
-    sp_free = !sp_v_q || (issue && sp_last);
+              (resv_q + RW'(sp_burst_q) <= RW'(BUF_BEATS));
+    sp_free = !sp_v_q || (issue && sp_last_q);
 
     // info for the command at the skid output
     info_in.off   = cmd.addr[5:0];
-    info_in.zero  = cmd.len == '0;
-    info_in.nin   = info_in.zero ? '0 : BW'(({1'b0, cmd.len} + 33'(cmd.addr[5:0]) + 33'd63) >> 6);
-    info_in.nout  = BW'(({1'b0, cmd.len} + 33'd63) >> 6);
+    info_in.zero  = cmd.zero;
+    info_in.nin   = cmd.nin;
+    info_in.nout  = cmd.nout;
     info_in.lastn = cmd.len[5:0];
     info_in.tag   = cmd.tag;
     cmd_ready     = sp_free && info_in_ready;
 
+    // after the first burst every burst starts a page
+    rest_big   = sp_rest_q > BW'(64);
     sp_v_d     = sp_v_q;
     sp_baddr_d = sp_baddr_q;
-    sp_left_d  = sp_left_q;
+    sp_burst_d = sp_burst_q;
+    sp_last_d  = sp_last_q;
+    sp_rest_d  = sp_rest_q;
     if (issue) begin
-      sp_baddr_d = sp_baddr_q + 58'(burst);
-      sp_left_d  = sp_left_q - BW'(burst);
-      if (sp_last) sp_v_d = 1'b0;
+      sp_baddr_d = sp_baddr_q + 58'(sp_burst_q);
+      sp_burst_d = rest_big ? 7'd64 : sp_rest_q[6:0];
+      sp_last_d  = !rest_big;
+      sp_rest_d  = rest_big ? sp_rest_q - BW'(64) : '0;
+      if (sp_last_q) sp_v_d = 1'b0;
     end
+    first = 7'd64 - {1'b0, cmd.addr[11:6]};
     if (cmd_valid && cmd_ready) begin
-      sp_v_d     = !info_in.zero;
+      sp_v_d     = !cmd.zero;
       sp_baddr_d = cmd.addr[63:6];
-      sp_left_d  = info_in.nin;
+      sp_burst_d = cmd.one ? cmd.nin[6:0] : first;
+      sp_last_d  = cmd.one;
+      sp_rest_d  = cmd.one ? '0 : cmd.nin - BW'(first);
     end
 
     ar_v_d    = ar_v_q && !m_axi_arready;
@@ -135,10 +173,10 @@ module mem_dma_rd #(
     if (issue) begin
       ar_v_d    = 1'b1;
       ar_addr_d = {sp_baddr_q, 6'b0};
-      ar_len_d  = 8'(burst - 7'd1);
+      ar_len_d  = 8'(sp_burst_q - 7'd1);
     end
 
-    resv_d = resv_q + (issue ? RW'(burst) : '0) - RW'(d_pop);
+    resv_d = resv_q + (issue ? RW'(sp_burst_q) : '0) - RW'(d_pop);
   end
 
   always_ff @(posedge clk) begin
@@ -152,7 +190,9 @@ module mem_dma_rd #(
       resv_q <= resv_d;
     end
     sp_baddr_q <= sp_baddr_d;
-    sp_left_q  <= sp_left_d;
+    sp_burst_q <= sp_burst_d;
+    sp_last_q  <= sp_last_d;
+    sp_rest_q  <= sp_rest_d;
     ar_addr_q  <= ar_addr_d;
     ar_len_q   <= ar_len_d;
   end

@@ -15,9 +15,11 @@
 // by the address offset in two registered steps: by off[5:3] * 8 lanes into
 // stage R, by off[2:0] lanes on its way into the W buffer (one cycle more than
 // a one-step rotation).
-// A burst's AW goes out only once all its beats sit in the W buffer, so W
-// beats of a granted burst follow without gaps and a slow payload source
-// never holds the shared W channel. Completions wait in a CPL_DEPTH FIFO and
+// Beat counts, the last byte's lane and whether a command ends in its first
+// 4 KiB page are worked out on the way into the command skid; the splitter
+// holds the next burst in registers. A burst's AW goes out only once all its
+// beats sit in the W buffer, so W beats of a granted burst follow without gaps
+// and a slow payload source never holds the shared W channel. Completions wait in a CPL_DEPTH FIFO and
 // at most CPL_DEPTH commands are accepted and not yet completed-and-taken, so
 // the FIFO always has room: bready never depends on the completion consumer
 // (a consumer that does not take completions back-pressures commands, never
@@ -99,26 +101,63 @@ module mem_dma_wr #(
   localparam int unsigned BQ_DEPTH = 4;
 
   // ------------------------------------------------------------ command input
-  mem_pkg::dma_wr_cmd_t cmd;
   logic                 cmd_valid, cmd_ready;
 
   // completion credits: commands accepted, completion not yet taken
   localparam int unsigned CCW = $clog2(CPL_DEPTH + 1);
+  // (ccred_q: ccnt_q != CPL_DEPTH, kept as a flag so that s_cmd_ready is one
+  // gate from registers)
   logic [CCW-1:0] ccnt_q, ccnt_d;
+  logic           ccred_q, ccred_d;
   logic           skid_ready, ccred, cmd_take, cpl_take;
 
-  assign ccred       = ccnt_q != CCW'(CPL_DEPTH);
+  assign ccred       = ccred_q;
   assign s_cmd_ready = skid_ready && ccred;
   assign cmd_take    = s_cmd_valid && s_cmd_ready;
   assign ccnt_d      = ccnt_q + CCW'(cmd_take) - CCW'(cpl_take);
+  assign ccred_d     = !((ccnt_q == CCW'(CPL_DEPTH) && !cpl_take) ||
+                         (ccnt_q == CCW'(CPL_DEPTH - 1) && cmd_take && !cpl_take));
   always_ff @(posedge clk) begin
-    if (rst) ccnt_q <= '0;
-    else     ccnt_q <= ccnt_d;
+    if (rst) begin
+      ccnt_q  <= '0;
+      ccred_q <= 1'b1;
+    end else begin
+      ccnt_q  <= ccnt_d;
+      ccred_q <= ccred_d;
+    end
   end
 
-  lib_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
+  // Beat counts, the last byte's lane and whether the command fits in its
+  // first burst are worked out on the way into the command skid (from the
+  // input port), so the splitter starts from registers.
+  typedef struct packed {
+    logic [63:0]          addr;
+    logic [TW-1:0]        tag;
+    logic [BW-1:0]        nw;      // W beats (0 for len 0)
+    logic [BW-1:0]        np;      // payload beats
+    logic [5:0]           endl;    // lane of the last byte: (addr + len - 1) mod 64
+    logic                 zero;    // len == 0
+    logic                 one;     // the command ends in its first 4 KiB page
+  } pcmd_t;
+  localparam int unsigned PCMD_W = 64 + TW + 2*BW + 6 + 2;   // $bits(pcmd_t)
+
+  pcmd_t      cin, cmd;
+  logic [6:0] off63;
+
+  always_comb begin
+    off63    = {1'b0, s_cmd.addr[5:0]} + 7'd63;
+    cin.addr = s_cmd.addr;
+    cin.tag  = s_cmd.tag;
+    cin.zero = s_cmd.len == '0;
+    cin.nw   = cin.zero ? '0 : BW'(({1'b0, s_cmd.len} + 33'(off63)) >> 6);
+    cin.np   = BW'(({1'b0, s_cmd.len} + 33'd63) >> 6);
+    cin.endl = s_cmd.len[5:0] + s_cmd.addr[5:0] - 6'd1;
+    cin.one  = {1'b0, s_cmd.len} + 33'(s_cmd.addr[11:0]) <= 33'd4096;
+  end
+
+  lib_skid #(.WIDTH(PCMD_W)) u_cmd_skid (
     .clk, .rst,
-    .s_valid(s_cmd_valid && ccred), .s_ready(skid_ready), .s_data(s_cmd),
+    .s_valid(s_cmd_valid && ccred), .s_ready(skid_ready), .s_data(cin),
     .m_valid(cmd_valid),   .m_ready(cmd_ready),   .m_data(cmd)
   );
 
@@ -126,60 +165,67 @@ module mem_dma_wr #(
   // Cuts commands into bursts, one per cycle, into a small queue; a burst
   // leaves the queue as an AW once its beats are buffered. The queue lets the
   // splitter (and the realigner behind the info FIFO) run ahead of the data,
-  // so short commands do not wait for each other.
+  // so short commands do not wait for each other. The next burst is held
+  // ready in registers (size, last, beats after it); after the first burst
+  // every burst starts a page.
   logic          sp_v_q, sp_v_d;
   logic [57:0]   sp_baddr_q, sp_baddr_d;
-  logic [BW-1:0] sp_left_q, sp_left_d;
+  logic [6:0]    sp_burst_q, sp_burst_d;   // beats of the next burst (0 for len 0)
+  logic          sp_last_q, sp_last_d;     // the next burst is the command's last
+  logic [BW-1:0] sp_rest_q, sp_rest_d;     // beats after the next burst
   logic [TW-1:0] sp_tag_q, sp_tag_d;
   logic          sp_zero_q, sp_zero_d;
 
-  logic [6:0]    burst;
-  logic          sp_push, sp_last, sp_free, take_cmd;
-  logic [5:0]    endl;                     // lane of the last byte
+  logic [6:0]    first;
+  logic          sp_push, sp_free, take_cmd, rest_big;
   info_t         info_in, info_out;
   logic          info_in_ready, info_out_valid, info_out_ready;
   burst_t        bq_in, bq_out;
   logic          bq_in_ready, bq_out_valid, bq_pop;
 
   always_comb begin
-    burst = 7'd64 - {1'b0, sp_baddr_q[5:0]};
-    if (sp_left_q < BW'(burst)) burst = sp_left_q[6:0];
-    sp_last = sp_zero_q || sp_left_q == BW'(burst);
     sp_push = sp_v_q && bq_in_ready;
-    sp_free = !sp_v_q || (sp_push && sp_last);
+    sp_free = !sp_v_q || (sp_push && sp_last_q);
 
     bq_in.baddr = sp_baddr_q;
-    bq_in.beats = sp_zero_q ? 7'd0 : burst;
+    bq_in.beats = sp_burst_q;
     bq_in.tag   = sp_tag_q;
-    bq_in.last  = sp_last;
+    bq_in.last  = sp_last_q;
     bq_in.nob   = sp_zero_q;
 
-    endl          = cmd.len[5:0] + cmd.addr[5:0] - 6'd1;
     info_in.off   = cmd.addr[5:0];
     info_in.pbeat = cmd.addr[11:6];
-    info_in.zero  = cmd.len == '0;
-    info_in.nw    = info_in.zero ? '0 : BW'(({1'b0, cmd.len} + 33'(cmd.addr[5:0]) + 33'd63) >> 6);
-    info_in.np    = BW'(({1'b0, cmd.len} + 33'd63) >> 6);
-    info_in.endl  = endl;
+    info_in.zero  = cmd.zero;
+    info_in.nw    = cmd.nw;
+    info_in.np    = cmd.np;
+    info_in.endl  = cmd.endl;
     cmd_ready = info_in_ready && sp_free;
     take_cmd  = cmd_valid && cmd_ready;
 
+    rest_big   = sp_rest_q > BW'(64);
     sp_v_d     = sp_v_q;
     sp_baddr_d = sp_baddr_q;
-    sp_left_d  = sp_left_q;
+    sp_burst_d = sp_burst_q;
+    sp_last_d  = sp_last_q;
+    sp_rest_d  = sp_rest_q;
     sp_tag_d   = sp_tag_q;
     sp_zero_d  = sp_zero_q;
     if (sp_push) begin
-      sp_baddr_d = sp_baddr_q + 58'(burst);
-      sp_left_d  = sp_left_q - BW'(burst);
-      if (sp_last) sp_v_d = 1'b0;
+      sp_baddr_d = sp_baddr_q + 58'(sp_burst_q);
+      sp_burst_d = rest_big ? 7'd64 : sp_rest_q[6:0];
+      sp_last_d  = !rest_big;
+      sp_rest_d  = rest_big ? sp_rest_q - BW'(64) : '0;
+      if (sp_last_q) sp_v_d = 1'b0;
     end
+    first = 7'd64 - {1'b0, cmd.addr[11:6]};
     if (take_cmd) begin
       sp_v_d     = 1'b1;
       sp_baddr_d = cmd.addr[63:6];
-      sp_left_d  = info_in.nw;
+      sp_burst_d = cmd.one ? cmd.nw[6:0] : first;
+      sp_last_d  = cmd.one;
+      sp_rest_d  = cmd.one ? '0 : cmd.nw - BW'(first);
       sp_tag_d   = cmd.tag;
-      sp_zero_d  = info_in.zero;
+      sp_zero_d  = cmd.zero;
     end
   end
 
@@ -190,7 +236,9 @@ module mem_dma_wr #(
       sp_v_q <= sp_v_d;
     end
     sp_baddr_q <= sp_baddr_d;
-    sp_left_q  <= sp_left_d;
+    sp_burst_q <= sp_burst_d;
+    sp_last_q  <= sp_last_d;
+    sp_rest_q  <= sp_rest_d;
     sp_tag_q   <= sp_tag_d;
     sp_zero_q  <= sp_zero_d;
   end
@@ -455,8 +503,15 @@ module mem_dma_wr #(
     .m_data({m_axi_wdata, m_axi_wstrb, m_axi_wlast}),
     .count(unused_w_count)
   );
-  // W beats go out only behind their AW
-  assign m_axi_wvalid = w_out_valid && wcred_q != '0;
+  // W beats go out only behind their AW (wcred_nz_q: wcred_q != 0, kept as
+  // a flag so that wvalid is one gate from registers)
+  logic wcred_nz_q, wcred_nz_d;
+  assign wcred_nz_d   = issue || wcred_q > RW'(1) || (wcred_q == RW'(1) && !w_pop);
+  always_ff @(posedge clk) begin
+    if (rst) wcred_nz_q <= 1'b0;
+    else     wcred_nz_q <= wcred_nz_d;
+  end
+  assign m_axi_wvalid = w_out_valid && wcred_nz_q;
   assign w_pop        = m_axi_wvalid && m_axi_wready;
 
   // ------------------------------------------------------------ B / completions
@@ -511,6 +566,12 @@ module mem_dma_wr #(
     end
     if (!rst && cpl_push && !cpl_in_ready) begin
       $error("mem_dma_wr: completion FIFO full (the credits must prevent this)");
+    end
+    if (!rst && ccred_q != (ccnt_q != CCW'(CPL_DEPTH))) begin
+      $error("mem_dma_wr: ccred_q out of step with ccnt_q");
+    end
+    if (!rst && wcred_nz_q != (wcred_q != '0)) begin
+      $error("mem_dma_wr: wcred_nz_q out of step with wcred_q");
     end
     if (!rst && m_axi_bvalid && !bexp_out_valid) begin
       $error("mem_dma_wr: B response without an outstanding burst");
