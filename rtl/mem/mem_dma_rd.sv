@@ -119,6 +119,7 @@ module mem_dma_rd #(
   logic [6:0]    sp_burst_q, sp_burst_d;   // beats of the next burst, 1..64
   logic          sp_last_q, sp_last_d;     // the next burst is the command's last
   logic [BW-1:0] sp_rest_q, sp_rest_d;     // beats after the next burst
+  logic [RW-1:0] sp_lim_q, sp_lim_d;       // BUF_BEATS - sp_burst_q: the credit bound for resv_q
   logic          ar_v_q, ar_v_d;
   logic [63:0]   ar_addr_q, ar_addr_d;
   logic [7:0]    ar_len_q, ar_len_d;
@@ -131,8 +132,7 @@ module mem_dma_rd #(
   logic          d_pop;
 
   always_comb begin
-    issue   = sp_v_q && (!ar_v_q || m_axi_arready) &&
-              (resv_q + RW'(sp_burst_q) <= RW'(BUF_BEATS));
+    issue   = sp_v_q && (!ar_v_q || m_axi_arready) && resv_q <= sp_lim_q;
     sp_free = !sp_v_q || (issue && sp_last_q);
 
     // info for the command at the skid output
@@ -151,9 +151,11 @@ module mem_dma_rd #(
     sp_burst_d = sp_burst_q;
     sp_last_d  = sp_last_q;
     sp_rest_d  = sp_rest_q;
+    sp_lim_d   = sp_lim_q;
     if (issue) begin
       sp_baddr_d = sp_baddr_q + 58'(sp_burst_q);
       sp_burst_d = rest_big ? 7'd64 : sp_rest_q[6:0];
+      sp_lim_d   = rest_big ? RW'(BUF_BEATS - 64) : RW'(BUF_BEATS) - RW'(sp_rest_q[6:0]);
       sp_last_d  = !rest_big;
       sp_rest_d  = rest_big ? sp_rest_q - BW'(64) : '0;
       if (sp_last_q) sp_v_d = 1'b0;
@@ -163,6 +165,8 @@ module mem_dma_rd #(
       sp_v_d     = !cmd.zero;
       sp_baddr_d = cmd.addr[63:6];
       sp_burst_d = cmd.one ? cmd.nin[6:0] : first;
+      sp_lim_d   = cmd.one ? RW'(BUF_BEATS) - RW'(cmd.nin[6:0])
+                           : RW'(BUF_BEATS - 64) + RW'(cmd.addr[11:6]);
       sp_last_d  = cmd.one;
       sp_rest_d  = cmd.one ? '0 : cmd.nin - BW'(first);
     end
@@ -193,6 +197,7 @@ module mem_dma_rd #(
     sp_burst_q <= sp_burst_d;
     sp_last_q  <= sp_last_d;
     sp_rest_q  <= sp_rest_d;
+    sp_lim_q   <= sp_lim_d;
     ar_addr_q  <= ar_addr_d;
     ar_len_q   <= ar_len_d;
   end

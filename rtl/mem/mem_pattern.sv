@@ -16,12 +16,12 @@
 // The engine owns a mem_dma_rd and a mem_dma_wr; its two AXI ports are one
 // read client and one write client of mem_axi_arb. A beat of the pattern is
 // nine pat_word values (the 8-byte words touched by 64 bytes at any byte
-// offset) shifted by addr mod 8, made in a three-stage generator pipeline
-// (G1..G3): a fill beat leaves G3 for the write stream; a check's read beat
-// travels through G1..G3 beside its pattern and is compared in four more
+// offset) shifted by addr mod 8, made in a four-stage generator pipeline
+// (G1..G4): a fill beat leaves G4 for the write stream; a check's read beat
+// travels through G1..G4 beside its pattern and is compared in four more
 // stages (C1 mismatching bytes, C2 per-8-lane counts and first lanes, C3 pair
 // sums and first lane, C4 beat count and first bad address) before the
-// results take it: done comes 6 cycles later than with a one-stage compare.
+// results take it: done comes 7 cycles later than with a one-stage compare.
 `default_nettype none
 
 module mem_pattern #(
@@ -134,21 +134,21 @@ module mem_pattern #(
   // A beat of the pattern: 64 bytes from byte address gword*8 + addr[2:0],
   // i.e. words gword..gword+8 shifted down by addr[2:0] bytes. pat_word in
   // three registered stages (G1: seed ^ word, G2: first add and xorshift,
-  // G3: second add and xorshift), the byte shift after G3. Fill: beats enter
-  // G1 while the stream has beats left, G3 feeds the write stream. Check: a
+  // G3: second add and xorshift), the byte shift into G4. Fill: beats enter
+  // G1 while the stream has beats left, G4 feeds the write stream. Check: a
   // read stream beat enters G1 with its own pattern words and travels along
   // (the read stream has no back-pressure). All stages move together (en).
   logic            en;                         // the pipeline moves
   logic            g0_v, g0_last;              // a beat enters G1
   logic [DW-1:0]   g0_data;
   logic [SW-1:0]   g0_keep;
-  logic            g1_v_q, g2_v_q, g3_v_q;
-  logic            g1_last_q, g2_last_q, g3_last_q;
-  logic [DW-1:0]   g1_data_q, g2_data_q, g3_data_q;
-  logic [SW-1:0]   g1_keep_q, g2_keep_q, g3_keep_q;
-  logic [63:0]     g1_addr_q, g2_addr_q, g3_addr_q;
+  logic            g1_v_q, g2_v_q, g3_v_q, g4_v_q;
+  logic            g1_last_q, g2_last_q, g3_last_q, g4_last_q;
+  logic [DW-1:0]   g1_data_q, g2_data_q, g3_data_q, g4_data_q;
+  logic [SW-1:0]   g1_keep_q, g2_keep_q, g3_keep_q, g4_keep_q;
+  logic [63:0]     g1_addr_q, g2_addr_q, g3_addr_q, g4_addr_q;
   logic [9*64-1:0] g1_w_q, g1_w_d, g2_w_q, g2_w_d, g3_w_q, g3_w_d;
-  logic [DW-1:0]   pat;
+  logic [DW-1:0]   pat, g4_pat_q;
   // the top 8 bytes only ever shift down into the beat
   /* verilator lint_off UNUSEDSIGNAL */
   logic [9*64-1:0] pat_wide;
@@ -169,27 +169,34 @@ module mem_pattern #(
       g1_v_q <= 1'b0;
       g2_v_q <= 1'b0;
       g3_v_q <= 1'b0;
+      g4_v_q <= 1'b0;
     end else if (en) begin
       g1_v_q <= g0_v;
       g2_v_q <= g1_v_q;
       g3_v_q <= g2_v_q;
+      g4_v_q <= g3_v_q;
     end
     if (en) begin
       g1_last_q <= g0_last;
       g2_last_q <= g1_last_q;
       g3_last_q <= g2_last_q;
+      g4_last_q <= g3_last_q;
       g1_data_q <= g0_data;
       g2_data_q <= g1_data_q;
       g3_data_q <= g2_data_q;
+      g4_data_q <= g3_data_q;
       g1_keep_q <= g0_keep;
       g2_keep_q <= g1_keep_q;
       g3_keep_q <= g2_keep_q;
+      g4_keep_q <= g3_keep_q;
       g1_addr_q <= caddr_q;
       g2_addr_q <= g1_addr_q;
       g3_addr_q <= g2_addr_q;
+      g4_addr_q <= g3_addr_q;
       g1_w_q    <= g1_w_d;
       g2_w_q    <= g2_w_d;
       g3_w_q    <= g3_w_d;
+      g4_pat_q  <= pat;
     end
   end
 
@@ -212,7 +219,7 @@ module mem_pattern #(
 
   always_comb begin
     for (int b = 0; b < SW; b++) begin
-      c1_mis_d[b] = g3_keep_q[b] && (g3_data_q[8*b +: 8] != pat[8*b +: 8]);
+      c1_mis_d[b] = g4_keep_q[b] && (g4_data_q[8*b +: 8] != g4_pat_q[8*b +: 8]);
     end
     for (int j = 0; j < 8; j++) begin
       c2_cnt_d[4*j +: 4] = '0;
@@ -242,17 +249,17 @@ module mem_pattern #(
       c3_v_q <= 1'b0;
       c4_v_q <= 1'b0;
     end else begin
-      c1_v_q <= g3_v_q && en && mode_q == mem_pkg::PAT_CHECK;
+      c1_v_q <= g4_v_q && en && mode_q == mem_pkg::PAT_CHECK;
       c2_v_q <= c1_v_q;
       c3_v_q <= c2_v_q;
       c4_v_q <= c3_v_q;
     end
-    c1_last_q  <= g3_last_q;
+    c1_last_q  <= g4_last_q;
     c2_last_q  <= c1_last_q;
     c3_last_q  <= c2_last_q;
     c4_last_q  <= c3_last_q;
     c1_mis_q   <= c1_mis_d;
-    c1_addr_q  <= g3_addr_q;
+    c1_addr_q  <= g4_addr_q;
     c2_addr_q  <= c1_addr_q;
     c3_addr_q  <= c2_addr_q;
     c2_cnt_q   <= c2_cnt_d;
@@ -277,12 +284,12 @@ module mem_pattern #(
     rd_cmd_valid = st_q == ST_CMD && mode_q == mem_pkg::PAT_CHECK;
     wr_cmd_valid = st_q == ST_CMD && mode_q == mem_pkg::PAT_FILL;
 
-    // fill stream: G3's beat; a check never waits
-    ws_valid = g3_v_q && mode_q == mem_pkg::PAT_FILL;
-    ws_data  = pat;
-    ws_last  = g3_last_q;
-    ws_keep  = g3_keep_q;
-    en       = !g3_v_q || mode_q == mem_pkg::PAT_CHECK || ws_ready;
+    // fill stream: G4's beat; a check never waits
+    ws_valid = g4_v_q && mode_q == mem_pkg::PAT_FILL;
+    ws_data  = g4_pat_q;
+    ws_last  = g4_last_q;
+    ws_keep  = g4_keep_q;
+    en       = !g4_v_q || mode_q == mem_pkg::PAT_CHECK || ws_ready;
 
     // what enters G1: the next fill beat, or the read stream's beat
     if (mode_q == mem_pkg::PAT_FILL) begin
