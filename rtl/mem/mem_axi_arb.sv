@@ -15,7 +15,9 @@
 // do, since a stalled client stalls the shared R (or B) channel.
 //
 // Every burst is INCR with 64-byte beats (clients send only address and
-// length). AR, AW and W towards the memory come from registers.
+// length). Every output comes from registers: the clients' AR and AW enter
+// through a skid each (one cycle), W leaves through a skid (no added cycle),
+// R and B pass through a skid each on the way back (one cycle each).
 `default_nettype none
 
 module mem_axi_arb #(
@@ -94,6 +96,18 @@ module mem_axi_arb #(
   end
 
   // ------------------------------------------------------------ AR
+  // every client's AR enters through a skid (s_axi_arready from a register)
+  logic [NR-1:0]    arq_v, arq_r;
+  logic [NR*72-1:0] arq_d;
+  for (genvar i = 0; i < NR; i++) begin : g_ar_skid
+    lib_skid #(.WIDTH(72)) u_ar_skid (
+      .clk, .rst,
+      .s_valid(s_axi_arvalid[i]), .s_ready(s_axi_arready[i]),
+      .s_data({s_axi_araddr[64*i +: 64], s_axi_arlen[8*i +: 8]}),
+      .m_valid(arq_v[i]), .m_ready(arq_r[i]), .m_data(arq_d[72*i +: 72])
+    );
+  end
+
   logic [RIW-1:0] ar_ptr_q, ar_ptr_d, ar_gnt, ar_idx;
   logic           ar_found;
   logic           ar_v_q, ar_v_d;
@@ -108,23 +122,23 @@ module mem_axi_arb #(
     for (int k = 0; k < NR; k++) begin
       ar_idx = (32'(ar_ptr_q) + 32'(k) >= NR) ? RIW'(32'(ar_ptr_q) + 32'(k) - NR)
                                               : RIW'(32'(ar_ptr_q) + 32'(k));
-      if (!ar_found && s_axi_arvalid[ar_idx]) begin
+      if (!ar_found && arq_v[ar_idx]) begin
         ar_found = 1'b1;
         ar_gnt   = ar_idx;
       end
     end
-    s_axi_arready = '0;
+    arq_r     = '0;
     ar_v_d    = ar_v_q && !m_axi_arready;
     ar_id_d   = ar_id_q;
     ar_addr_d = ar_addr_q;
     ar_len_d  = ar_len_q;
     ar_ptr_d  = ar_ptr_q;
     if (ar_found && (!ar_v_q || m_axi_arready)) begin
-      s_axi_arready[ar_gnt] = 1'b1;
+      arq_r[ar_gnt] = 1'b1;
       ar_v_d    = 1'b1;
       ar_id_d   = ID_W'(ar_gnt);
-      ar_addr_d = s_axi_araddr[64*ar_gnt +: 64];
-      ar_len_d  = s_axi_arlen[8*ar_gnt +: 8];
+      ar_addr_d = arq_d[72*ar_gnt + 8 +: 64];
+      ar_len_d  = arq_d[72*ar_gnt +: 8];
       ar_ptr_d  = (32'(ar_gnt) + 1 >= NR) ? '0 : RIW'(32'(ar_gnt) + 1);
     end
   end
@@ -150,21 +164,42 @@ module mem_axi_arb #(
   assign m_axi_arvalid = ar_v_q;
 
   // ------------------------------------------------------------ R
+  // through a skid: m_axi_rready and the clients' R signals from registers
+  logic [ID_W-1:0] r_id;
+  logic            r_valid, r_ready;
+
+  lib_skid #(.WIDTH(ID_W + DW + 3)) u_r_skid (
+    .clk, .rst,
+    .s_valid(m_axi_rvalid), .s_ready(m_axi_rready),
+    .s_data({m_axi_rid, m_axi_rdata, m_axi_rresp, m_axi_rlast}),
+    .m_valid(r_valid), .m_ready(r_ready),
+    .m_data({r_id, s_axi_rdata, s_axi_rresp, s_axi_rlast})
+  );
+
   always_comb begin
-    s_axi_rdata  = m_axi_rdata;
-    s_axi_rresp  = m_axi_rresp;
-    s_axi_rlast  = m_axi_rlast;
     s_axi_rvalid = '0;
-    m_axi_rready = 1'b1;   // a response for no client is dropped (cannot happen)
+    r_ready      = 1'b1;   // a response for no client is dropped (cannot happen)
     for (int i = 0; i < NR; i++) begin
-      if (32'(m_axi_rid) == i) begin
-        s_axi_rvalid[i] = m_axi_rvalid;
-        m_axi_rready    = s_axi_rready[i];
+      if (32'(r_id) == i) begin
+        s_axi_rvalid[i] = r_valid;
+        r_ready         = s_axi_rready[i];
       end
     end
   end
 
   // ------------------------------------------------------------ AW
+  // every client's AW enters through a skid (s_axi_awready from a register)
+  logic [NW-1:0]    awq_v, awq_r;
+  logic [NW*72-1:0] awq_d;
+  for (genvar i = 0; i < NW; i++) begin : g_aw_skid
+    lib_skid #(.WIDTH(72)) u_aw_skid (
+      .clk, .rst,
+      .s_valid(s_axi_awvalid[i]), .s_ready(s_axi_awready[i]),
+      .s_data({s_axi_awaddr[64*i +: 64], s_axi_awlen[8*i +: 8]}),
+      .m_valid(awq_v[i]), .m_ready(awq_r[i]), .m_data(awq_d[72*i +: 72])
+    );
+  end
+
   logic [WIW-1:0] aw_ptr_q, aw_ptr_d, aw_gnt, aw_idx;
   logic           aw_found, aw_take;
   logic           aw_v_q, aw_v_d;
@@ -181,24 +216,24 @@ module mem_axi_arb #(
     for (int k = 0; k < NW; k++) begin
       aw_idx = (32'(aw_ptr_q) + 32'(k) >= NW) ? WIW'(32'(aw_ptr_q) + 32'(k) - NW)
                                               : WIW'(32'(aw_ptr_q) + 32'(k));
-      if (!aw_found && s_axi_awvalid[aw_idx]) begin
+      if (!aw_found && awq_v[aw_idx]) begin
         aw_found = 1'b1;
         aw_gnt   = aw_idx;
       end
     end
     aw_take       = aw_found && (!aw_v_q || m_axi_awready) && wq_in_ready;
-    s_axi_awready = '0;
+    awq_r     = '0;
     aw_v_d    = aw_v_q && !m_axi_awready;
     aw_id_d   = aw_id_q;
     aw_addr_d = aw_addr_q;
     aw_len_d  = aw_len_q;
     aw_ptr_d  = aw_ptr_q;
     if (aw_take) begin
-      s_axi_awready[aw_gnt] = 1'b1;
+      awq_r[aw_gnt] = 1'b1;
       aw_v_d    = 1'b1;
       aw_id_d   = ID_W'(aw_gnt);
-      aw_addr_d = s_axi_awaddr[64*aw_gnt +: 64];
-      aw_len_d  = s_axi_awlen[8*aw_gnt +: 8];
+      aw_addr_d = awq_d[72*aw_gnt + 8 +: 64];
+      aw_len_d  = awq_d[72*aw_gnt +: 8];
       aw_ptr_d  = (32'(aw_gnt) + 1 >= NW) ? '0 : WIW'(32'(aw_gnt) + 1);
     end
   end
@@ -232,53 +267,47 @@ module mem_axi_arb #(
   );
 
   // ------------------------------------------------------------ W
-  logic          w_v_q, w_v_d, w_take;
-  logic [DW-1:0] w_data_q, w_data_d;
-  logic [SW-1:0] w_strb_q, w_strb_d;
-  logic          w_last_q, w_last_d;
+  // the W output is a skid, so s_axi_wready comes from registers only
+  logic          w_take, w_in_ready;
+  logic [DW-1:0] w_data;
+  logic [SW-1:0] w_strb;
+  logic          w_last;
 
   always_comb begin
-    w_take       = wq_valid && s_axi_wvalid[wq_head] && (!w_v_q || m_axi_wready);
+    w_take       = wq_valid && s_axi_wvalid[wq_head] && w_in_ready;
     s_axi_wready = '0;
-    if (wq_valid) s_axi_wready[wq_head] = !w_v_q || m_axi_wready;
-    wq_pop   = w_take && s_axi_wlast[wq_head];
-    w_v_d    = w_v_q && !m_axi_wready;
-    w_data_d = w_data_q;
-    w_strb_d = w_strb_q;
-    w_last_d = w_last_q;
-    if (w_take) begin
-      w_v_d    = 1'b1;
-      w_data_d = s_axi_wdata[DW*wq_head +: DW];
-      w_strb_d = s_axi_wstrb[SW*wq_head +: SW];
-      w_last_d = s_axi_wlast[wq_head];
-    end
+    if (wq_valid) s_axi_wready[wq_head] = w_in_ready;
+    wq_pop = w_take && s_axi_wlast[wq_head];
+    w_data = s_axi_wdata[DW*wq_head +: DW];
+    w_strb = s_axi_wstrb[SW*wq_head +: SW];
+    w_last = s_axi_wlast[wq_head];
   end
 
-  always_ff @(posedge clk) begin
-    if (rst) begin
-      w_v_q <= 1'b0;
-    end else begin
-      w_v_q <= w_v_d;
-    end
-    w_data_q <= w_data_d;
-    w_strb_q <= w_strb_d;
-    w_last_q <= w_last_d;
-  end
-
-  assign m_axi_wdata  = w_data_q;
-  assign m_axi_wstrb  = w_strb_q;
-  assign m_axi_wlast  = w_last_q;
-  assign m_axi_wvalid = w_v_q;
+  lib_skid #(.WIDTH(DW + SW + 1)) u_w_skid (
+    .clk, .rst,
+    .s_valid(w_take), .s_ready(w_in_ready), .s_data({w_data, w_strb, w_last}),
+    .m_valid(m_axi_wvalid), .m_ready(m_axi_wready),
+    .m_data({m_axi_wdata, m_axi_wstrb, m_axi_wlast})
+  );
 
   // ------------------------------------------------------------ B
+  // through a skid: m_axi_bready and the clients' B signals from registers
+  logic [ID_W-1:0] b_id;
+  logic            b_valid, b_ready;
+
+  lib_skid #(.WIDTH(ID_W + 2)) u_b_skid (
+    .clk, .rst,
+    .s_valid(m_axi_bvalid), .s_ready(m_axi_bready), .s_data({m_axi_bid, m_axi_bresp}),
+    .m_valid(b_valid), .m_ready(b_ready), .m_data({b_id, s_axi_bresp})
+  );
+
   always_comb begin
-    s_axi_bresp  = m_axi_bresp;
     s_axi_bvalid = '0;
-    m_axi_bready = 1'b1;
+    b_ready      = 1'b1;
     for (int i = 0; i < NW; i++) begin
-      if (32'(m_axi_bid) == i) begin
-        s_axi_bvalid[i] = m_axi_bvalid;
-        m_axi_bready    = s_axi_bready[i];
+      if (32'(b_id) == i) begin
+        s_axi_bvalid[i] = b_valid;
+        b_ready         = s_axi_bready[i];
       end
     end
   end

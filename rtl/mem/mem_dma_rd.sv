@@ -5,11 +5,17 @@
 // of each command, tkeep all ones except on that last beat.
 //
 // Pipeline:
-//   s_cmd -> skid -> splitter --AR--> (memory) --R--> data buffer -> realigner -> skid -> m_axis
+//   s_cmd -> skid -> splitter --AR--> (memory) --R--> data buffer -> realigner -> R -> skid -> m_axis
 //                       \-> command info FIFO -------------------------^
-// The splitter issues a burst only when the data buffer has room for all of
-// its beats (credits), so m_axi_rready never drops: a slow stream consumer
-// never holds the shared R channel. Up to CMD_DEPTH commands and BUF_BEATS
+// The realigner merges the previous beat (lanes >= off) with the next one
+// (lanes < off) as they came from memory; the merged beat is rotated right by
+// off in two registered steps: by off[5:3] * 8 lanes into stage R, by off[2:0]
+// lanes into the output skid (one cycle more than a one-step rotation).
+// Beat counts and whether a command ends in its first 4 KiB page are worked
+// out on the way into the command skid; the splitter holds the next burst
+// (size, last, beats after it) in registers. It issues a burst only when the
+// data buffer has room for all of its beats (credits), so m_axi_rready never
+// drops: a slow stream consumer never holds the shared R channel. Up to CMD_DEPTH commands and BUF_BEATS
 // beats are in flight, enough to hide BUF_BEATS - 64 cycles of memory latency
 // at one beat per cycle.
 //
@@ -69,60 +75,100 @@ module mem_dma_rd #(
   localparam int unsigned INFO_W = 6 + 2*BW + 6 + 1 + TW;   // $bits(info_t), for Yosys
 
   // ------------------------------------------------------------ command input
-  mem_pkg::dma_rd_cmd_t cmd;
-  logic                 cmd_valid, cmd_ready;
+  // Beat counts and whether the command fits in its first burst are worked
+  // out on the way into the command skid (from the input port), so the
+  // splitter starts from registers.
+  typedef struct packed {
+    logic [63:0]          addr;
+    logic [31:0]          len;
+    logic [TW-1:0]        tag;
+    logic [BW-1:0]        nin;     // beats read from memory (0 for len 0)
+    logic [BW-1:0]        nout;    // beats sent on the stream
+    logic                 zero;    // len == 0
+    logic                 one;     // the command ends in its first 4 KiB page
+  } pcmd_t;
+  localparam int unsigned PCMD_W = 64 + 32 + TW + 2*BW + 2;   // $bits(pcmd_t)
 
-  lib_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
+  pcmd_t                pin, cmd;
+  logic                 cmd_valid, cmd_ready;
+  logic [6:0]           off63;
+
+  always_comb begin
+    off63    = {1'b0, s_cmd.addr[5:0]} + 7'd63;
+    pin.addr = s_cmd.addr;
+    pin.len  = s_cmd.len;
+    pin.tag  = s_cmd.tag;
+    pin.zero = s_cmd.len == '0;
+    pin.nin  = pin.zero ? '0 : BW'(({1'b0, s_cmd.len} + 33'(off63)) >> 6);
+    pin.nout = BW'(({1'b0, s_cmd.len} + 33'd63) >> 6);
+    pin.one  = {1'b0, s_cmd.len} + 33'(s_cmd.addr[11:0]) <= 33'd4096;
+  end
+
+  lib_skid #(.WIDTH(PCMD_W)) u_cmd_skid (
     .clk, .rst,
-    .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(s_cmd),
+    .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(pin),
     .m_valid(cmd_valid),   .m_ready(cmd_ready),   .m_data(cmd)
   );
 
   // ------------------------------------------------------------ splitter / AR
+  // The splitter holds the next burst ready (size, last, beats after it), so
+  // an AR is issued from registers; the burst after it is worked out from
+  // them at the same edge.
   logic          sp_v_q, sp_v_d;
   logic [57:0]   sp_baddr_q, sp_baddr_d;   // beat address (byte address / 64)
-  logic [BW-1:0] sp_left_q, sp_left_d;     // beats still to request
+  logic [6:0]    sp_burst_q, sp_burst_d;   // beats of the next burst, 1..64
+  logic          sp_last_q, sp_last_d;     // the next burst is the command's last
+  logic [BW-1:0] sp_rest_q, sp_rest_d;     // beats after the next burst
+  logic [RW-1:0] sp_lim_q, sp_lim_d;       // BUF_BEATS - sp_burst_q: the credit bound for resv_q
   logic          ar_v_q, ar_v_d;
   logic [63:0]   ar_addr_q, ar_addr_d;
   logic [7:0]    ar_len_q, ar_len_d;
   logic [RW-1:0] resv_q, resv_d;           // buffer beats promised to issued bursts
 
-  logic [6:0]    burst;                    // beats of the next burst, 1..64
-  logic          issue, sp_last, sp_free;
+  logic [6:0]    first;                    // beats to the end of the first page
+  logic          issue, sp_free, rest_big;
   info_t         info_in, info_out;
   logic          info_in_ready, info_out_valid, info_out_ready;
   logic          d_pop;
 
   always_comb begin
-    // next burst: to the end of the command or of the 4 KiB page
-    burst = 7'd64 - {1'b0, sp_baddr_q[5:0]};
-    if (sp_left_q < BW'(burst)) burst = sp_left_q[6:0];
-    issue   = sp_v_q && (!ar_v_q || m_axi_arready) &&
-              (resv_q + RW'(burst) <= RW'(BUF_BEATS));
-    sp_last = sp_left_q == BW'(burst);
-    sp_free = !sp_v_q || (issue && sp_last);
+    issue   = sp_v_q && (!ar_v_q || m_axi_arready) && resv_q <= sp_lim_q;
+    sp_free = !sp_v_q || (issue && sp_last_q);
 
     // info for the command at the skid output
     info_in.off   = cmd.addr[5:0];
-    info_in.zero  = cmd.len == '0;
-    info_in.nin   = info_in.zero ? '0 : BW'(({1'b0, cmd.len} + 33'(cmd.addr[5:0]) + 33'd63) >> 6);
-    info_in.nout  = BW'(({1'b0, cmd.len} + 33'd63) >> 6);
+    info_in.zero  = cmd.zero;
+    info_in.nin   = cmd.nin;
+    info_in.nout  = cmd.nout;
     info_in.lastn = cmd.len[5:0];
     info_in.tag   = cmd.tag;
     cmd_ready     = sp_free && info_in_ready;
 
+    // after the first burst every burst starts a page
+    rest_big   = sp_rest_q > BW'(64);
     sp_v_d     = sp_v_q;
     sp_baddr_d = sp_baddr_q;
-    sp_left_d  = sp_left_q;
+    sp_burst_d = sp_burst_q;
+    sp_last_d  = sp_last_q;
+    sp_rest_d  = sp_rest_q;
+    sp_lim_d   = sp_lim_q;
     if (issue) begin
-      sp_baddr_d = sp_baddr_q + 58'(burst);
-      sp_left_d  = sp_left_q - BW'(burst);
-      if (sp_last) sp_v_d = 1'b0;
+      sp_baddr_d = sp_baddr_q + 58'(sp_burst_q);
+      sp_burst_d = rest_big ? 7'd64 : sp_rest_q[6:0];
+      sp_lim_d   = rest_big ? RW'(BUF_BEATS - 64) : RW'(BUF_BEATS) - RW'(sp_rest_q[6:0]);
+      sp_last_d  = !rest_big;
+      sp_rest_d  = rest_big ? sp_rest_q - BW'(64) : '0;
+      if (sp_last_q) sp_v_d = 1'b0;
     end
+    first = 7'd64 - {1'b0, cmd.addr[11:6]};
     if (cmd_valid && cmd_ready) begin
-      sp_v_d     = !info_in.zero;
+      sp_v_d     = !cmd.zero;
       sp_baddr_d = cmd.addr[63:6];
-      sp_left_d  = info_in.nin;
+      sp_burst_d = cmd.one ? cmd.nin[6:0] : first;
+      sp_lim_d   = cmd.one ? RW'(BUF_BEATS) - RW'(cmd.nin[6:0])
+                           : RW'(BUF_BEATS - 64) + RW'(cmd.addr[11:6]);
+      sp_last_d  = cmd.one;
+      sp_rest_d  = cmd.one ? '0 : cmd.nin - BW'(first);
     end
 
     ar_v_d    = ar_v_q && !m_axi_arready;
@@ -131,10 +177,10 @@ module mem_dma_rd #(
     if (issue) begin
       ar_v_d    = 1'b1;
       ar_addr_d = {sp_baddr_q, 6'b0};
-      ar_len_d  = 8'(burst - 7'd1);
+      ar_len_d  = 8'(sp_burst_q - 7'd1);
     end
 
-    resv_d = resv_q + (issue ? RW'(burst) : '0) - RW'(d_pop);
+    resv_d = resv_q + (issue ? RW'(sp_burst_q) : '0) - RW'(d_pop);
   end
 
   always_ff @(posedge clk) begin
@@ -148,7 +194,10 @@ module mem_dma_rd #(
       resv_q <= resv_d;
     end
     sp_baddr_q <= sp_baddr_d;
-    sp_left_q  <= sp_left_d;
+    sp_burst_q <= sp_burst_d;
+    sp_last_q  <= sp_last_d;
+    sp_rest_q  <= sp_rest_d;
+    sp_lim_q   <= sp_lim_d;
     ar_addr_q  <= ar_addr_d;
     ar_len_q   <= ar_len_d;
   end
@@ -182,48 +231,66 @@ module mem_dma_rd #(
   assign {din_resp, din} = d_out;
 
   // ------------------------------------------------------------ realigner
-  // lane b of the result = lane (b + n) mod 64 of x
-  function automatic logic [DW-1:0] rot_right(logic [DW-1:0] x, logic [5:0] n);
+  // prev_q holds the last beat read as it came from memory. An output beat is
+  // lanes >= off of prev_q and lanes < off of the next beat (din), merged in
+  // place and then rotated right by off, so that prev's lane off lands on lane
+  // 0. The rotation is done in two registered steps: the merge and the
+  // rotation by off[5:3] * 8 lanes into stage R (r_*), the rotation by off[2:0]
+  // lanes from stage R into the output skid.
+  // lane b of the result = lane (b + 8n) mod 64 of x
+  function automatic logic [DW-1:0] rot_right8(logic [DW-1:0] x, logic [2:0] n);
     for (int b = 0; b < SW; b++) begin
-      rot_right[8*b +: 8] = x[8*((b + 32'(n)) % SW) +: 8];
+      rot_right8[8*b +: 8] = x[8*((b + 8*32'(n)) % SW) +: 8];
+    end
+  endfunction
+  // lane b of the result = lane (b + n) mod 64 of x, n < 8
+  function automatic logic [DW-1:0] rot_right1(logic [DW-1:0] x, logic [2:0] n);
+    for (int b = 0; b < SW; b++) begin
+      rot_right1[8*b +: 8] = x[8*((b + 32'(n)) % SW) +: 8];
     end
   endfunction
 
-  // prev_q holds the last beat read, rotated right by the command's offset so
-  // that its useful bytes sit in lanes 0..63-off; an output beat takes lanes
-  // below 64-off from prev_q and the rest from the next beat, rotated alike.
   logic                 cur_v_q, cur_v_d;
   info_t                cur_q, cur_d;
+  logic [SW-1:0]        hi_q, hi_d;        // lanes >= cur_q.off: taken from prev_q
+  logic [SW-1:0]        lkeep_q, lkeep_d;  // tkeep of the command's last beat
   logic [BW-1:0]        inleft_q, inleft_d, outleft_q, outleft_d;
+  logic                 in0_q, in0_d;      // inleft_q == 0
+  logic                 out1_q, out1_d;    // outleft_q == 1
   logic [1:0]           st_q, st_d;
   logic [DW-1:0]        prev_q, prev_d;
   logic                 prev_v_q, prev_v_d;
 
-  logic [5:0]           rot_off;
-  logic [DW-1:0]        rot;
-  logic [SW-1:0]        lo_lanes, last_keep;
   logic                 o_valid, o_ready, o_last;
-  logic [DW-1:0]        o_data;
+  logic [DW-1:0]        o_merged;
   logic [SW-1:0]        o_keep;
   mem_pkg::dma_cpl_t    o_user;
   logic                 st_flush, st_merge, overlap, done;
 
+  // stage R: merged and rotated by off[5:3]; the rest of the rotation follows
+  logic                 r_v_q, r_v_d;
+  logic [DW-1:0]        r_data_q, r_data_d;
+  logic [2:0]           r_off_q, r_off_d;
+  logic [SW-1:0]        r_keep_q, r_keep_d;
+  logic                 r_last_q, r_last_d;
+  mem_pkg::dma_cpl_t    r_user_q, r_user_d;
+  logic                 r_ready;
+
   always_comb begin
     // case B: every beat read, the last output comes from prev alone;
     // case C: more beats to read, an output merges prev and the next beat
-    st_flush = cur_v_q && !cur_q.zero && prev_v_q && inleft_q == '0;
-    st_merge = cur_v_q && !cur_q.zero && prev_v_q && inleft_q != '0;
+    st_flush = cur_v_q && !cur_q.zero && prev_v_q && in0_q;
+    st_merge = cur_v_q && !cur_q.zero && prev_v_q && !in0_q;
     // in case B the next command's first beat can be taken in the same cycle
     overlap  = st_flush && info_out_valid && !info_out.zero && d_valid;
 
-    rot_off  = overlap ? info_out.off : cur_q.off;
-    rot      = rot_right(din, rot_off);
-    lo_lanes = {SW{1'b1}} >> cur_q.off;
-    last_keep = (cur_q.lastn == '0) ? {SW{1'b1}} : ~({SW{1'b1}} << cur_q.lastn);
+    // lanes below off only matter when merging (in case B they are beyond tkeep)
+    for (int b = 0; b < SW; b++) begin
+      o_merged[8*b +: 8] = hi_q[b] ? prev_q[8*b +: 8] : din[8*b +: 8];
+    end
 
     o_valid = 1'b0;
     o_last  = 1'b0;
-    o_data  = prev_q;
     o_keep  = {SW{1'b1}};
     o_user.tag    = cur_q.tag;
     o_user.status = st_q;
@@ -234,23 +301,26 @@ module mem_dma_rd #(
     end else if (st_flush) begin
       o_valid = 1'b1;
       o_last  = 1'b1;
-      o_keep  = last_keep;
+      o_keep  = lkeep_q;
     end else if (st_merge) begin
       o_valid = d_valid;
-      o_last  = outleft_q == BW'(1);
-      o_keep  = o_last ? last_keep : {SW{1'b1}};
-      for (int b = 0; b < SW; b++) begin
-        if (!lo_lanes[b]) o_data[8*b +: 8] = rot[8*b +: 8];
-      end
+      o_last  = out1_q;
+      o_keep  = o_last ? lkeep_q : {SW{1'b1}};
       o_user.status = mem_pkg::status_merge(st_q, din_resp);
     end
+  end
 
+  always_comb begin
     d_pop     = 1'b0;
     done      = 1'b0;
     cur_d     = cur_q;
     cur_v_d   = cur_v_q;
+    hi_d      = hi_q;
+    lkeep_d   = lkeep_q;
     inleft_d  = inleft_q;
+    in0_d     = in0_q;
     outleft_d = outleft_q;
+    out1_d    = out1_q;
     st_d      = st_q;
     prev_d    = prev_q;
     prev_v_d  = prev_v_q;
@@ -259,17 +329,20 @@ module mem_dma_rd #(
       // first beat of a command
       if (d_valid) begin
         d_pop    = 1'b1;
-        prev_d   = rot;
+        prev_d   = din;
         prev_v_d = 1'b1;
         inleft_d = inleft_q - BW'(1);
+        in0_d    = inleft_q == BW'(1);
         st_d     = mem_pkg::status_merge(st_q, din_resp);
       end
     end else if (o_valid && o_ready) begin
       if (st_merge) begin
         d_pop     = 1'b1;
-        prev_d    = rot;
+        prev_d    = din;
         inleft_d  = inleft_q - BW'(1);
+        in0_d     = inleft_q == BW'(1);
         outleft_d = outleft_q - BW'(1);
+        out1_d    = outleft_q == BW'(2);
         st_d      = o_user.status;
       end
       done = o_last;
@@ -279,15 +352,20 @@ module mem_dma_rd #(
     if (info_out_ready) begin
       cur_v_d   = info_out_valid;
       cur_d     = info_out;
+      hi_d      = {SW{1'b1}} << info_out.off;
+      lkeep_d   = (info_out.lastn == '0) ? {SW{1'b1}} : ~({SW{1'b1}} << info_out.lastn);
       inleft_d  = info_out.nin;
+      in0_d     = info_out.nin == '0;
       outleft_d = info_out.nout;
+      out1_d    = info_out.nout == BW'(1);
       st_d      = mem_pkg::DMA_OK;
       prev_v_d  = 1'b0;
       if (done && overlap) begin
         d_pop    = 1'b1;
-        prev_d   = rot;
+        prev_d   = din;
         prev_v_d = 1'b1;
         inleft_d = info_out.nin - BW'(1);
+        in0_d    = info_out.nin == BW'(1);
         st_d     = mem_pkg::status_merge(mem_pkg::DMA_OK, din_resp);
       end
     end
@@ -302,15 +380,49 @@ module mem_dma_rd #(
       prev_v_q <= prev_v_d;
     end
     cur_q     <= cur_d;
+    hi_q      <= hi_d;
+    lkeep_q   <= lkeep_d;
     inleft_q  <= inleft_d;
+    in0_q     <= in0_d;
     outleft_q <= outleft_d;
+    out1_q    <= out1_d;
     st_q      <= st_d;
     prev_q    <= prev_d;
   end
 
+  // stage R
+  always_comb begin
+    o_ready  = !r_v_q || r_ready;
+    r_v_d    = r_v_q && !r_ready;
+    r_data_d = r_data_q;
+    r_off_d  = r_off_q;
+    r_keep_d = r_keep_q;
+    r_last_d = r_last_q;
+    r_user_d = r_user_q;
+    if (o_ready) begin
+      r_v_d    = o_valid;
+      r_data_d = rot_right8(o_merged, cur_q.off[5:3]);
+      r_off_d  = cur_q.off[2:0];
+      r_keep_d = o_keep;
+      r_last_d = o_last;
+      r_user_d = o_user;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) r_v_q <= 1'b0;
+    else     r_v_q <= r_v_d;
+    r_data_q <= r_data_d;
+    r_off_q  <= r_off_d;
+    r_keep_q <= r_keep_d;
+    r_last_q <= r_last_d;
+    r_user_q <= r_user_d;
+  end
+
   lib_skid #(.WIDTH(DW + SW + 1 + mem_pkg::CPL_W)) u_out_skid (
     .clk, .rst,
-    .s_valid(o_valid), .s_ready(o_ready), .s_data({o_data, o_keep, o_last, o_user}),
+    .s_valid(r_v_q), .s_ready(r_ready),
+    .s_data({rot_right1(r_data_q, r_off_q), r_keep_q, r_last_q, r_user_q}),
     .m_valid(m_axis_tvalid), .m_ready(m_axis_tready),
     .m_data({m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tuser})
   );

@@ -10,9 +10,16 @@
 //   s_cmd -> skid -> splitter ----------AW----------> (memory)
 //                       \-> info FIFO -> realigner -> W buffer --W-->
 //   s_axis -> skid -------------------------^             B --> m_cpl
-// A burst's AW goes out only once all its beats sit in the W buffer, so W
-// beats of a granted burst follow without gaps and a slow payload source
-// never holds the shared W channel. Completions wait in a CPL_DEPTH FIFO and
+// The realigner merges payload beats as they come (the lanes each W beat takes
+// from this payload beat and the one before); the merged beat is rotated left
+// by the address offset in two registered steps: by off[5:3] * 8 lanes into
+// stage R, by off[2:0] lanes on its way into the W buffer (one cycle more than
+// a one-step rotation).
+// Beat counts, the last byte's lane and whether a command ends in its first
+// 4 KiB page are worked out on the way into the command skid; the splitter
+// holds the next burst in registers. A burst's AW goes out only once all its
+// beats sit in the W buffer, so W beats of a granted burst follow without gaps
+// and a slow payload source never holds the shared W channel. Completions wait in a CPL_DEPTH FIFO and
 // at most CPL_DEPTH commands are accepted and not yet completed-and-taken, so
 // the FIFO always has room: bready never depends on the completion consumer
 // (a consumer that does not take completions back-pressures commands, never
@@ -94,26 +101,63 @@ module mem_dma_wr #(
   localparam int unsigned BQ_DEPTH = 4;
 
   // ------------------------------------------------------------ command input
-  mem_pkg::dma_wr_cmd_t cmd;
   logic                 cmd_valid, cmd_ready;
 
   // completion credits: commands accepted, completion not yet taken
   localparam int unsigned CCW = $clog2(CPL_DEPTH + 1);
+  // (ccred_q: ccnt_q != CPL_DEPTH, kept as a flag so that s_cmd_ready is one
+  // gate from registers)
   logic [CCW-1:0] ccnt_q, ccnt_d;
+  logic           ccred_q, ccred_d;
   logic           skid_ready, ccred, cmd_take, cpl_take;
 
-  assign ccred       = ccnt_q != CCW'(CPL_DEPTH);
+  assign ccred       = ccred_q;
   assign s_cmd_ready = skid_ready && ccred;
   assign cmd_take    = s_cmd_valid && s_cmd_ready;
   assign ccnt_d      = ccnt_q + CCW'(cmd_take) - CCW'(cpl_take);
+  assign ccred_d     = !((ccnt_q == CCW'(CPL_DEPTH) && !cpl_take) ||
+                         (ccnt_q == CCW'(CPL_DEPTH - 1) && cmd_take && !cpl_take));
   always_ff @(posedge clk) begin
-    if (rst) ccnt_q <= '0;
-    else     ccnt_q <= ccnt_d;
+    if (rst) begin
+      ccnt_q  <= '0;
+      ccred_q <= 1'b1;
+    end else begin
+      ccnt_q  <= ccnt_d;
+      ccred_q <= ccred_d;
+    end
   end
 
-  lib_skid #(.WIDTH(mem_pkg::DMA_CMD_W)) u_cmd_skid (
+  // Beat counts, the last byte's lane and whether the command fits in its
+  // first burst are worked out on the way into the command skid (from the
+  // input port), so the splitter starts from registers.
+  typedef struct packed {
+    logic [63:0]          addr;
+    logic [TW-1:0]        tag;
+    logic [BW-1:0]        nw;      // W beats (0 for len 0)
+    logic [BW-1:0]        np;      // payload beats
+    logic [5:0]           endl;    // lane of the last byte: (addr + len - 1) mod 64
+    logic                 zero;    // len == 0
+    logic                 one;     // the command ends in its first 4 KiB page
+  } pcmd_t;
+  localparam int unsigned PCMD_W = 64 + TW + 2*BW + 6 + 2;   // $bits(pcmd_t)
+
+  pcmd_t      cin, cmd;
+  logic [6:0] off63;
+
+  always_comb begin
+    off63    = {1'b0, s_cmd.addr[5:0]} + 7'd63;
+    cin.addr = s_cmd.addr;
+    cin.tag  = s_cmd.tag;
+    cin.zero = s_cmd.len == '0;
+    cin.nw   = cin.zero ? '0 : BW'(({1'b0, s_cmd.len} + 33'(off63)) >> 6);
+    cin.np   = BW'(({1'b0, s_cmd.len} + 33'd63) >> 6);
+    cin.endl = s_cmd.len[5:0] + s_cmd.addr[5:0] - 6'd1;
+    cin.one  = {1'b0, s_cmd.len} + 33'(s_cmd.addr[11:0]) <= 33'd4096;
+  end
+
+  lib_skid #(.WIDTH(PCMD_W)) u_cmd_skid (
     .clk, .rst,
-    .s_valid(s_cmd_valid && ccred), .s_ready(skid_ready), .s_data(s_cmd),
+    .s_valid(s_cmd_valid && ccred), .s_ready(skid_ready), .s_data(cin),
     .m_valid(cmd_valid),   .m_ready(cmd_ready),   .m_data(cmd)
   );
 
@@ -121,60 +165,67 @@ module mem_dma_wr #(
   // Cuts commands into bursts, one per cycle, into a small queue; a burst
   // leaves the queue as an AW once its beats are buffered. The queue lets the
   // splitter (and the realigner behind the info FIFO) run ahead of the data,
-  // so short commands do not wait for each other.
+  // so short commands do not wait for each other. The next burst is held
+  // ready in registers (size, last, beats after it); after the first burst
+  // every burst starts a page.
   logic          sp_v_q, sp_v_d;
   logic [57:0]   sp_baddr_q, sp_baddr_d;
-  logic [BW-1:0] sp_left_q, sp_left_d;
+  logic [6:0]    sp_burst_q, sp_burst_d;   // beats of the next burst (0 for len 0)
+  logic          sp_last_q, sp_last_d;     // the next burst is the command's last
+  logic [BW-1:0] sp_rest_q, sp_rest_d;     // beats after the next burst
   logic [TW-1:0] sp_tag_q, sp_tag_d;
   logic          sp_zero_q, sp_zero_d;
 
-  logic [6:0]    burst;
-  logic          sp_push, sp_last, sp_free, take_cmd;
-  logic [5:0]    endl;                     // lane of the last byte
+  logic [6:0]    first;
+  logic          sp_push, sp_free, take_cmd, rest_big;
   info_t         info_in, info_out;
   logic          info_in_ready, info_out_valid, info_out_ready;
   burst_t        bq_in, bq_out;
   logic          bq_in_ready, bq_out_valid, bq_pop;
 
   always_comb begin
-    burst = 7'd64 - {1'b0, sp_baddr_q[5:0]};
-    if (sp_left_q < BW'(burst)) burst = sp_left_q[6:0];
-    sp_last = sp_zero_q || sp_left_q == BW'(burst);
     sp_push = sp_v_q && bq_in_ready;
-    sp_free = !sp_v_q || (sp_push && sp_last);
+    sp_free = !sp_v_q || (sp_push && sp_last_q);
 
     bq_in.baddr = sp_baddr_q;
-    bq_in.beats = sp_zero_q ? 7'd0 : burst;
+    bq_in.beats = sp_burst_q;
     bq_in.tag   = sp_tag_q;
-    bq_in.last  = sp_last;
+    bq_in.last  = sp_last_q;
     bq_in.nob   = sp_zero_q;
 
-    endl          = cmd.len[5:0] + cmd.addr[5:0] - 6'd1;
     info_in.off   = cmd.addr[5:0];
     info_in.pbeat = cmd.addr[11:6];
-    info_in.zero  = cmd.len == '0;
-    info_in.nw    = info_in.zero ? '0 : BW'(({1'b0, cmd.len} + 33'(cmd.addr[5:0]) + 33'd63) >> 6);
-    info_in.np    = BW'(({1'b0, cmd.len} + 33'd63) >> 6);
-    info_in.endl  = endl;
+    info_in.zero  = cmd.zero;
+    info_in.nw    = cmd.nw;
+    info_in.np    = cmd.np;
+    info_in.endl  = cmd.endl;
     cmd_ready = info_in_ready && sp_free;
     take_cmd  = cmd_valid && cmd_ready;
 
+    rest_big   = sp_rest_q > BW'(64);
     sp_v_d     = sp_v_q;
     sp_baddr_d = sp_baddr_q;
-    sp_left_d  = sp_left_q;
+    sp_burst_d = sp_burst_q;
+    sp_last_d  = sp_last_q;
+    sp_rest_d  = sp_rest_q;
     sp_tag_d   = sp_tag_q;
     sp_zero_d  = sp_zero_q;
     if (sp_push) begin
-      sp_baddr_d = sp_baddr_q + 58'(burst);
-      sp_left_d  = sp_left_q - BW'(burst);
-      if (sp_last) sp_v_d = 1'b0;
+      sp_baddr_d = sp_baddr_q + 58'(sp_burst_q);
+      sp_burst_d = rest_big ? 7'd64 : sp_rest_q[6:0];
+      sp_last_d  = !rest_big;
+      sp_rest_d  = rest_big ? sp_rest_q - BW'(64) : '0;
+      if (sp_last_q) sp_v_d = 1'b0;
     end
+    first = 7'd64 - {1'b0, cmd.addr[11:6]};
     if (take_cmd) begin
       sp_v_d     = 1'b1;
       sp_baddr_d = cmd.addr[63:6];
-      sp_left_d  = info_in.nw;
+      sp_burst_d = cmd.one ? cmd.nw[6:0] : first;
+      sp_last_d  = cmd.one;
+      sp_rest_d  = cmd.one ? '0 : cmd.nw - BW'(first);
       sp_tag_d   = cmd.tag;
-      sp_zero_d  = info_in.zero;
+      sp_zero_d  = cmd.zero;
     end
   end
 
@@ -185,7 +236,9 @@ module mem_dma_wr #(
       sp_v_q <= sp_v_d;
     end
     sp_baddr_q <= sp_baddr_d;
-    sp_left_q  <= sp_left_d;
+    sp_burst_q <= sp_burst_d;
+    sp_last_q  <= sp_last_d;
+    sp_rest_q  <= sp_rest_d;
     sp_tag_q   <= sp_tag_d;
     sp_zero_q  <= sp_zero_d;
   end
@@ -282,77 +335,98 @@ module mem_dma_wr #(
   );
 
   // ------------------------------------------------------------ realigner
-  // lane b of the result = lane (b - n) mod 64 of x
-  function automatic logic [DW-1:0] rot_left(logic [DW-1:0] x, logic [5:0] n);
+  // W beat j = lanes >= off of payload j rotated left by off, lanes < off of
+  // payload j-1 rotated alike. The realigner merges the payload beats as they
+  // come (lanes < 64-off of payload j, lanes >= 64-off of payload j-1, kept in
+  // prev_q; after the last payload beat prev_q alone) and the merged beat is
+  // rotated left by off in two registered steps: by off[5:3] * 8 lanes into
+  // stage R, by off[2:0] lanes on the way into the W buffer.
+  // lane b of the result = lane (b - 8n) mod 64 of x
+  function automatic logic [DW-1:0] rot_left8(logic [DW-1:0] x, logic [2:0] n);
     for (int b = 0; b < SW; b++) begin
-      rot_left[8*b +: 8] = x[8*((b + SW - 32'(n)) % SW) +: 8];
+      rot_left8[8*b +: 8] = x[8*((b + SW - 8*32'(n)) % SW) +: 8];
+    end
+  endfunction
+  // lane b of the result = lane (b - n) mod 64 of x, n < 8
+  function automatic logic [DW-1:0] rot_left1(logic [DW-1:0] x, logic [2:0] n);
+    for (int b = 0; b < SW; b++) begin
+      rot_left1[8*b +: 8] = x[8*((b + SW - 32'(n)) % SW) +: 8];
     end
   endfunction
 
-  // Each payload beat is rotated left by the offset: its bytes land on lanes
-  // off..63 of the W beat it starts, and lanes 0..off-1 of the next W beat
-  // (kept in prev_q). W beat j = lanes >= off of rot(payload j), lanes < off
-  // of rot(payload j-1).
   logic          cur_v_q, cur_v_d;
   info_t         cur_q, cur_d;
   logic [BW-1:0] pleft_q, pleft_d, wleft_q, wleft_d;
+  logic          pnz_q, pnz_d;             // pleft_q != 0
+  logic          w1_q, w1_d;               // wleft_q == 1
   logic          first_q, first_d;
   logic [5:0]    pb_q, pb_d;               // beat index within the 4 KiB page
   logic [DW-1:0] prev_q, prev_d;
+  logic [SW-1:0] lo_q, lo_d;               // lanes < 64 - off: from the payload beat
+  logic [SW-1:0] hi_q, hi_d;               // lanes >= off of the W beat
+  logic [SW-1:0] end_q, end_d;             // lanes <= endl of the W beat
 
-  logic [DW-1:0]   rot;
-  logic [SW-1:0]   hi_lanes, end_lanes;
-  logic            w_in_ready, done;
-  logic [DW-1:0]   o_data;
+  logic [DW-1:0]   o_merged;
+  logic            w_in_ready, done, o_push, o_ready;
   logic [SW-1:0]   o_strb;
   logic            o_last;
 
+  // stage R: merged and rotated by off[5:3]
+  logic            r_v_q, r_v_d;
+  logic [DW-1:0]   r_data_q, r_data_d;
+  logic [2:0]      r_off_q, r_off_d;
+  logic [SW-1:0]   r_strb_q, r_strb_d;
+  logic            r_last_q, r_last_d;
+
   always_comb begin
-    rot       = rot_left(pin, cur_q.off);
-    hi_lanes  = {SW{1'b1}} << cur_q.off;
-    end_lanes = {SW{1'b1}} >> (6'd63 - cur_q.endl);
-
-    o_data = prev_q;
     for (int b = 0; b < SW; b++) begin
-      if (hi_lanes[b]) o_data[8*b +: 8] = rot[8*b +: 8];
+      o_merged[8*b +: 8] = (lo_q[b] && pnz_q) ? pin[8*b +: 8] : prev_q[8*b +: 8];
     end
-    o_strb = (first_q ? hi_lanes : {SW{1'b1}}) & (wleft_q == BW'(1) ? end_lanes : {SW{1'b1}});
-    o_last = (pb_q == 6'd63) || (wleft_q == BW'(1));
+    o_strb = (first_q ? hi_q : {SW{1'b1}}) & (w1_q ? end_q : {SW{1'b1}});
+    o_last = (pb_q == 6'd63) || w1_q;
+  end
 
+  always_comb begin
     pin_ready = 1'b0;
-    w_push    = 1'b0;
+    o_push    = 1'b0;
     done      = 1'b0;
     cur_d     = cur_q;
     cur_v_d   = cur_v_q;
     pleft_d   = pleft_q;
+    pnz_d     = pnz_q;
     wleft_d   = wleft_q;
+    w1_d      = w1_q;
     first_d   = first_q;
     pb_d      = pb_q;
     prev_d    = prev_q;
+    lo_d      = lo_q;
+    hi_d      = hi_q;
+    end_d     = end_q;
 
     if (cur_v_q && cur_q.zero) begin
       // the null beat of a zero-length command
       pin_ready = 1'b1;
       done      = pin_valid;
-    end else if (cur_v_q && pleft_q != '0) begin
+    end else if (cur_v_q && pnz_q) begin
       // a payload beat makes a W beat
-      pin_ready = w_in_ready;
-      w_push    = pin_valid && w_in_ready;
+      pin_ready = o_ready;
+      o_push    = pin_valid && o_ready;
     end else if (cur_v_q) begin
       // the W beat after the last payload beat: its low lanes only
-      o_data = prev_q;
-      w_push = w_in_ready;
+      o_push = o_ready;
     end
 
-    if (w_push) begin
-      if (pleft_q != '0) begin
-        prev_d  = rot;
+    if (o_push) begin
+      if (pnz_q) begin
+        prev_d  = pin;
         pleft_d = pleft_q - BW'(1);
+        pnz_d   = pleft_q != BW'(1);
       end
       wleft_d = wleft_q - BW'(1);
+      w1_d    = wleft_q == BW'(2);
       first_d = 1'b0;
       pb_d    = pb_q + 6'd1;
-      done    = wleft_q == BW'(1);
+      done    = w1_q;
     end
 
     info_out_ready = !cur_v_q || done;
@@ -360,9 +434,14 @@ module mem_dma_wr #(
       cur_v_d = info_out_valid;
       cur_d   = info_out;
       pleft_d = info_out.np;
+      pnz_d   = info_out.np != '0;
       wleft_d = info_out.nw;
+      w1_d    = info_out.nw == BW'(1);
       first_d = 1'b1;
       pb_d    = info_out.pbeat;
+      lo_d    = {SW{1'b1}} >> info_out.off;
+      hi_d    = {SW{1'b1}} << info_out.off;
+      end_d   = {SW{1'b1}} >> (6'd63 - info_out.endl);
     end
   end
 
@@ -374,10 +453,43 @@ module mem_dma_wr #(
     end
     cur_q   <= cur_d;
     pleft_q <= pleft_d;
+    pnz_q   <= pnz_d;
     wleft_q <= wleft_d;
+    w1_q    <= w1_d;
     first_q <= first_d;
     pb_q    <= pb_d;
     prev_q  <= prev_d;
+    lo_q    <= lo_d;
+    hi_q    <= hi_d;
+    end_q   <= end_d;
+  end
+
+  // stage R (ready from registers only: kept out of the block below)
+  assign o_ready = !r_v_q || w_in_ready;
+  assign w_push  = r_v_q && w_in_ready;
+
+  always_comb begin
+    r_v_d    = r_v_q && !w_in_ready;
+    r_data_d = r_data_q;
+    r_off_d  = r_off_q;
+    r_strb_d = r_strb_q;
+    r_last_d = r_last_q;
+    if (o_ready) begin
+      r_v_d    = o_push;
+      r_data_d = rot_left8(o_merged, cur_q.off[5:3]);
+      r_off_d  = cur_q.off[2:0];
+      r_strb_d = o_strb;
+      r_last_d = o_last;
+    end
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) r_v_q <= 1'b0;
+    else     r_v_q <= r_v_d;
+    r_data_q <= r_data_d;
+    r_off_q  <= r_off_d;
+    r_strb_q <= r_strb_d;
+    r_last_q <= r_last_d;
   end
 
   // ------------------------------------------------------------ W buffer
@@ -386,13 +498,20 @@ module mem_dma_wr #(
 
   lib_fifo #(.WIDTH(DW + SW + 1), .DEPTH(BUF_BEATS)) u_wbuf (
     .clk, .rst,
-    .s_valid(w_push), .s_ready(w_in_ready), .s_data({o_data, o_strb, o_last}),
+    .s_valid(r_v_q), .s_ready(w_in_ready), .s_data({rot_left1(r_data_q, r_off_q), r_strb_q, r_last_q}),
     .m_valid(w_out_valid), .m_ready(w_pop),
     .m_data({m_axi_wdata, m_axi_wstrb, m_axi_wlast}),
     .count(unused_w_count)
   );
-  // W beats go out only behind their AW
-  assign m_axi_wvalid = w_out_valid && wcred_q != '0;
+  // W beats go out only behind their AW (wcred_nz_q: wcred_q != 0, kept as
+  // a flag so that wvalid is one gate from registers)
+  logic wcred_nz_q, wcred_nz_d;
+  assign wcred_nz_d   = issue || wcred_q > RW'(1) || (wcred_q == RW'(1) && !w_pop);
+  always_ff @(posedge clk) begin
+    if (rst) wcred_nz_q <= 1'b0;
+    else     wcred_nz_q <= wcred_nz_d;
+  end
+  assign m_axi_wvalid = w_out_valid && wcred_nz_q;
   assign w_pop        = m_axi_wvalid && m_axi_wready;
 
   // ------------------------------------------------------------ B / completions
@@ -447,6 +566,12 @@ module mem_dma_wr #(
     end
     if (!rst && cpl_push && !cpl_in_ready) begin
       $error("mem_dma_wr: completion FIFO full (the credits must prevent this)");
+    end
+    if (!rst && ccred_q != (ccnt_q != CCW'(CPL_DEPTH))) begin
+      $error("mem_dma_wr: ccred_q out of step with ccnt_q");
+    end
+    if (!rst && wcred_nz_q != (wcred_q != '0)) begin
+      $error("mem_dma_wr: wcred_nz_q out of step with wcred_q");
     end
     if (!rst && m_axi_bvalid && !bexp_out_valid) begin
       $error("mem_dma_wr: B response without an outstanding burst");
