@@ -24,6 +24,6 @@ roce-resp-lint:
 	@for m in roce_qp_table roce_mr_table roce_rq roce_resp roce_rx_split; do \
 	  for n in 256 4096; do \
 	    p=""; case $$m in roce_qp_table|roce_rq|roce_resp) p="-GNQP=$$n";; esac; \
-	    $(VERILATOR) --lint-only -Wall $(RESP_PKGS) $(RESP_RTL) rtl/lib/lib_skid.sv --top-module $$m $$p || exit 1; \
+	    $(VERILATOR) --lint-only -Wall $(RESP_PKGS) $(RESP_RTL) --top-module $$m $$p || exit 1; \
 	  done; \
 	done; echo "roce-resp-lint: clean at NQP 256 and 4096"
