@@ -1001,9 +1001,10 @@ static void t_perf() {
            "-> %.1f%% of line rate (%.2f Gb/s goodput at 250 MHz)\n", NW, (unsigned long long)tx_beats,
            (unsigned long long)span, wire_cycles, 100.0 * busy, NW * 8.0 * (1 << 20) / (span * 4.0));
     if (busy < 0.95) fail("TX at %.1f%% of the wire's rate, expected >= 95%%", 100.0 * busy);
-    // 43 measured: 38 before the register slices of the SQ's posts and the requester's kicks and
-    // payload, the requester's registered DMA command FIFO and its read cycle after idling (S_RD)
-    if (lat_pay > 45) fail("post -> first payload beat %llu cycles, expected <= 45", (unsigned long long)lat_pay);
+    // 46 measured: 38 before the register slices of the SQ's posts and the requester's kicks and
+    // payload, the requester's registered DMA command FIFO and its read cycle after idling (S_RD),
+    // and the memory arbiter's registered AR and R
+    if (lat_pay > 48) fail("post -> first payload beat %llu cycles, expected <= 48", (unsigned long long)lat_pay);
 }
 
 // the TX mux: a responder that always has ACKs does not starve the requester, and is served first
