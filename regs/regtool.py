@@ -22,7 +22,9 @@ Description format (see regs/README.md for the full list of keys):
     width = 8                # bits used, from bit 0 (default 32)
     reset = 0                # rw / w1c reset value; const value
     we_pulse = false         # rw: also a one-cycle strobe when written
-    re_pulse = false         # ro: a one-cycle strobe when read (FIFO pop)
+    re_pulse = false         # ro: a one-cycle strobe when read (FIFO pop); it comes the cycle
+                             # after the read sampled NAME_i, so the side effect must act on
+                             # what was sampled then (a FIFO pops only if that read saw data)
     desc = "..."
     fields = [ { name = "tx_full", lsb = 0, width = 1, desc = "..." } ]
 

@@ -133,6 +133,7 @@ module roce_transport #(
   logic [31:0] gen_posted, gen_completed, gen_err_index, gen_lat_min, gen_lat_max, gen_win_min;
   logic [63:0] gen_t_first, gen_t_last, gen_lat_sum, gen_now;
   logic [31:0] gen_cyc_hi_q, gen_cyc_hi_d;
+  logic [31:0] gen_now_hi_prev_q;  // gen_now[63:32] a cycle ago: what a gen_cycle_lo read sampled beside its bits 31:0
 
   // counters of the engines
   logic [31:0] c_icrc_bad, c_chk_len, c_bad_opcode, c_bad_version, c_bad_len, c_pkt_ok;
@@ -539,7 +540,8 @@ module roce_transport #(
                   sq_wr_id_hi, sq_wr_id_lo, sq_flags[0], sq_flags[1]};
     end
     cnt_sq_refused_d = cnt_sq_refused_q + 32'(sq_post_valid && fw_v_q);
-    gen_cyc_hi_d     = gen_cycle_lo_re ? gen_now[63:32] : gen_cyc_hi_q;
+    // gen_cycle_lo_re comes the cycle after the read sampled bits 31:0: latch the bits 63:32 of that cycle
+    gen_cyc_hi_d     = gen_cycle_lo_re ? gen_now_hi_prev_q : gen_cyc_hi_q;
   end
 
   logic gcq_v;  roce_qp_pkg::cqe_t gcq;
@@ -778,6 +780,7 @@ module roce_transport #(
       rr_q              <= rr_d;
       gen_cyc_hi_q      <= gen_cyc_hi_d;
     end
+    gen_now_hi_prev_q <= gen_now[63:32];
   end
 
 endmodule

@@ -56,7 +56,7 @@ module soc_uart #(
   logic          txf_pop, txf_empty, txf_full;
   logic [7:0]    txf_dout;
   logic [CW-1:0] txf_count;
-  logic          rxf_push, rxf_empty, rxf_full;
+  logic          rxf_push, rxf_pop, rxf_empty, rxf_full;
   logic [7:0]    rxf_din, rxf_dout;
   logic [CW-1:0] rxf_count;
 
@@ -65,6 +65,7 @@ module soc_uart #(
   logic        line_rx_valid;
   logic [7:0]  line_rx_data;
 
+  logic        rx_seen_q;  // the RX FIFO was not empty last cycle (what a read's rxdata_re acts on)
   logic [31:0] rx_overflow_q, rx_overflow_d;
   logic [31:0] tx_overflow_q, tx_overflow_d;
   logic        unused;
@@ -90,7 +91,7 @@ module soc_uart #(
   soc_fifo #(.WIDTH(8), .DEPTH(FIFO_DEPTH)) u_rxf (
     .clk, .rst,
     .push(rxf_push), .din(rxf_din),
-    .pop(rxdata_re), .dout(rxf_dout),
+    .pop(rxf_pop), .dout(rxf_dout),
     .empty(rxf_empty), .full(rxf_full), .count(rxf_count)
   );
 
@@ -128,6 +129,9 @@ module soc_uart #(
   always_comb begin
     txf_pop = !txf_empty && line_tx_ready;
     rxf_push = line_rx_valid;
+    // rxdata_re comes the cycle after the read sampled rxdata_i: pop only if
+    // that read saw a character, never one pushed while the pulse was on its way
+    rxf_pop = rxdata_re && rx_seen_q;
     rxf_din = line_rx_data;
   end
 
@@ -141,9 +145,11 @@ module soc_uart #(
 
   always_ff @(posedge clk) begin
     if (rst) begin
+      rx_seen_q <= 1'b0;
       rx_overflow_q <= 32'd0;
       tx_overflow_q <= 32'd0;
     end else begin
+      rx_seen_q <= !rxf_empty;
       rx_overflow_q <= rx_overflow_d;
       tx_overflow_q <= tx_overflow_d;
     end
