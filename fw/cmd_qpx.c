@@ -15,6 +15,7 @@
 
 #define STEP_MS_MAX 10000u
 #define WAIT_MS_MAX 600000u
+#define IDLE_MS_MAX 3600000u
 
 /* Strict dotted quad: four decimal numbers 0..255 -> 0x0a000001 style. */
 static int parse_ip(const char *s, uint32_t *out) {
@@ -35,18 +36,21 @@ static int parse_ip(const char *s, uint32_t *out) {
     return 0;
 }
 
-/* [--tool pingpong|perftest] [--test NAME] [--timeout MS] [--wait MS] [--dry] from argv[first]. */
+/* [--tool pingpong|perftest] [--test NAME] [--timeout MS] [--wait MS] [--idle MS] [--dry]
+   from argv[first]. */
 static int parse_opts(const char *cmd, int argc, char **argv, int first, struct qpx_opts *o) {
     bool tool_given = false, test_given = false;
     o->tool = QPX_TOOL_PINGPONG;
     o->test = QPX_WRITE_BW;
     o->step_ms = QPX_STEP_MS;
     o->wait_ms = QPX_WAIT_MS;
+    o->idle_ms = QPX_IDLE_MS;
     o->dry = false;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = strcmp(a, "--tool") == 0 || strcmp(a, "--test") == 0 ||
-                         strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0;
+                         strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0 ||
+                         strcmp(a, "--idle") == 0;
         if (has_value && i + 1 >= argc) {
             printf("%s: %s needs a value\n", cmd, a);
             return -1;
@@ -73,18 +77,16 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
             }
             o->test = (uint8_t)t;
             test_given = true;
-        } else if (strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0) {
-            bool step = strcmp(a, "--timeout") == 0;
-            uint32_t v, max = step ? STEP_MS_MAX : WAIT_MS_MAX;
+        } else if (strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0 ||
+                   strcmp(a, "--idle") == 0) {
+            uint32_t *to = a[2] == 't' ? &o->step_ms : a[2] == 'w' ? &o->wait_ms : &o->idle_ms;
+            uint32_t v, max = a[2] == 't' ? STEP_MS_MAX : a[2] == 'w' ? WAIT_MS_MAX : IDLE_MS_MAX;
             if (con_parse_u32(cmd, a, argv[++i], &v) != 0) return -1;
             if (v < 1 || v > max) {
                 printf("%s: %s: expected 1..%lu ms, got %s\n", cmd, a, (unsigned long)max, argv[i]);
                 return -1;
             }
-            if (step)
-                o->step_ms = v;
-            else
-                o->wait_ms = v;
+            *to = v;
         } else if (strcmp(a, "--dry") == 0) {
             o->dry = true;
         } else {
@@ -155,6 +157,10 @@ static void opts_help(void) {
 static void listen_help_more(void) {
     printf("  --wait MS                 how long to wait for a client (default %u)\n",
            QPX_WAIT_MS);
+    printf("  --idle MS                 end the test when the peer sends no TCP byte and no\n");
+    printf("                            RoCE packet this long (default %u): its QP and the\n",
+           QPX_IDLE_MS);
+    printf("                            port are free again\n");
     opts_help();
 }
 CON_COMMAND_MORE(listen, "[OPTIONS]",
@@ -174,8 +180,8 @@ static int cmd_connect(int argc, char **argv) {
     }
     if (parse_opts("connect", argc, argv, 2, &o) != 0) return CON_ERR;
     for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--wait") == 0) {
-            printf("connect: --wait is a listen option\n");
+        if (strcmp(argv[i], "--wait") == 0 || strcmp(argv[i], "--idle") == 0) {
+            printf("connect: %s is a listen option\n", argv[i]);
             return CON_ERR;
         }
     }

@@ -65,6 +65,7 @@
 #define TCP_SND_QUEUELEN (4 * TCP_SND_BUF / TCP_MSS + 4)
 #define TCP_QUEUE_OOSEQ 0 /* the link does not reorder; saves pbufs */
 #define LWIP_TCP_KEEPALIVE 0
+#define SO_REUSE 1 /* listen on a port whose last connection is still in TIME_WAIT */
 #define LWIP_CALLBACK_API 1
 #define LWIP_ALTCP 0
 

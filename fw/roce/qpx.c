@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <solonic_regs.h>
+
 #include "lwip/etharp.h"
 #include "lwip/tcp.h"
 #include "net.h"
@@ -70,6 +72,8 @@ static struct {
     bool buf_known;           /* the peer's buffer of QP buf_qpn (perftest carries it) */
     uint32_t buf_qpn, buf_rkey;
     uint64_t buf_vaddr;
+    uint64_t idle_until; /* server during the test: cycles; renewed by any TCP byte or RoCE packet */
+    uint32_t rx_packets; /* the transport's rx_packets when idle_until was last renewed */
 } s;
 
 const char *qpx_test_name(uint32_t t) {
@@ -254,6 +258,7 @@ static err_t on_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err) 
         n = (uint16_t)(RX_MAX - s.rxlen);
     }
     s.rxlen += pbuf_copy_partial(p, s.rx + s.rxlen, n, 0);
+    s.idle_until = tmr_cycles() + tmr_ms_to_cycles(s.o.idle_ms);
     tcp_recved(pcb, p->tot_len);
     pbuf_free(p);
     tcp_output(pcb);
@@ -297,6 +302,17 @@ static err_t on_connected(void *arg, struct tcp_pcb *pcb, err_t err) {
 }
 
 /* ---- the steps */
+
+/* The server's silence bound during the test: renewed by TCP data (on_recv) and by
+   any RoCE packet the transport parsed (one session at a time owns the traffic). */
+static bool idle_expired(void) {
+    uint32_t pk = s.o.dry ? 0u : roce_hw_read(ROCE_RX_PACKETS);
+    if (pk != s.rx_packets) {
+        s.rx_packets = pk;
+        s.idle_until = tmr_cycles() + tmr_ms_to_cycles(s.o.idle_ms);
+    }
+    return tmr_cycles() >= s.idle_until;
+}
 
 static void print_dest(const char *who, const struct qpx_dest *d) {
     uint32_t ip = 0;
@@ -603,6 +619,8 @@ static int run_step(void) {
             ip_str(s.peer_ip, b);
             s.phase = QPX_TEST;
             s.result = 0;
+            s.rx_packets = s.o.dry ? 0u : roce_hw_read(ROCE_RX_PACKETS);
+            s.idle_until = tmr_cycles() + tmr_ms_to_cycles(s.o.idle_ms);
             qpx_tool_test(s.qp, s.mr, &s.o, s.peer_ip, s.peer.rkey, s.peer.vaddr);
             printf("qpx: %s %s with %s ready: %s\n", test_names[s.o.test],
                    s.o.server ? "server" : "client", b,
@@ -610,7 +628,14 @@ static int run_step(void) {
                    : s.o.server      ? "run the test, then the client ends it (answered here)"
                                      : "run the test, then 'qpx finish' ends it");
         }
-        /* no deadline while the test runs: 'qpx abort' ends a session whose peer vanished */
+        /* a server's test has no deadline, but a bound on silence: a peer whose host
+           vanished sends no TCP byte and no RoCE packet (a NIC client waits for the
+           console's 'qpx finish' instead) */
+        if (s.o.server && idle_expired()) {
+            fail("the peer went silent: no TCP data and no RoCE packet for %lu ms (--idle)",
+                 (unsigned long)s.o.idle_ms);
+            return -1;
+        }
         if (s.reset) {
             fail("the peer reset the connection during the test");
             return -1;
@@ -627,10 +652,9 @@ static int run_step(void) {
         s.phase = QPX_ENDING;
         break;
     case SK_CLOSE:
-        /* a perftest server gives the client CLOSE_WAIT_MS to close first: the side that
-           closes first keeps its port in TIME_WAIT, and lwIP (no SO_REUSE) would then
-           refuse the next listen on port 18515 (a NIC client closes at once; perftest's
-           client resets the connection, which ends a TIME_WAIT anyway) */
+        /* a perftest server gives the client CLOSE_WAIT_MS to close first, as perftest's
+           server does: the side that closes first keeps its end in TIME_WAIT (the next
+           listen binds with SOF_REUSEADDR either way; a NIC client closes at once) */
         if (s.o.tool == QPX_TOOL_PERFTEST && s.o.server && !s.peer_closed && !s.reset &&
             s.pcb && tmr_cycles() < s.deadline - tmr_ms_to_cycles(s.o.step_ms) +
                                         tmr_ms_to_cycles(CLOSE_WAIT_MS))
@@ -743,6 +767,9 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
         goto undo;
     }
     if (o->server) {
+        /* the port again at once, though the last session's connection may still be in
+           TIME_WAIT (the side that closes first keeps it there for 2 MSL) */
+        ip_set_option(p, SOF_REUSEADDR);
         if (tcp_bind(p, IP_ANY_TYPE, QPX_TCP_PORT) != ERR_OK) {
             tcp_close(p);
             *err = "TCP port 18515 is in use";

@@ -39,6 +39,7 @@ enum qpx_phase {
 
 #define QPX_STEP_MS 50u    /* default per-step timeout, simulated time */
 #define QPX_WAIT_MS 5000u  /* default wait for a client (listen) */
+#define QPX_IDLE_MS 30000u /* default: a server's test ends when its peer is silent this long */
 #define QPX_BUF_BASE 0x100000u /* the test buffer in on-board memory */
 #define QPX_BUF_BYTES 0x100000u
 
@@ -50,6 +51,7 @@ struct qpx_opts {
     uint32_t peer_ip; /* client: 10.0.0.1 = 0x0a000001 */
     uint32_t step_ms; /* timeout of each step */
     uint32_t wait_ms; /* server: wait for a client */
+    uint32_t idle_ms; /* server: end the test when no TCP byte and no RoCE packet came this long */
 };
 
 /* Names for the console: "write_bw", ... and back (-1 when unknown). */

@@ -131,6 +131,9 @@ ARGS = [
     ("connect", "connect: expected IP [options] (see 'help connect')"),
     ("connect 10.0.0.256", "connect: IP: expected a dotted IPv4 address like 10.0.0.2, got '10.0.0.256'"),
     ("connect 10.0.0.2 --wait 5", "connect: --wait is a listen option"),
+    ("connect 10.0.0.2 --idle 5", "connect: --idle is a listen option"),
+    ("listen --idle 0", "listen: --idle: expected 1..3600000 ms, got 0"),
+    ("listen --idle", "listen: --idle needs a value"),
     ("connect 10.0.0.2 --timeout", "connect: --timeout needs a value"),
     ("connect 10.0.0.2 --tool perftest", "connect: " + NO_ROCE),
     ("qpx frob", "qpx: unknown subcommand 'frob' (status, finish, abort)"),
@@ -260,7 +263,7 @@ class Tcp:
 class SimPeer(NicPeer):
     """NicPeer on build/sim/solonic_sim, whose port option is --eth0 udp:LPORT:RPORT."""
 
-    def __init__(self, keys, max_cycles, max_seconds):
+    def __init__(self, keys, max_cycles, max_seconds, keep_stdin=False):
         import queue
         import socket
         import threading
@@ -280,7 +283,8 @@ class SimPeer(NicPeer):
         self._thread.start()
         simcon.SIM = os.environ["SOLONIC_NIC_SIM"]  # noqa: F811
         self.sim = Sim(keys, max_cycles=max_cycles, max_seconds=max_seconds,
-                       extra=["--eth0", f"udp:{self.nic_port}:{self.sock.getsockname()[1]}"])
+                       extra=["--eth0", f"udp:{self.nic_port}:{self.sock.getsockname()[1]}"],
+                       keep_stdin=keep_stdin)
 
 
     def send(self, pkt):
@@ -288,14 +292,15 @@ class SimPeer(NicPeer):
         self.sock.sendto(data + bytes(max(0, 60 - len(data))), ("127.0.0.1", self.nic_port))
 
 
-def start(keys):
+def start(keys, keep_stdin=False):
     """The NIC and its peer: on $SOLONIC_NIC_SIM (solonic_sim) when set, else on
     build/mgmt/Vtb_fw_mgmt (the SoC with the management buffers), as tests/mgmt does
-    until solonic_sim's --eth0 delivers received frames to the firmware."""
+    until solonic_sim's --eth0 delivers received frames to the firmware. With
+    keep_stdin the test types more lines later (n.sim.send)."""
     if os.environ.get("SOLONIC_NIC_SIM"):
-        n = SimPeer(keys, max_cycles=300_000_000, max_seconds=400)
+        n = SimPeer(keys, max_cycles=300_000_000, max_seconds=400, keep_stdin=keep_stdin)
     else:
-        n = NicPeer(keys, max_cycles=300_000_000, max_seconds=400)
+        n = NicPeer(keys, max_cycles=300_000_000, max_seconds=400, keep_stdin=keep_stdin)
     n.boot()
     return n
 
@@ -352,6 +357,56 @@ def case_xchg_pingpong_server_reference():
         for want in ["remote address: LID 0x0000, QPN 0x000011, PSN 0xc93ca0, GID ::ffff:10.0.0.100",
                      "qpx: pingpong exchange with 10.0.0.100 done"]:
             check_true("listen output", want in out, want, out)
+
+
+def case_xchg_listen_again_after_time_wait():
+    """The NIC closes first, the peer then closes: the NIC's end of the connection
+    sits in TIME_WAIT, and the next listen binds port 18515 all the same."""
+    client_msg = patch_gid([p for c, p in exchange("rc_pingpong") if c][0], PEER_IP)
+    line = "listen --dry --wait 500"
+    with start(typed(line, "listen --dry --wait 1")) as n:
+        reply_of(n, line, PP_LOCAL)
+        t = Tcp(n, 40003, PORT)
+        t.connect()
+        t.send(client_msg)
+        check_pp_dest(t.recv(52, "server destination"), "the NIC's answer")
+        t.send(b"done\x00")
+        t.expect_end("the NIC closes after done")
+        t.close()
+        n.sim.upto_prompt("listen output")
+        out = n.sim.reply("listen --dry --wait 1")
+        check_true("a listen right after the exchange", "no client connected to port 18515 within 1 ms" in out,
+                   "no client ... within 1 ms (not 'in use')", out)
+
+
+def case_xchg_peer_silent_during_test():
+    """A perftest client that goes silent once the test runs (its host vanished):
+    the NIC's server ends the session after --idle ms by itself, says why, and
+    serves the next listen."""
+    ref = exchange("write_bw")
+    client = [patch_gid(p, PEER_IP) for c, p in ref if c]
+    server = [p for c, p in ref if not c]
+    line = "listen --test write_bw --dry --wait 500 --idle 3"
+    with start(typed(line, exit_code=None), keep_stdin=True) as n:
+        n.sim.expect(re.escape(line) + r"\n", what="echo")
+        t = Tcp(n, 40004, PORT)
+        t.connect()
+        for i, (cm, sm) in enumerate(zip(client, server)):
+            t.send(cm)
+            t.recv(len(sm), f"server item {i}")
+            if i == 6:
+                break
+        n.sim.expect(r"write_bw server with 10\.0\.0\.100 ready", what="ready line")
+        n.sim.upto_prompt("listen returns while the test runs")
+        m = n.sim.expect(r"(qpx: [^\n]*)\n", what="the session's end")
+        want = "qpx: the peer went silent: no TCP data and no RoCE packet for 3 ms (--idle)"
+        check("the session's end", want, m.group(1))
+        t.expect_end("the NIC drops the connection", want_rst=True)
+        n.sim.send(typed("qpx", "listen --dry --wait 1"))
+        check("after the silence", "qpx: no session\n", n.sim.reply("qpx"))
+        out = n.sim.reply("listen --dry --wait 1")
+        check_true("a new listen works", "no client connected to port 18515 within 1 ms" in out,
+                   "no client ... within 1 ms", out)
 
 
 def check_pt_dest(msg, what, out_reads=1):
