@@ -47,6 +47,7 @@ OUT = REPO / "build" / "interop" / "nic"
 NIC_IP, GUEST_IP = "10.0.0.1", "10.0.0.2"
 PROMPT = re.escape(nicsim.PROMPT)
 PERFTEST = ("write_bw", "read_bw", "send_bw", "write_lat", "read_lat", "send_lat")
+PERFTEST_MIN_ITERS = 5  # perftest's own floor for -n: fewer and the guest's tool exits at once
 LAT_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
                     r"([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
 BW_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
@@ -67,12 +68,27 @@ class Step:
     size: int
     iters: int = 5
 
+    def __post_init__(self):
+        if self.role not in ("server", "client") or self.test not in ("pingpong",) + PERFTEST:
+            raise ValueError(f"bad step {self.role}:{self.test}: expected server|client and pingpong or "
+                             + "|".join(PERFTEST))
+        if self.test != "pingpong" and self.iters < PERFTEST_MIN_ITERS:
+            raise ValueError(f"step {self.label()}: perftest refuses fewer than {PERFTEST_MIN_ITERS} "
+                             f"iterations (-n {self.iters})")
+        if self.iters < 1 or self.size < 1:
+            raise ValueError(f"step {self.label()}: size and iterations must be at least 1")
+
     @classmethod
     def parse(cls, spec):
-        role, test, size, iters = spec.split(":")
-        if role not in ("server", "client") or test not in ("pingpong",) + PERFTEST:
-            raise ValueError(f"bad step {spec!r}")
-        return cls(role, test, int(size, 0), int(iters, 0))
+        parts = spec.split(":")
+        if len(parts) != 4:
+            raise ValueError(f"bad step {spec!r}: expected ROLE:TEST:SIZE:ITERS")
+        role, test, size, iters = parts
+        try:
+            size, iters = int(size, 0), int(iters, 0)
+        except ValueError:
+            raise ValueError(f"bad step {spec!r}: SIZE and ITERS are numbers") from None
+        return cls(role, test, size, iters)
 
     def guest_cmd(self):
         if self.test == "pingpong":
@@ -393,7 +409,11 @@ def main():
         sums = [json.loads(pathlib.Path(f).read_text()) for f in a.json]
         print(table(sums))
         return 0 if sums and all(s["ok"] for s in sums) else 1
-    rr = run(a.name, [Step.parse(s) for s in a.step], timeout=a.timeout, idle_ms=a.idle_ms,
+    try:
+        steps = [Step.parse(s) for s in a.step]
+    except ValueError as e:
+        ap.error(str(e))
+    rr = run(a.name, steps, timeout=a.timeout, idle_ms=a.idle_ms,
              client_idle_ms=a.client_idle_ms,
              out_dir=a.out)
     for st in rr.steps:

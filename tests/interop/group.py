@@ -5,7 +5,8 @@ packages (interop/), against the simulated NIC and against each other.
   ibv_rc_pingpong --chk, ib_write_bw and ib_write_lat and the client of ib_write_bw
   in a guest, the capture checked (tshark,
   ICRC, the pingpong echo byte for byte); interop/nic_peer.py runs it.
-- runner: run_guest.py's time bound, the console parser, the pcap checker.
+- runner: run_guest.py's time bound, the console parser, the pcap checker (1-byte
+  SENDs are not malformed), nic_peer.py's step checks.
 - with SOLONIC_INTEROP_FULL=1 (`make interop`): nic_sweep (pingpong with the NIC as
   server and client, the bw tools at 64 B, 4 KiB, 64 KiB and the lat tools, both roles) and
   pair (two guests against each other: the reference behaviour of rxe).

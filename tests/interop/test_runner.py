@@ -7,6 +7,7 @@
 """
 import os
 import pathlib
+import struct
 import subprocess
 import sys
 import time
@@ -130,3 +131,55 @@ def test_checker_echo():
         off += len(f)
     _, bad = check_pcap.check_echo(check_pcap.read_pcap(bytes(data)))
     assert any("message 2 came back different" in b and "byte 100" in b for b in bad), bad
+
+
+def _pcap(frames):
+    """A classic little-endian microsecond pcap of Ethernet frames."""
+    out = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)
+    for i, f in enumerate(frames):
+        out += struct.pack("<IIII", 0, i, len(f), len(f)) + f
+    return out
+
+
+def test_checker_accepts_one_byte_sends(tmp_path):
+    """A 1-byte SEND ONLY (3 pad bytes) and its ACK are well-formed RoCE: tshark's
+    RPC-over-RDMA heuristic would call the SEND malformed, so the check turns it off."""
+    from scapy.all import IP, UDP, Ether  # python3-scapy
+    frames = []
+    for src, dst, bth, payload in (
+            ("10.0.0.2", "10.0.0.1", bytes([0x04, 0x70, 0xFF, 0xFF, 0, 0, 0, 0x11, 0x80, 0, 0, 7]), b"\x2a\0\0\0"),
+            ("10.0.0.1", "10.0.0.2", bytes([0x11, 0x00, 0xFF, 0xFF, 0, 0, 0, 0x12, 0, 0, 0, 7]),
+             bytes([0x1F, 0, 0, 8]))):  # ACK: AETH syndrome ACK, MSN 8
+        pkt = Ether(src="02:00:00:00:00:02", dst="02:00:00:00:00:01") / IP(src=src, dst=dst, flags="DF", id=1) / \
+            UDP(sport=49152, dport=4791, chksum=0) / (bth + payload + b"\0\0\0\0")
+        raw = bytearray(bytes(pkt))
+        ip_hdr, udp_hdr, ib = check_pcap.roce_packet(bytes(raw))
+        raw[-4:] = struct.pack("<I", check_pcap.icrc(ip_hdr, udp_hdr, ib))
+        frames.append(bytes(raw))
+    path = tmp_path / "one_byte_send.pcap"
+    path.write_bytes(_pcap(frames))
+    bad, ops = check_pcap.check(str(path))
+    assert not bad, bad
+    assert sum(ops.values()) == 2, ops
+
+
+def test_nic_peer_refuses_steps_perftest_would_refuse():
+    """A step perftest itself refuses (fewer than 5 iterations) fails at once, named,
+    instead of waiting for a guest tool that already exited."""
+    import nic_peer
+    assert nic_peer.Step.parse("server:write_bw:4096:5").iters == 5
+    assert nic_peer.Step.parse("client:pingpong:64:1").iters == 1
+    for spec, want in (("server:write_bw:4096:4", "perftest refuses fewer than 5 iterations (-n 4)"),
+                       ("server:write:64:5", "bad step server:write"),
+                       ("server:write_bw:64", "expected ROLE:TEST:SIZE:ITERS"),
+                       ("server:write_bw:x:5", "SIZE and ITERS are numbers")):
+        try:
+            nic_peer.Step.parse(spec)
+        except ValueError as e:
+            assert want in str(e), (spec, str(e))
+        else:
+            raise AssertionError(f"{spec} accepted")
+    p = subprocess.run([sys.executable, str(REPO / "interop/nic_peer.py"), "run", "--name", "x",
+                        "--step", "server:read_bw:64:2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and "fewer than 5 iterations" in p.stderr, (p.returncode, p.stderr)
