@@ -45,12 +45,13 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
     o->step_ms = QPX_STEP_MS;
     o->wait_ms = QPX_WAIT_MS;
     o->idle_ms = QPX_IDLE_MS;
+    o->mtu = 0;
     o->dry = false;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = strcmp(a, "--tool") == 0 || strcmp(a, "--test") == 0 ||
                          strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0 ||
-                         strcmp(a, "--idle") == 0;
+                         strcmp(a, "--idle") == 0 || strcmp(a, "--mtu") == 0;
         if (has_value && i + 1 >= argc) {
             printf("%s: %s needs a value\n", cmd, a);
             return -1;
@@ -87,6 +88,17 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
                 return -1;
             }
             *to = v;
+        } else if (strcmp(a, "--mtu") == 0) {
+            const char *v = argv[++i];
+            uint32_t bytes;
+            o->mtu = 0;
+            if (con_parse_u32(cmd, a, v, &bytes) != 0) return -1;
+            for (uint8_t e = 1; e <= ROCE_MAX_PMTU; e++)
+                if (bytes == 128u << e) o->mtu = e;
+            if (o->mtu == 0) {
+                printf("%s: --mtu: expected 256, 512, 1024, 2048 or 4096, got %s\n", cmd, v);
+                return -1;
+            }
         } else if (strcmp(a, "--dry") == 0) {
             o->dry = true;
         } else {
@@ -149,9 +161,12 @@ static void opts_help(void) {
     printf("  --timeout MS              per-step timeout, simulated ms (default %u)\n",
            QPX_STEP_MS);
     printf("  --dry                     exchange only: no QP is created or programmed\n");
-    printf("  TCP port 18515; the QP gets PMTU 1024 (perftest: the smaller offered MTU) and\n");
-    printf("  an MR over the test buffer 0x%x + 0x%x, whose rkey and address are sent.\n",
+    printf("  --mtu BYTES               the QP's path MTU, 256..4096 (default: 1024 with\n");
+    printf("                            pingpong, as ibv_rc_pingpong's -m; perftest offers 4096\n");
+    printf("                            and takes the peer's offer if smaller, as perftest does)\n");
+    printf("  TCP port 18515; the QP gets an MR over the test buffer 0x%x + 0x%x, whose rkey\n",
            QPX_BUF_BASE, QPX_BUF_BYTES);
+    printf("  and address are sent.\n");
 }
 
 static void listen_help_more(void) {

@@ -338,13 +338,21 @@ static bool same_dest(const struct qpx_dest *a, const struct qpx_dest *b) {
            memcmp(a->gid, b->gid, 16) == 0;
 }
 
+/* The QP's path MTU (pingpong: no exchange, rc_pingpong's -m default 1024) or our perftest
+   offer: the largest, so that perftest's smaller-of-both-offers rule gives 1024 with a
+   stock rxe peer (1500-byte link) and 4096 with a jumbo one. */
+static uint32_t mtu_offer(void) {
+    if (s.o.mtu) return s.o.mtu;
+    return s.o.tool == QPX_TOOL_PERFTEST ? ROCE_MAX_PMTU : ROCE_DEFAULT_PMTU;
+}
+
 static uint32_t encode(uint8_t item, uint8_t *out) {
     switch (item) {
     case IT_PP_DEST: qpx_pp_dest_encode(&s.me, out); break;
     case IT_PT_VERSION: qpx_pt_version_encode(out); break;
     case IT_PT_CYCLE: qpx_pt_u32_encode(QPX_PT_CYCLE_BUFFER, out); break;
     case IT_PT_CACHE: qpx_pt_u32_encode(QPX_PT_CACHE_LINE, out); break;
-    case IT_PT_MTU: qpx_pt_mtu_encode(ROCE_DEFAULT_PMTU, out); break;
+    case IT_PT_MTU: qpx_pt_mtu_encode(mtu_offer(), out); break;
     case IT_PT_DEST: qpx_pt_dest_encode(&s.me, out); break;
     case IT_PT_REPORT: {
         uint64_t tsize, titers;
@@ -468,7 +476,7 @@ static int resolve_mac(void) {
 static int program(void) {
     int r = resolve_mac();
     if (r <= 0) return r;
-    uint32_t pmtu = s.o.tool == QPX_TOOL_PERFTEST ? s.mtu_enum : ROCE_DEFAULT_PMTU;
+    uint32_t pmtu = s.mtu_enum;
     uint16_t sport = qpx_udp_sport(s.me.qpn, s.peer.qpn);
     char b[16];
     ip_str(s.peer_ip, b);
@@ -733,7 +741,7 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
     s.have_peer = s.arp_asked = false;
     s.rxlen = 0;
     s.reports_in = s.reports_out = 0;
-    s.mtu_enum = ROCE_DEFAULT_PMTU;
+    s.mtu_enum = mtu_offer(); /* perftest: lowered to the peer's offer if smaller */
     s.peer_ip = o->peer_ip;
     s.qp = NULL;
     s.mr = NULL;

@@ -52,6 +52,8 @@ struct qpx_opts {
     uint32_t step_ms; /* timeout of each step */
     uint32_t wait_ms; /* server: wait for a client */
     uint32_t idle_ms; /* server: end the test when no TCP byte and no RoCE packet came this long */
+    uint8_t mtu;      /* IB MTU enum 1..5 (256..4096) the NIC uses (pingpong) or offers (perftest,
+                         which takes the smaller of both offers); 0: 1024 for pingpong, 4096 offered */
 };
 
 /* Names for the console: "write_bw", ... and back (-1 when unknown). */

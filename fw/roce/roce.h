@@ -19,6 +19,7 @@
 #define ROCE_FIRST_QPN 0x11u /* allocation starts where rxe's does (0x11) */
 #define ROCE_WAIT_MS 20u  /* default completion wait, simulated time */
 #define ROCE_DEFAULT_PMTU 3u /* 1024, rxe's active MTU on a 1500-byte link */
+#define ROCE_MAX_PMTU 5u     /* 4096, the largest IB MTU (the NIC takes 9018-byte frames) */
 #define ROCE_MR_ACCESS_ALL 0xfu
 
 enum roce_owner { ROCE_OWNER_CONSOLE = 0, ROCE_OWNER_QPX = 1 };

@@ -134,6 +134,8 @@ ARGS = [
     ("connect 10.0.0.2 --idle 5", "connect: --idle is a listen option"),
     ("listen --idle 0", "listen: --idle: expected 1..3600000 ms, got 0"),
     ("listen --idle", "listen: --idle needs a value"),
+    ("listen --mtu 1500", "listen: --mtu: expected 256, 512, 1024, 2048 or 4096, got 1500"),
+    ("connect 10.0.0.2 --mtu x", "connect: --mtu: expected a number (decimal or 0x hex), got 'x'"),
     ("connect 10.0.0.2 --timeout", "connect: --timeout needs a value"),
     ("connect 10.0.0.2 --tool perftest", "connect: " + NO_ROCE),
     ("qpx frob", "qpx: unknown subcommand 'frob' (status, finish, abort)"),
@@ -359,6 +361,40 @@ def case_xchg_pingpong_server_reference():
             check_true("listen output", want in out, want, out)
 
 
+def perftest_server_mtu(opts, peer_offer, want_offer, want_pmtu):
+    """A write_bw client whose MTU item offers peer_offer (IB enum digit): the NIC's
+    answer and the path MTU it would program."""
+    ref = exchange("write_bw")
+    client = [patch_gid(p, PEER_IP) for c, p in ref if c]
+    server = [p for c, p in ref if not c]
+    line = f"listen --test write_bw --dry --wait 500 {opts}".strip()
+    with start(typed(line, exit_code=None)) as n:
+        n.sim.expect(re.escape(line) + r"\n", what="echo")
+        t = Tcp(n, 40005, PORT)
+        t.connect()
+        for i, (cm, sm) in enumerate(zip(client, server)):
+            if len(cm) == 2:
+                cm = peer_offer + b"\x00"
+            t.send(cm)
+            got = t.recv(len(sm), f"server item {i}")
+            if len(sm) == 2:
+                check(f"the NIC's MTU offer ({line})", want_offer + b"\x00", got)
+            if i == 6:
+                break
+        m = n.sim.expect(r"would be: [^\n]*PMTU (\d+),", what="the path MTU the exchange chose")
+        check(f"path MTU ({line}, the peer offers {peer_offer.decode()})", want_pmtu, int(m.group(1)))
+
+
+def case_xchg_perftest_mtu_jumbo_peer():
+    """A jumbo peer (rxe active_mtu 4096 offers 5): 4096 without any flag."""
+    perftest_server_mtu("", b"5", b"5", 4096)
+
+
+def case_xchg_perftest_mtu_capped():
+    """--mtu 2048 against a jumbo peer: the NIC offers 2048 (enum 4) and uses it."""
+    perftest_server_mtu("--mtu 2048", b"5", b"4", 2048)
+
+
 def case_xchg_listen_again_after_time_wait():
     """The NIC closes first, the peer then closes: the NIC's end of the connection
     sits in TIME_WAIT, and the next listen binds port 18515 all the same."""
@@ -433,14 +469,18 @@ def case_xchg_perftest_client_write_bw_reference():
                 check(f"client barrier {i} repeats the destination", ours, got)
             elif len(cm) == 8:
                 pass  # our own report: checked below
+            elif len(cm) == 2:
+                check(f"client item {i}: the NIC offers MTU 4096 (enum 5)", b"5\x00", got)
             else:
-                check(f"client item {i} (version / system data / MTU / done)", cm, got)
+                check(f"client item {i} (version / system data / done)", cm, got)
             if i < len(server) - 1 or len(sm) != 5:
                 t.send(sm)
             if i == 6:
                 n.sim.expect(r"write_bw client with 10\.0\.0\.100 ready", what="ready line")
         t.send(b"done\x00")
         t.expect_end("the NIC closes after done")
+        m = re.search(r"would be: [^\n]*PMTU (\d+),", n.sim.text)
+        check("path MTU: the peer (rxe, 1500-byte link) offered 1024", "1024", m and m.group(1))
         n.sim.expect(r"qpx finish\n", what="echo of qpx finish")
         out = n.sim.upto_prompt("finish output")
         check_true("finish output", "qpx: write_bw end-of-test exchange with 10.0.0.100 done" in out,
@@ -466,6 +506,8 @@ def case_xchg_perftest_server_read_bw_reference():
             if len(sm) == 108:
                 ours = ours or check_pt_dest(got, f"server destination {i}")
                 check(f"server barrier {i} repeats the destination", ours, got)
+            elif len(sm) == 2:
+                check(f"server item {i}: the NIC offers MTU 4096 (enum 5)", b"5\x00", got)
             elif len(sm) != 8:
                 check(f"server item {i}", sm, got)
             if i == 6:
