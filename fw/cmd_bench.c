@@ -202,7 +202,7 @@ static int setup(struct bench_cfg *c, uint32_t qpn, bool rkey_given, uint32_t rk
         struct roce_qp *x = q <= QPN_MAX ? roce_qp_find(q) : NULL;
         if (!x || x->ctx.state != ROCE_QPS_RTS || x->ctx.remote_ip != c->qp->ctx.remote_ip) {
             printf("bench: --qps %lu: QP 0x%lx is not %s; only %lu consecutive connected QP%s from "
-                   "0x%lx (the exchange connects one QP at a time)\n",
+                   "0x%lx (listen/connect --qps N connect N)\n",
                    (unsigned long)c->nqp, (unsigned long)q,
                    !x ? "created here" : x->ctx.state != ROCE_QPS_RTS ? "in RTS" : "connected to the same peer",
                    (unsigned long)k, k == 1 ? "" : "s", (unsigned long)c->qp->qpn);

@@ -46,12 +46,14 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
     o->wait_ms = QPX_WAIT_MS;
     o->idle_ms = QPX_IDLE_MS;
     o->mtu = 0;
+    o->nqp = 1;
     o->dry = false;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = strcmp(a, "--tool") == 0 || strcmp(a, "--test") == 0 ||
                          strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0 ||
-                         strcmp(a, "--idle") == 0 || strcmp(a, "--mtu") == 0;
+                         strcmp(a, "--idle") == 0 || strcmp(a, "--mtu") == 0 ||
+                         strcmp(a, "--qps") == 0;
         if (has_value && i + 1 >= argc) {
             printf("%s: %s needs a value\n", cmd, a);
             return -1;
@@ -88,6 +90,14 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
                 return -1;
             }
             *to = v;
+        } else if (strcmp(a, "--qps") == 0) {
+            uint32_t v;
+            if (con_parse_u32(cmd, a, argv[++i], &v) != 0) return -1;
+            if (v < 1 || v > QPX_MAX_QPS) {
+                printf("%s: --qps: expected 1..%u, got %s\n", cmd, QPX_MAX_QPS, argv[i]);
+                return -1;
+            }
+            o->nqp = (uint8_t)v;
         } else if (strcmp(a, "--mtu") == 0) {
             const char *v = argv[++i];
             uint32_t bytes;
@@ -109,6 +119,11 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
     if (test_given && !tool_given) o->tool = QPX_TOOL_PERFTEST;
     if (test_given && o->tool == QPX_TOOL_PINGPONG) {
         printf("%s: --test is a perftest option (ibv_rc_pingpong has no tests to choose)\n", cmd);
+        return -1;
+    }
+    if (o->nqp > 1 && (o->tool != QPX_TOOL_PERFTEST || o->test > QPX_SEND_BW)) {
+        printf("%s: --qps is for perftest's bandwidth tests (write_bw, read_bw, send_bw): "
+               "ibv_rc_pingpong and the latency tests use one QP\n", cmd);
         return -1;
     }
     return 0;
@@ -161,6 +176,9 @@ static void opts_help(void) {
     printf("  --timeout MS              per-step timeout, simulated ms (default %u)\n",
            QPX_STEP_MS);
     printf("  --dry                     exchange only: no QP is created or programmed\n");
+    printf("  --qps N                   perftest -q N: N QPs (1..%u), each with its part of\n",
+           QPX_MAX_QPS);
+    printf("                            the test buffer (bandwidth tests)\n");
     printf("  --mtu BYTES               the QP's path MTU, 256..4096 (default: 1024 with\n");
     printf("                            pingpong, as ibv_rc_pingpong's -m; perftest offers 4096\n");
     printf("                            and takes the peer's offer if smaller, as perftest does)\n");

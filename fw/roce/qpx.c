@@ -35,10 +35,10 @@ static const char *const item_name[] = {
     "perftest report item", "\"done\""};
 
 struct step {
-    uint8_t kind, item;
+    uint8_t kind, item, qp; /* qp: which of the session's QPs a destination item is about */
 };
 
-#define MAX_STEPS 48
+#define MAX_STEPS ((int)(40 + 4 * QPX_MAX_QPS)) /* perftest -q N: each QP's destination twice */
 #define CLOSE_WAIT_MS 2u /* a perftest server waits this long for the client to close first */
 #define RX_MAX 256 /* more than any item; a peer that sends more without waiting is wrong */
 
@@ -59,11 +59,12 @@ static struct {
     uint8_t rx[RX_MAX];
     uint32_t rxlen;
     bool rx_overflow;
-    struct roce_qp *qp, *last_qp;
+    struct roce_qp *qp[QPX_MAX_QPS], *last_qp[QPX_MAX_QPS];
+    uint32_t nqp, nlast; /* the session's QPs (qp[0..nqp)), the last session's */
     struct roce_mr *mr, *last_mr;
-    uint32_t last_qpn, last_key;
-    struct qpx_dest me, peer;
-    bool have_peer, arp_asked;
+    uint32_t last_qpn[QPX_MAX_QPS], last_key;
+    struct qpx_dest me[QPX_MAX_QPS], peer[QPX_MAX_QPS];
+    bool have_peer[QPX_MAX_QPS], arp_asked;
     uint32_t peer_ip, mtu_enum;
     uint8_t mac[6];
     uint32_t reports_out, reports_in;
@@ -109,19 +110,24 @@ static void ip_str(uint32_t ip, char out[16]) {
 
 /* ---- the step list */
 
-static void add(uint8_t kind, uint8_t item) {
-    if (s.nsteps < MAX_STEPS) s.steps[s.nsteps++] = (struct step){kind, item};
+static void add(uint8_t kind, uint8_t item, uint8_t qp) {
+    if (s.nsteps < MAX_STEPS) s.steps[s.nsteps++] = (struct step){kind, item, qp};
 }
 
-/* One lockstep exchange of an item: the client sends first, the server answers. */
-static void xchg(uint8_t item) {
+/* One lockstep exchange of an item about QP qp: the client sends first, the server answers. */
+static void xchg_qp(uint8_t item, uint8_t qp) {
     if (s.o.server) {
-        add(SK_RECV, item);
-        add(SK_SEND, item);
+        add(SK_RECV, item, qp);
+        add(SK_SEND, item, qp);
     } else {
-        add(SK_SEND, item);
-        add(SK_RECV, item);
+        add(SK_SEND, item, qp);
+        add(SK_RECV, item, qp);
     }
+}
+
+/* Items and barriers that are not about a particular QP (perftest's barriers repeat QP 0's). */
+static void xchg(uint8_t item) {
+    xchg_qp(item, 0);
 }
 
 static void build_steps(void) {
@@ -129,17 +135,17 @@ static void build_steps(void) {
     if (s.o.tool == QPX_TOOL_PINGPONG) {
         /* rdma-core's ibv_rc_pingpong: client dest, server dest, client "done" */
         if (s.o.server) {
-            add(SK_RECV, IT_PP_DEST);
-            add(SK_PROGRAM, IT_NONE);
-            add(SK_SEND, IT_PP_DEST);
-            add(SK_RECV, IT_DONE);
+            add(SK_RECV, IT_PP_DEST, 0);
+            add(SK_PROGRAM, IT_NONE, 0);
+            add(SK_SEND, IT_PP_DEST, 0);
+            add(SK_RECV, IT_DONE, 0);
         } else {
-            add(SK_SEND, IT_PP_DEST);
-            add(SK_RECV, IT_PP_DEST);
-            add(SK_PROGRAM, IT_NONE);
-            add(SK_SEND, IT_DONE);
+            add(SK_SEND, IT_PP_DEST, 0);
+            add(SK_RECV, IT_PP_DEST, 0);
+            add(SK_PROGRAM, IT_NONE, 0);
+            add(SK_SEND, IT_DONE, 0);
         }
-        add(SK_CLOSE, IT_NONE);
+        add(SK_CLOSE, IT_NONE, 0);
         return;
     }
     /* perftest 4.5-0.17 with one QP, as the reference captures show it */
@@ -147,38 +153,42 @@ static void build_steps(void) {
     xchg(IT_PT_CYCLE);
     xchg(IT_PT_CACHE);
     xchg(IT_PT_MTU);
-    xchg(IT_PT_DEST); /* the destinations */
-    add(SK_PROGRAM, IT_NONE);
-    xchg(IT_PT_DEST); /* two barriers before the test */
+    /* the destinations, QP by QP, all of them again (4.5-0.17 with -q 2 sends each twice),
+       then a barrier once the QPs are RTR */
+    for (uint8_t i = 0; i < s.nqp; i++)
+        xchg_qp(IT_PT_DEST, i);
+    add(SK_PROGRAM, IT_NONE, 0);
+    for (uint8_t i = 0; i < s.nqp; i++)
+        xchg_qp(IT_PT_DEST, i);
     xchg(IT_PT_DEST);
     if (!is_bw()) {
         /* the lat tests (seen from 4.5-0.17 in rxe guests): a third barrier before the test;
            after it write_lat just closes, read_lat and send_lat exchange one barrier and
            "done" */
         xchg(IT_PT_DEST);
-        add(SK_PAUSE, IT_NONE);
+        add(SK_PAUSE, IT_NONE, 0);
         if (s.o.test != QPX_WRITE_LAT) {
             xchg(IT_PT_DEST);
-            add(SK_SEND, IT_DONE);
-            add(SK_RECV, IT_DONE);
+            add(SK_SEND, IT_DONE, 0);
+            add(SK_RECV, IT_DONE, 0);
         }
-        add(SK_CLOSE, IT_NONE);
+        add(SK_CLOSE, IT_NONE, 0);
         return;
     }
     /* ib_send_bw (seen from 4.5-0.17 in an rxe guest): a third barrier once the receives are
        posted, and after the test no report exchange (only with -b), just the closing barrier */
     bool send_bw = s.o.test == QPX_SEND_BW;
     if (send_bw) xchg(IT_PT_DEST);
-    add(SK_PAUSE, IT_NONE);
+    add(SK_PAUSE, IT_NONE, 0);
     if (!send_bw) xchg(IT_PT_DEST); /* barrier after the test */
     if (is_bw() && !send_bw)
         for (int i = 0; i < QPX_PT_REPORT_ITEMS; i++)
             xchg(IT_PT_REPORT);
     if (is_bw()) xchg(IT_PT_DEST); /* ctx_close_connection's barrier */
     /* "done" both ways, neither side waits before sending it */
-    add(SK_SEND, IT_DONE);
-    add(SK_RECV, IT_DONE);
-    add(SK_CLOSE, IT_NONE);
+    add(SK_SEND, IT_DONE, 0);
+    add(SK_RECV, IT_DONE, 0);
+    add(SK_CLOSE, IT_NONE, 0);
 }
 
 /* ---- teardown */
@@ -223,10 +233,12 @@ static void fail(const char *fmt, ...) {
     va_end(ap);
     close_tcp(false);
     bool tested = s.phase == QPX_TEST || s.phase == QPX_ENDING;
-    if (s.qp) {
-        printf("; QP 0x%lx back to RESET", (unsigned long)s.qp->qpn);
-        roce_qp_destroy(s.qp);
-        s.qp = NULL;
+    for (uint32_t i = 0; i < s.nqp; i++) {
+        if (!s.qp[i]) continue;
+        printf(i == 0 ? "; QP 0x%lx" : ", 0x%lx", (unsigned long)s.qp[i]->qpn);
+        if (i + 1 == s.nqp) printf(" back to RESET");
+        roce_qp_destroy(s.qp[i]);
+        s.qp[i] = NULL;
     }
     if (s.mr) {
         roce_mr_dereg(s.mr);
@@ -346,14 +358,14 @@ static uint32_t mtu_offer(void) {
     return s.o.tool == QPX_TOOL_PERFTEST ? ROCE_MAX_PMTU : ROCE_DEFAULT_PMTU;
 }
 
-static uint32_t encode(uint8_t item, uint8_t *out) {
+static uint32_t encode(uint8_t item, uint8_t qp, uint8_t *out) {
     switch (item) {
-    case IT_PP_DEST: qpx_pp_dest_encode(&s.me, out); break;
+    case IT_PP_DEST: qpx_pp_dest_encode(&s.me[0], out); break;
     case IT_PT_VERSION: qpx_pt_version_encode(out); break;
     case IT_PT_CYCLE: qpx_pt_u32_encode(QPX_PT_CYCLE_BUFFER, out); break;
     case IT_PT_CACHE: qpx_pt_u32_encode(QPX_PT_CACHE_LINE, out); break;
     case IT_PT_MTU: qpx_pt_mtu_encode(mtu_offer(), out); break;
-    case IT_PT_DEST: qpx_pt_dest_encode(&s.me, out); break;
+    case IT_PT_DEST: qpx_pt_dest_encode(&s.me[qp], out); break;
     case IT_PT_REPORT: {
         uint64_t tsize, titers;
         double tpeak, tavg, tmpps;
@@ -368,11 +380,17 @@ static uint32_t encode(uint8_t item, uint8_t *out) {
             }
             break;
         }
-        const struct roce_qp *qp = s.qp;
-        uint64_t iters = qp ? qp->send_done : 0, bytes = qp ? qp->send_bytes : 0;
-        double secs = 0;
-        if (qp && qp->t_last_done > qp->t_first_post)
-            secs = (double)(qp->t_last_done - qp->t_first_post) / (double)tmr_clk_hz();
+        /* every QP of the session together: messages, bytes, first post to last completion */
+        uint64_t iters = 0, bytes = 0, t0 = UINT64_MAX, t1 = 0;
+        for (uint32_t i = 0; i < s.nqp; i++) {
+            const struct roce_qp *q = s.qp[i];
+            if (!q || !q->send_done) continue;
+            iters += q->send_done;
+            bytes += q->send_bytes;
+            if (q->t_first_post < t0) t0 = q->t_first_post;
+            if (q->t_last_done > t1) t1 = q->t_last_done;
+        }
+        double secs = iters && t1 > t0 ? (double)(t1 - t0) / (double)tmr_clk_hz() : 0;
         double bw = secs > 0 ? (double)bytes / secs / 1048576.0 : 0;
         double rate = secs > 0 ? (double)iters / secs / 1e6 : 0;
         switch (s.reports_out++) {
@@ -390,7 +408,7 @@ static uint32_t encode(uint8_t item, uint8_t *out) {
 }
 
 /* Decode a received item; -1 after fail(). */
-static int take(uint8_t item, const uint8_t *b, uint32_t n) {
+static int take(uint8_t item, uint8_t qp, const uint8_t *b, uint32_t n) {
     const char *e = NULL;
     struct qpx_dest d;
     uint32_t v;
@@ -399,17 +417,27 @@ static int take(uint8_t item, const uint8_t *b, uint32_t n) {
     case IT_PT_DEST: {
         int r = item == IT_PP_DEST ? qpx_pp_dest_decode(b, n, &d, &e) : qpx_pt_dest_decode(b, n, &d, &e);
         if (r != 0) break;
-        if (s.have_peer) {
-            if (!same_dest(&d, &s.peer)) e = "perftest barrier: the peer's destination changed";
+        if (s.have_peer[qp]) {
+            if (!same_dest(&d, &s.peer[qp]))
+                e = s.nqp > 1 ? "perftest barrier: the peer's destination changed (does it run "
+                                "as many QPs as --qps?)"
+                              : "perftest barrier: the peer's destination changed (a peer with -q 2 "
+                                "or more needs --qps N here)";
             break;
         }
         if (d.lid != 0) {
             e = "the peer sent a non-zero LID (an InfiniBand port; this NIC speaks RoCE v2)";
             break;
         }
-        if (qpx_gid_to_ipv4(d.gid, &s.peer_ip, &e) != 0) break;
-        s.peer = d;
-        s.have_peer = true;
+        uint32_t ip;
+        if (qpx_gid_to_ipv4(d.gid, &ip, &e) != 0) break;
+        if (qp > 0 && ip != s.peer_ip) {
+            e = "the peer's QPs have different GIDs";
+            break;
+        }
+        s.peer_ip = ip;
+        s.peer[qp] = d;
+        s.have_peer[qp] = true;
         print_dest("remote", &d);
         break;
     }
@@ -472,76 +500,92 @@ static int resolve_mac(void) {
     return 0;
 }
 
-/* Program the QP with the peer's data; 1 done, 0 waiting for ARP, -1 after fail(). */
+/* Program QP i with the peer's data for it (RTR, RTS); -1 after fail(). */
+static int program_qp(uint32_t i, uint32_t pmtu) {
+    struct roce_qp *qp = s.qp[i];
+    const struct qpx_dest *me = &s.me[i], *peer = &s.peer[i];
+    struct roce_qp_ctx c = qp->ctx;
+    c.pmtu = (uint8_t)pmtu;
+    c.remote_qpn = peer->qpn;
+    c.remote_ip = s.peer_ip;
+    memcpy(c.remote_mac, s.mac, 6);
+    c.udp_sport = qpx_udp_sport(me->qpn, peer->qpn);
+    c.rq_psn = peer->psn;
+    c.sq_psn = me->psn;
+    if (s.o.tool == QPX_TOOL_PERFTEST) {
+        /* perftest: max_dest_rd_atomic = our OUT_READS, max_rd_atomic = the peer's */
+        uint32_t cap = roce_hw_caps()->max_rd_atomic, out = peer->out_reads;
+        c.max_rd_atomic = (uint8_t)(out < 1 ? 1 : out > cap ? cap : out);
+        c.max_dest_rd_atomic = (uint8_t)(me->out_reads > cap ? cap : me->out_reads);
+    }
+    if (s.o.tool == QPX_TOOL_PINGPONG || s.o.test == QPX_SEND_BW || s.o.test == QPX_SEND_LAT) {
+        /* receives into this QP's part of the test buffer */
+        uint32_t part = (uint32_t)s.mr->len / s.nqp;
+        if (roce_qp_auto_recv(qp, me->vaddr, part, s.mr->key, roce_hw_caps()->rq_depth) != 0) {
+            fail("the transport refused the receive WQEs for QP 0x%lx", (unsigned long)qp->qpn);
+            return -1;
+        }
+    }
+    c.state = ROCE_QPS_RTR;
+    roce_qp_modify(qp, &c);
+    c.state = ROCE_QPS_RTS;
+    roce_qp_modify(qp, &c);
+    char b[16];
+    ip_str(s.peer_ip, b);
+    printf("qpx: QP 0x%lx RTS: peer %s %02x:%02x:%02x:%02x:%02x:%02x QPN 0x%lx, PMTU %lu, UDP "
+           "source port %u\n",
+           (unsigned long)qp->qpn, b, s.mac[0], s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5], (unsigned long)peer->qpn,
+           (unsigned long)qpx_mtu_bytes(pmtu), c.udp_sport);
+    return 0;
+}
+
+/* Program the session's QPs with the peer's data; 1 done, 0 waiting for ARP, -1 after fail(). */
 static int program(void) {
     int r = resolve_mac();
     if (r <= 0) return r;
     uint32_t pmtu = s.mtu_enum;
-    uint16_t sport = qpx_udp_sport(s.me.qpn, s.peer.qpn);
     char b[16];
     ip_str(s.peer_ip, b);
     if (s.o.dry) {
-        printf("qpx: dry run: QP not programmed (would be: peer %s %02x:%02x:%02x:%02x:%02x:%02x, "
-               "QPN 0x%lx, PMTU %lu, UDP source port %u)\n",
-               b, s.mac[0], s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5],
-               (unsigned long)s.peer.qpn, (unsigned long)qpx_mtu_bytes(pmtu), sport);
+        for (uint32_t i = 0; i < s.nqp; i++)
+            printf("qpx: dry run: QP not programmed (would be: peer %s %02x:%02x:%02x:%02x:%02x:%02x, "
+                   "QPN 0x%lx, PMTU %lu, UDP source port %u)\n",
+                   b, s.mac[0], s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5],
+                   (unsigned long)s.peer[i].qpn, (unsigned long)qpx_mtu_bytes(pmtu),
+                   qpx_udp_sport(s.me[i].qpn, s.peer[i].qpn));
         return 1;
-    }
-    struct roce_qp_ctx c = s.qp->ctx;
-    c.pmtu = (uint8_t)pmtu;
-    c.remote_qpn = s.peer.qpn;
-    c.remote_ip = s.peer_ip;
-    memcpy(c.remote_mac, s.mac, 6);
-    c.udp_sport = sport;
-    c.rq_psn = s.peer.psn;
-    c.sq_psn = s.me.psn;
-    if (s.o.tool == QPX_TOOL_PERFTEST) {
-        /* perftest: max_dest_rd_atomic = our OUT_READS, max_rd_atomic = the peer's */
-        uint32_t cap = roce_hw_caps()->max_rd_atomic, out = s.peer.out_reads;
-        c.max_rd_atomic = (uint8_t)(out < 1 ? 1 : out > cap ? cap : out);
-        c.max_dest_rd_atomic = (uint8_t)(s.me.out_reads > cap ? cap : s.me.out_reads);
-    }
-    if (s.o.tool == QPX_TOOL_PINGPONG || s.o.test == QPX_SEND_BW || s.o.test == QPX_SEND_LAT) {
-        if (roce_qp_auto_recv(s.qp, s.mr->base, (uint32_t)s.mr->len, s.mr->key,
-                              roce_hw_caps()->rq_depth) != 0) {
-            fail("the transport refused the receive WQEs for QP 0x%lx", (unsigned long)s.qp->qpn);
-            return -1;
-        }
     }
     const char *perr = NULL;
     if (qpx_tool_prepare(s.mr, &s.o, &perr) != 0) {
         fail("preparing the test buffer: %s", perr);
         return -1;
     }
-    c.state = ROCE_QPS_RTR;
-    roce_qp_modify(s.qp, &c);
-    c.state = ROCE_QPS_RTS;
-    roce_qp_modify(s.qp, &c);
-    printf("qpx: QP 0x%lx RTS: peer %s %02x:%02x:%02x:%02x:%02x:%02x QPN 0x%lx, PMTU %lu, UDP "
-           "source port %u\n",
-           (unsigned long)s.qp->qpn, b, s.mac[0], s.mac[1], s.mac[2], s.mac[3], s.mac[4], s.mac[5],
-           (unsigned long)s.peer.qpn, (unsigned long)qpx_mtu_bytes(pmtu), sport);
+    for (uint32_t i = 0; i < s.nqp; i++)
+        if (program_qp(i, pmtu) != 0) return -1;
     /* how long the exchange took to a QP ready to send, in simulated time */
     uint64_t dt = tmr_cycles() - (s.o.server ? s.t_conn : s.t_start);
     uint32_t mhz = tmr_clk_hz() / 1000000u;
     printf("qpx: QP 0x%lx ready to send %lu.%01lu us (%llu cycles) after %s\n",
-           (unsigned long)s.qp->qpn, (unsigned long)(dt / mhz),
+           (unsigned long)s.qp[s.nqp - 1]->qpn, (unsigned long)(dt / mhz),
            (unsigned long)(dt % mhz * 10u / mhz), (unsigned long long)dt,
            s.o.server ? "the client connected" : "connect started");
     s.buf_known = s.o.tool == QPX_TOOL_PERFTEST;
-    s.buf_qpn = s.qp->qpn;
-    s.buf_rkey = s.peer.rkey;
-    s.buf_vaddr = s.peer.vaddr;
+    s.buf_qpn = s.qp[0]->qpn;
+    s.buf_rkey = s.peer[0].rkey;
+    s.buf_vaddr = s.peer[0].vaddr;
     return 1;
 }
 
 static void finished(void) {
     close_tcp(true);
-    qpx_tool_begin(s.qp, s.mr, &s.o, s.peer_ip); /* the data phase, when 'tool on' */
-    if (s.qp) { /* the QP stays ready for the console; the next session frees it */
-        s.last_qp = s.qp;
-        s.last_qpn = s.qp->qpn;
-        s.qp = NULL;
+    qpx_tool_begin(s.qp[0], s.mr, &s.o, s.peer_ip); /* the data phase, when 'tool on' */
+    /* the QPs stay ready for the console; the next session frees them */
+    s.nlast = 0;
+    for (uint32_t i = 0; i < s.nqp; i++) {
+        if (!s.qp[i]) continue;
+        s.last_qp[s.nlast] = s.qp[i];
+        s.last_qpn[s.nlast++] = s.qp[i]->qpn;
+        s.qp[i] = NULL;
     }
     if (s.mr) {
         s.last_mr = s.mr;
@@ -576,7 +620,7 @@ static int run_step(void) {
     }
     switch (st->kind) {
     case SK_SEND: {
-        uint32_t n = encode(st->item, buf);
+        uint32_t n = encode(st->item, st->qp, buf);
         err_t e = tcp_write(s.pcb, buf, (u16_t)n, TCP_WRITE_FLAG_COPY);
         if (e == ERR_MEM) { /* no room yet: lwIP frees it as ACKs come */
             if (st->item == IT_PT_REPORT) s.reports_out--;
@@ -612,7 +656,7 @@ static int run_step(void) {
             }
             return 0;
         }
-        if (take(st->item, s.rx, need) != 0) return -1;
+        if (take(st->item, st->qp, s.rx, need) != 0) return -1;
         s.rxlen -= need;
         memmove(s.rx, s.rx + need, s.rxlen);
         break;
@@ -629,7 +673,7 @@ static int run_step(void) {
             s.result = 0;
             s.rx_packets = s.o.dry ? 0u : roce_hw_read(ROCE_RX_PACKETS);
             s.idle_until = tmr_cycles() + tmr_ms_to_cycles(s.o.idle_ms);
-            qpx_tool_test(s.qp, s.mr, &s.o, s.peer_ip, s.peer.rkey, s.peer.vaddr);
+            qpx_tool_test(s.qp[0], s.mr, &s.o, s.peer_ip, s.peer[0].rkey, s.peer[0].vaddr);
             printf("qpx: %s %s with %s ready: %s\n", test_names[s.o.test],
                    s.o.server ? "server" : "client", b,
                    qpx_tool_active() ? "the NIC runs its side of the test ('tool')"
@@ -713,13 +757,27 @@ void qpx_poll(void) {
 
 /* ---- start, finish, status */
 
+/* Is the last session's QP i still the one it left (not destroyed or reused by the console)? */
+static bool last_alive(uint32_t i) {
+    const struct roce_qp *q = s.last_qp[i];
+    return i < s.nlast && q && q->used && q->owner == ROCE_OWNER_QPX && q->qpn == s.last_qpn[i];
+}
+
 static void release_last(void) {
-    if (s.last_qp && s.last_qp->used && s.last_qp->owner == ROCE_OWNER_QPX &&
-        s.last_qp->qpn == s.last_qpn)
-        roce_qp_destroy(s.last_qp);
+    for (uint32_t i = 0; i < s.nlast; i++) {
+        if (last_alive(i)) roce_qp_destroy(s.last_qp[i]);
+        s.last_qp[i] = NULL;
+    }
+    s.nlast = 0;
     if (s.last_mr && s.last_mr->used && s.last_mr->key == s.last_key) roce_mr_dereg(s.last_mr);
-    s.last_qp = NULL;
     s.last_mr = NULL;
+}
+
+static void destroy_qps(void) {
+    for (uint32_t i = 0; i < s.nqp; i++) {
+        if (s.qp[i]) roce_qp_destroy(s.qp[i]);
+        s.qp[i] = NULL;
+    }
 }
 
 int qpx_start(const struct qpx_opts *o, const char **err) {
@@ -738,34 +796,38 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
     s.cur = 0;
     s.step_started = s.finish_requested = false;
     s.connected = s.peer_closed = s.reset = s.rx_overflow = false;
-    s.have_peer = s.arp_asked = false;
+    s.arp_asked = false;
+    memset(s.have_peer, 0, sizeof s.have_peer);
     s.rxlen = 0;
     s.reports_in = s.reports_out = 0;
     s.mtu_enum = mtu_offer(); /* perftest: lowered to the peer's offer if smaller */
     s.peer_ip = o->peer_ip;
-    s.qp = NULL;
+    s.nqp = o->nqp < 1 ? 1u : o->nqp;
+    memset(s.qp, 0, sizeof s.qp);
     s.mr = NULL;
-    memset(&s.me, 0, sizeof s.me);
-    s.me.psn = roce_random_psn();
-    s.me.qpn = ROCE_FIRST_QPN; /* dry run: what rxe's first QP would be */
-    s.me.vaddr = QPX_BUF_BASE;
-    s.me.out_reads = 1;
-    qpx_gid_from_ipv4(lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(n))), s.me.gid);
+    memset(s.me, 0, sizeof s.me);
+    /* each QP has its part of the test buffer: perftest sends each QP's own address */
+    for (uint32_t i = 0; i < s.nqp; i++) {
+        struct qpx_dest *me = &s.me[i];
+        me->psn = roce_random_psn();
+        me->qpn = ROCE_FIRST_QPN + i; /* dry run: what rxe's first QPs would be */
+        me->vaddr = QPX_BUF_BASE + (uint64_t)i * (QPX_BUF_BYTES / s.nqp);
+        me->out_reads = 1;
+        qpx_gid_from_ipv4(lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(n))), me->gid);
+    }
     if (!o->dry) {
         s.buf_known = false;
         release_last();
-        s.qp = roce_qp_create(ROCE_OWNER_QPX, err);
-        if (!s.qp) return -1;
         s.mr = roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, err);
-        if (!s.mr) {
-            roce_qp_destroy(s.qp);
-            s.qp = NULL;
-            return -1;
+        if (!s.mr) return -1;
+        for (uint32_t i = 0; i < s.nqp; i++) {
+            s.qp[i] = roce_qp_create(ROCE_OWNER_QPX, err);
+            if (!s.qp[i]) goto undo;
+            s.me[i].qpn = s.qp[i]->qpn;
+            s.me[i].rkey = s.mr->key;
+            if (o->tool == QPX_TOOL_PERFTEST && is_read())
+                s.me[i].out_reads = (uint16_t)roce_hw_caps()->max_rd_atomic;
         }
-        s.me.qpn = s.qp->qpn;
-        s.me.rkey = s.mr->key;
-        if (o->tool == QPX_TOOL_PERFTEST && is_read())
-            s.me.out_reads = (uint16_t)roce_hw_caps()->max_rd_atomic;
     }
     build_steps();
 
@@ -808,12 +870,12 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
     }
     s.phase = QPX_RUNNING;
     s.result = 0;
-    print_dest("local", &s.me);
+    for (uint32_t i = 0; i < s.nqp; i++)
+        print_dest("local", &s.me[i]);
     return 0;
 undo:
-    if (s.qp) roce_qp_destroy(s.qp);
+    destroy_qps();
     if (s.mr) roce_mr_dereg(s.mr);
-    s.qp = NULL;
     s.mr = NULL;
     return -1;
 }
@@ -838,29 +900,29 @@ void qpx_status_print(void) {
     static const char *const phases[] = {"idle", "exchanging", "test running", "ending the test"};
     if (s.phase == QPX_IDLE) {
         printf("qpx: no session");
-        if (s.last_qp && s.last_qp->used && s.last_qp->qpn == s.last_qpn)
-            printf("; the last one left QP 0x%lx (%s)", (unsigned long)s.last_qpn,
-                   roce_qp_state_name(s.last_qp->ctx.state));
+        for (uint32_t i = 0; i < s.nlast; i++)
+            if (last_alive(i))
+                printf(i == 0 ? "; the last one left QP 0x%lx (%s)" : ", 0x%lx (%s)",
+                       (unsigned long)s.last_qpn[i], roce_qp_state_name(s.last_qp[i]->ctx.state));
         printf("\n");
         return;
     }
     printf("qpx: %s %s%s, peer %s, %s, step %lu of %lu (%s)\n",
            s.o.tool == QPX_TOOL_PINGPONG ? "pingpong" : test_names[s.o.test],
            s.o.server ? "server" : "client", s.o.dry ? " (dry run)" : "",
-           s.have_peer || !s.o.server ? b : "not yet known", phases[s.phase],
+           s.have_peer[0] || !s.o.server ? b : "not yet known", phases[s.phase],
            (unsigned long)s.cur + 1u, (unsigned long)s.nsteps, step_what());
-    if (s.qp)
-        printf("qpx: QP 0x%lx %s, buffer 0x%llx + 0x%llx rkey 0x%08lx\n", (unsigned long)s.qp->qpn,
-               roce_qp_state_name(s.qp->ctx.state), (unsigned long long)s.mr->base,
-               (unsigned long long)s.mr->len, (unsigned long)s.mr->key);
+    for (uint32_t i = 0; i < s.nqp; i++)
+        if (s.qp[i])
+            printf("qpx: QP 0x%lx %s, buffer 0x%llx + 0x%llx rkey 0x%08lx\n",
+                   (unsigned long)s.qp[i]->qpn, roce_qp_state_name(s.qp[i]->ctx.state),
+                   (unsigned long long)s.me[i].vaddr, (unsigned long long)(s.mr->len / s.nqp),
+                   (unsigned long)s.mr->key);
 }
 
 struct roce_qp *qpx_qp(void) {
-    if (s.qp && s.qp->used && s.qp->ctx.state == ROCE_QPS_RTS) return s.qp;
-    if (s.last_qp && s.last_qp->used && s.last_qp->owner == ROCE_OWNER_QPX &&
-        s.last_qp->qpn == s.last_qpn)
-        return s.last_qp;
-    return NULL;
+    if (s.qp[0] && s.qp[0]->used && s.qp[0]->ctx.state == ROCE_QPS_RTS) return s.qp[0];
+    return last_alive(0) ? s.last_qp[0] : NULL;
 }
 
 int qpx_peer_buffer(uint32_t qpn, uint32_t *rkey, uint64_t *vaddr) {

@@ -39,6 +39,7 @@ enum qpx_phase {
 
 #define QPX_STEP_MS 50u    /* default per-step timeout, simulated time */
 #define QPX_WAIT_MS 5000u  /* default wait for a client (listen) */
+#define QPX_MAX_QPS 16u    /* perftest -q N: at most this many QPs in one session */
 #define QPX_IDLE_MS 30000u /* default: a server's test ends when its peer is silent this long */
 #define QPX_BUF_BASE 0x100000u /* the test buffer in on-board memory */
 #define QPX_BUF_BYTES 0x100000u
@@ -52,6 +53,7 @@ struct qpx_opts {
     uint32_t step_ms; /* timeout of each step */
     uint32_t wait_ms; /* server: wait for a client */
     uint32_t idle_ms; /* server: end the test when no TCP byte and no RoCE packet came this long */
+    uint8_t nqp;      /* perftest -q: QPs exchanged and connected (1..QPX_MAX_QPS; 0 = 1) */
     uint8_t mtu;      /* IB MTU enum 1..5 (256..4096) the NIC uses (pingpong) or offers (perftest,
                          which takes the smaller of both offers); 0: 1024 for pingpong, 4096 offered */
 };

@@ -134,6 +134,11 @@ ARGS = [
     ("connect 10.0.0.2 --idle 5", "connect: --idle is a listen option"),
     ("listen --idle 0", "listen: --idle: expected 1..3600000 ms, got 0"),
     ("listen --idle", "listen: --idle needs a value"),
+    ("listen --qps 17", "listen: --qps: expected 1..16, got 17"),
+    ("listen --qps 2", "listen: --qps is for perftest's bandwidth tests (write_bw, read_bw, send_bw): "
+                       "ibv_rc_pingpong and the latency tests use one QP"),
+    ("connect 10.0.0.2 --test write_lat --qps 2", "connect: --qps is for perftest's bandwidth tests (write_bw, "
+                                                  "read_bw, send_bw): ibv_rc_pingpong and the latency tests use one QP"),
     ("listen --mtu 1500", "listen: --mtu: expected 256, 512, 1024, 2048 or 4096, got 1500"),
     ("connect 10.0.0.2 --mtu x", "connect: --mtu: expected a number (decimal or 0x hex), got 'x'"),
     ("connect 10.0.0.2 --timeout", "connect: --timeout needs a value"),
@@ -359,6 +364,64 @@ def case_xchg_pingpong_server_reference():
         for want in ["remote address: LID 0x0000, QPN 0x000011, PSN 0xc93ca0, GID ::ffff:10.0.0.100",
                      "qpx: pingpong exchange with 10.0.0.100 done"]:
             check_true("listen output", want in out, want, out)
+
+
+def check_pt_dest_qp(msg, what, qpn, vaddr):
+    m = re.fullmatch(rb"0000:0001:%06x:([0-9a-f]{6}):00000000:%016x:" % (qpn, vaddr) +
+                     rb"00:00:00:00:00:00:00:00:00:00:ff:ff:0a:00:00:01:00000000:\x00", msg)
+    check_true(what, m is not None, f"QPN {qpn:#x}, VADDR {vaddr:#x}, GID 10.0.0.1", repr(msg))
+    return msg
+
+
+def case_xchg_perftest_server_two_qps():
+    """listen --qps 2 against the client side of ib_write_bw -q 2 (write_bw_2qp.decode.txt):
+    both destinations (QPN 0x11 and 0x12, each with its half of the buffer), twice, the
+    barrier, the end of the test; a second client destination that disagrees is refused."""
+    ref = exchange("write_bw_2qp")
+    client = [patch_gid(p, PEER_IP) for c, p in ref if c]
+    server = [p for c, p in ref if not c]
+    line = "listen --test write_bw --qps 2 --dry --wait 500"
+    with start(typed(line, exit_code=None)) as n:
+        n.sim.expect(re.escape(line) + r"\n", what="echo")
+        t = Tcp(n, 40006, PORT)
+        t.connect()
+        dests = 0
+        for i, (cm, sm) in enumerate(zip(client, server)):
+            if len(cm) == 5:
+                break
+            t.send(cm)
+            got = t.recv(len(sm), f"server item {i}")
+            if len(sm) == 108:
+                # items 4-7: QP 0, QP 1, QP 0, QP 1; later barriers repeat QP 0
+                k = dests % 2 if dests < 4 else 0
+                check_pt_dest_qp(got, f"server destination {dests} (QP {k})", 0x11 + k, 0x100000 + k * 0x80000)
+                dests += 1
+            if dests == 5 and len(sm) == 108:
+                n.sim.expect(r"write_bw server with 10\.0\.0\.100 ready", what="ready line")
+        check("destination items the server sent", 7, dests)
+        check("the server's done", b"done\x00", t.recv(5, "done"))
+        t.send(b"done\x00")
+        t.expect_end("the NIC closes after done")
+        out = n.sim.text
+        for qpn in (0x11, 0x12):
+            check_true(f"dry run line for the peer's QP {qpn:#x}",
+                       re.search(rf"would be: peer 10\.0\.0\.100 [0-9a-f:]+, QPN {qpn:#x}, PMTU 1024,", out) is not None,
+                       f"would be: ... QPN {qpn:#x}", out)
+        n.sim.expect(r"write_bw end-of-test exchange with 10\.0\.0\.100 done", what="end line")
+
+
+def case_xchg_perftest_two_qps_expected_one():
+    """A -q 2 client against a plain listen: the second destination is refused, with the fix."""
+    ref = exchange("write_bw_2qp")
+    client = [patch_gid(p, PEER_IP) for c, p in ref if c]
+
+    def act(t):
+        for cm in client[:5]:
+            t.send(cm)
+            t.recv(len(cm), "server item")
+        t.send(client[5])
+    failing_listen("--test write_bw", act, "bad perftest destination from the peer: perftest barrier: the peer's "
+                   "destination changed (a peer with -q 2 or more needs --qps N here)")
 
 
 def perftest_server_mtu(opts, peer_offer, want_offer, want_pmtu):

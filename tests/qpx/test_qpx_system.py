@@ -151,7 +151,7 @@ def case_pair_nic1_listens():
         out = cmd(a, f"bench write 64 4 --qps 2 --rkey {rkey:#x}")
         check("--qps 2 with one connected QP: said so",
               f"bench: --qps 2: QP 0x{qpn + 1:x} is not created here; only 1 consecutive connected QP from "
-              f"0x{qpn:x} (the exchange connects one QP at a time)\n", out)
+              f"0x{qpn:x} (listen/connect --qps N connect N)\n", out)
         out = cmd(a, "bench write 4096 8")
         check_true("pingpong carries no rkey: said so", "the exchange carried no rkey (pingpong): assuming "
                    f"the peer's test buffer has key 0x{rkey:x} like ours" in out, "the note", out)
@@ -163,6 +163,40 @@ def case_pair_nic1_listens():
         check_true("0 < t_min <= t_avg <= t_max < 1 ms", 0 < tmin <= tavg <= tmax < 1000, "ordered", m.group(0))
         out = cmd(b, f"qp show {q}")
         check_true("the SEND bench landed on NIC 1", "completed 33, errors 0" in out, "completed 33", out)
+
+
+def case_pair_perftest_two_qps():
+    """perftest's exchange with --qps 2 on both NICs (no tool): NIC 1 listens, NIC 0
+    connects; two QPs RTS on each side, each with its half of the buffer; a WRITE on the
+    second QP lands; bench --qps 2 runs over both; 'qpx finish' ends the test on both."""
+    with pair() as (a, b):
+        b.send("listen --test write_bw --qps 2 --wait 5000")
+        b.wait_for(r"listen --test write_bw --qps 2 --wait 5000\n", 30)
+        out_c = cmd(a, "connect 10.0.0.2 --test write_bw --qps 2")
+        out_s = b.wait_for(r"solonic> ", 120).replace("\r", "")
+        rts_c = re.findall(r"qpx: QP 0x(\w+) RTS: peer 10\.0\.0\.2 [0-9a-f:]+ QPN 0x(\w+), PMTU 4096,", out_c)
+        rts_s = re.findall(r"qpx: QP 0x(\w+) RTS: peer 10\.0\.0\.1 [0-9a-f:]+ QPN 0x(\w+), PMTU 4096,", out_s)
+        check("client: two QPs RTS at PMTU 4096 (both NICs offer 4096)", 2, len(rts_c))
+        check("server: two QPs RTS", 2, len(rts_s))
+        # each side's QP k is connected to the other side's QP k
+        check("the QPs pair up", [(q, r) for q, r in rts_c], [(r, q) for q, r in rts_s])
+        q1 = int(rts_c[1][0], 16)
+        check("consecutive QPNs", int(rts_c[0][0], 16) + 1, q1)
+        locals_c = re.findall(r"local address: LID 0000 QPN 0x(\w+) .* VAddr 0x(\w+)", out_c)
+        check("the client's buffers: one half each",
+              [int(rts_c[0][0], 16), BUF, q1, BUF + 0x80000],
+              [int(x, 16) for pair_ in locals_c for x in pair_])
+        rkey = key_of(b)
+        x = BUF + 0x80000 + 0x1000
+        moved(a, b, lambda: wr(a, f"write {q1:#x} {x:#x} {x:#x} {rkey:#x} 0x2000", "write", 8192), x, 0x2000, 301)
+        out = cmd(a, f"bench write 4096 64 --qps 2 --rkey {rkey:#x}")
+        check_true("bench over both QPs", f"on QPs 0x{int(rts_c[0][0], 16):x}..0x{q1:x}, 4096 bytes x 64" in out,
+                   "bench: ... on QPs A..B, 4096 bytes x 64", out)
+        bw_table(out, 4096, 64)
+        out = cmd(a, "qpx finish")
+        check_true("the client's end of the test", "qpx: write_bw end-of-test exchange with 10.0.0.2 done" in out,
+                   "end-of-test exchange done", out)
+        out = b.wait_for(r"write_bw end-of-test exchange with 10\.0\.0\.1 done", 60)
 
 
 def case_pair_nic0_listens():
