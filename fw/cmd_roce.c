@@ -481,3 +481,43 @@ static int cmd_atomic(int argc, char **argv) {
 }
 CON_COMMAND(atomic, "cas|fadd QPN LADDR RADDR RKEY ARGS",
             "8-byte COMPARE SWAP (ARGS: COMPARE SWAP) or FETCH ADD (ARGS: ADD) at RADDR", cmd_atomic);
+
+/* ---- port: what 'ibv_devinfo -v' shows of a port */
+
+static int cmd_port(int argc, char **argv) {
+    (void)argv;
+    if (argc != 1) {
+        printf("port: takes no arguments\n");
+        return CON_ERR;
+    }
+    if (roce_need("port") != 0) return CON_ERR;
+    const struct roce_caps *k = roce_hw_caps();
+    struct netif *n = net_netif();
+    bool up = n && netif_is_link_up(n) && netif_is_up(n);
+    printf("port 1: state %s, link_layer Ethernet, transport RoCE v2 (UDP 4791), RC only\n",
+           up ? "PORT_ACTIVE (4)" : "PORT_DOWN (1)");
+    printf("  max_mtu 4096 (5), active_mtu 4096 (5): frames up to 9018 bytes; a QP's path MTU is\n");
+    printf("  set by listen/connect (--mtu)\n");
+    if (n) {
+        const uint8_t *m = n->hwaddr;
+        uint32_t ip = lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(n)));
+        printf("  MAC %02x:%02x:%02x:%02x:%02x:%02x\n", m[0], m[1], m[2], m[3], m[4], m[5]);
+        printf("  GID[0] ::ffff:%u.%u.%u.%u, RoCE v2 (the IPv4 GID; no IPv6 GIDs)\n",
+               (unsigned)(ip >> 24), (unsigned)(ip >> 16 & 0xffu), (unsigned)(ip >> 8 & 0xffu),
+               (unsigned)(ip & 0xffu));
+    } else {
+        printf("  no management port: no MAC or GID (%s)\n", net_absent_reason());
+    }
+    printf("  max_qp %lu (QPNs 2..%lu; the firmware tracks %u at once), max_qp_wr %lu send, %lu "
+           "receive\n",
+           (unsigned long)k->nqp, (unsigned long)k->nqp - 1u, ROCE_MAX_QPS,
+           (unsigned long)k->sq_depth, (unsigned long)k->rq_depth);
+    printf("  max_mr %lu (the firmware tracks %u), max_sge 1, max_qp_rd_atom %lu, "
+           "max_qp_init_rd_atom %lu\n",
+           (unsigned long)k->nmr, ROCE_MAX_MRS, (unsigned long)k->max_rd_atomic,
+           (unsigned long)k->max_rd_atomic);
+    printf("  atomic_cap ATOMIC_HCA (8-byte COMPARE SWAP, FETCH ADD)\n");
+    return CON_OK;
+}
+CON_COMMAND(port, "", "the RoCE port as 'ibv_devinfo -v' shows it: state, MTU, MAC, GID, limits",
+            cmd_port);

@@ -22,6 +22,7 @@ static struct {
     bool done_valid[DONE_RING];
     uint32_t done_next;
     uint32_t unclaimed; /* completions no table entry knew */
+    uint32_t req_cqe_error, resp_cqe_error; /* error completions (send side, receive side) */
     uint32_t rng;
 } rc;
 
@@ -227,6 +228,7 @@ static void file_wc(const struct roce_wc *wc) {
         qp->last_recv = *wc;
         if (wc->status != 0) {
             qp->recv_errors++;
+            rc.resp_cqe_error++;
             return;
         }
         qp->recv_done++;
@@ -241,6 +243,7 @@ static void file_wc(const struct roce_wc *wc) {
             qp->t_last_done = tmr_cycles();
         } else {
             qp->send_errors++;
+            rc.req_cqe_error++;
         }
     } else {
         rc.unclaimed++;
@@ -321,4 +324,13 @@ void roce_stats_print(void) {
     }
     printf("roce    cq_waiting %lu unclaimed_completions %lu\n",
            (unsigned long)(roce_hw_read(ROCE_CQ_STATUS) & 0xffffu), (unsigned long)rc.unclaimed);
+    /* the same events under the names 'rdma statistic' shows for rxe and mlx5 ports */
+    printf("rdma    duplicate_request %lu out_of_sequence %lu local_ack_timeout_err %lu "
+           "rnr_nak_received %lu\n",
+           (unsigned long)roce_hw_read(ROCE_RESP_DUP), (unsigned long)roce_hw_read(ROCE_RESP_NAK_SEQ),
+           (unsigned long)roce_hw_read(ROCE_REQ_TIMEOUTS),
+           (unsigned long)roce_hw_read(ROCE_REQ_RNR_WAITS));
+    printf("rdma    retransmits %lu req_cqe_error %lu resp_cqe_error %lu\n",
+           (unsigned long)roce_hw_read(ROCE_REQ_RETRANS), (unsigned long)rc.req_cqe_error,
+           (unsigned long)rc.resp_cqe_error);
 }

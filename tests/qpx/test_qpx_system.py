@@ -193,6 +193,15 @@ def case_pair_perftest_two_qps():
         check_true("bench over both QPs", f"on QPs 0x{int(rts_c[0][0], 16):x}..0x{q1:x}, 4096 bytes x 64" in out,
                    "bench: ... on QPs A..B, 4096 bytes x 64", out)
         bw_table(out, 4096, 64)
+        out = cmd(a, "port")
+        for want in (r"port 1: state PORT_ACTIVE \(4\), link_layer Ethernet", r"active_mtu 4096 \(5\)",
+                     r"GID\[0\] ::ffff:10\.0\.0\.1, RoCE v2", r"max_qp \d+ \(QPNs 2\.\.\d+",
+                     r"max_qp_rd_atom \d+"):
+            check_true(f"port: {want}", re.search(want, out) is not None, want, out)
+        out = cmd(a, "stats")
+        m = re.search(r"rdma +retransmits (\d+) req_cqe_error (\d+) resp_cqe_error (\d+)", out)
+        check_true("stats: rdma-named counters", m is not None, "rdma retransmits N req_cqe_error N ...", out)
+        check("no error completions on a clean run", ("0", "0"), m.groups()[1:])
         out = cmd(a, "qpx finish")
         check_true("the client's end of the test", "qpx: write_bw end-of-test exchange with 10.0.0.2 done" in out,
                    "end-of-test exchange done", out)
