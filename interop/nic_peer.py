@@ -67,6 +67,7 @@ class Step:
     test: str          # pingpong or one of PERFTEST
     size: int
     iters: int = 5
+    qps: int = 1       # perftest -q (the NIC: --qps), bandwidth tests only
 
     def __post_init__(self):
         if self.role not in ("server", "client") or self.test not in ("pingpong",) + PERFTEST:
@@ -77,18 +78,20 @@ class Step:
                              f"iterations (-n {self.iters})")
         if self.iters < 1 or self.size < 1:
             raise ValueError(f"step {self.label()}: size and iterations must be at least 1")
+        if self.qps != 1 and (self.test not in PERFTEST or self.is_lat() or not 1 <= self.qps <= 16):
+            raise ValueError(f"step {self.label()}: QPS 1..16, and only for the bandwidth tests")
 
     @classmethod
     def parse(cls, spec):
         parts = spec.split(":")
-        if len(parts) != 4:
-            raise ValueError(f"bad step {spec!r}: expected ROLE:TEST:SIZE:ITERS")
-        role, test, size, iters = parts
+        if len(parts) not in (4, 5):
+            raise ValueError(f"bad step {spec!r}: expected ROLE:TEST:SIZE:ITERS[:QPS]")
+        role, test = parts[:2]
         try:
-            size, iters = int(size, 0), int(iters, 0)
+            nums = [int(x, 0) for x in parts[2:]]
         except ValueError:
-            raise ValueError(f"bad step {spec!r}: SIZE and ITERS are numbers") from None
-        return cls(role, test, size, iters)
+            raise ValueError(f"bad step {spec!r}: SIZE, ITERS and QPS are numbers") from None
+        return cls(role, test, *nums)
 
     def guest_cmd(self):
         if self.test == "pingpong":
@@ -96,6 +99,8 @@ class Step:
         else:
             # perftest picks the IPv4 RoCE v2 GID (index 1) itself; -x 1 says so anyway
             cmd = f"ib_{self.test} -x 1 -s {self.size} -n {self.iters}"
+            if self.qps > 1:
+                cmd += f" -q {self.qps}"
         return cmd + (" {peer}" if self.role == "server" else "")
 
     def nic_cmds(self, idle_ms):
@@ -106,6 +111,8 @@ class Step:
             tool = f"tool on -n {self.iters} -s {self.size} --idle {idle_ms}"
             xchg = (f"listen --tool perftest --test {self.test} --wait 600000"
                     if self.role == "server" else f"connect {GUEST_IP} --test {self.test}")
+            if self.qps > 1:
+                xchg += f" --qps {self.qps}"
         return tool, xchg
 
     def is_lat(self):
@@ -117,7 +124,8 @@ class Step:
 
     def label(self):
         tool = "ibv_rc_pingpong" if self.test == "pingpong" else f"ib_{self.test}"
-        return f"{tool} -s {self.size} -n {self.iters}, NIC {self.role}"
+        q = f" -q {self.qps}" if self.qps > 1 else ""
+        return f"{tool} -s {self.size} -n {self.iters}{q}, NIC {self.role}"
 
 
 @dataclasses.dataclass
@@ -182,8 +190,9 @@ def _guest_ok(step, out):
     if not step.guest_prints_result():
         return ""
     m = (LAT_RE if step.is_lat() else BW_RE).search(out)
-    if not m or int(m.group(1)) != step.size or int(m.group(2)) != step.iters:
-        return f"no result line '{step.size} {step.iters} ...'"
+    iters = step.iters * step.qps  # perftest -q N counts every QP's messages
+    if not m or int(m.group(1)) != step.size or int(m.group(2)) != iters:
+        return f"no result line '{step.size} {iters} ...'"
     return ""
 
 
@@ -395,7 +404,7 @@ def main():
     sub = ap.add_subparsers(dest="mode", required=True)
     r = sub.add_parser("run", help="one simulator and one guest, steps in order")
     r.add_argument("--name", required=True)
-    r.add_argument("--step", action="append", required=True, help="ROLE:TEST:SIZE:ITERS")
+    r.add_argument("--step", action="append", required=True, help="ROLE:TEST:SIZE:ITERS[:QPS]")
     r.add_argument("--timeout", type=float, default=600)
     r.add_argument("--idle-ms", type=int, default=2000,
                    help="a NIC server's idle bound (simulated ms)")

@@ -14,6 +14,7 @@ pingpong echoed byte for byte and the client's data being --chk's buffer, and ev
 write_lat WRITE carrying its iteration number in its last byte. The longer set
 (test_nic_sweep.py) runs with `make interop`."""
 import pathlib
+import re
 import sys
 
 import pytest
@@ -26,7 +27,8 @@ import nic_peer     # noqa: E402
 
 S = nic_peer.Step
 STEPS = [S("server", "pingpong", 2048, 5), S("server", "write_bw", 4096, 5),
-         S("client", "write_bw", 4096, 5), S("server", "write_lat", 64, 5)]
+         S("client", "write_bw", 4096, 5), S("server", "write_bw", 4096, 5, qps=2),
+         S("server", "write_lat", 64, 5)]
 
 
 @pytest.fixture(scope="module")
@@ -70,9 +72,21 @@ def test_write_bw_nic_client(run):
 
 
 def test_write_lat_nic_server(run):
-    st = _step(run, 3)
+    st = _step(run, 4)
     assert st.nic_line.startswith("tool: write_lat server with 10.0.0.2: 5 iters of 64 bytes")
     assert nic_peer.LAT_RE.search(st.nic_out), "no latency table from the NIC:\n" + st.nic_out
+
+
+def test_write_bw_two_qps_nic_server(run):
+    """ib_write_bw -q 2 against listen --qps 2: two QPs each way; perftest counts both
+    QPs' messages (5 each)."""
+    st = _step(run, 3)
+    remote = re.findall(r"remote address: LID 0000 QPN (0x[0-9a-f]+)", st.guest_out)
+    assert len(set(remote)) == 2, st.guest_out   # the NIC's two QPs, as the guest saw them
+    assert "VAddr 0x00000000180000" in st.guest_out, st.guest_out   # the second QP's half of the buffer
+    m = nic_peer.BW_RE.search(st.guest_out)
+    assert m and (int(m.group(1)), int(m.group(2))) == (4096, 10), st.guest_out
+    assert st.nic_line.startswith("tool: write_bw server with 10.0.0.2:"), st.nic_line
 
 
 def test_run_clean(run):

@@ -169,10 +169,13 @@ def test_nic_peer_refuses_steps_perftest_would_refuse():
     import nic_peer
     assert nic_peer.Step.parse("server:write_bw:4096:5").iters == 5
     assert nic_peer.Step.parse("client:pingpong:64:1").iters == 1
+    st = nic_peer.Step.parse("server:write_bw:4096:5:2")
+    assert st.qps == 2 and " -q 2" in st.guest_cmd() and st.nic_cmds(50)[1].endswith(" --qps 2")
     for spec, want in (("server:write_bw:4096:4", "perftest refuses fewer than 5 iterations (-n 4)"),
                        ("server:write:64:5", "bad step server:write"),
-                       ("server:write_bw:64", "expected ROLE:TEST:SIZE:ITERS"),
-                       ("server:write_bw:x:5", "SIZE and ITERS are numbers")):
+                       ("server:write_bw:64", "expected ROLE:TEST:SIZE:ITERS[:QPS]"),
+                       ("server:write_lat:64:5:2", "QPS 1..16, and only for the bandwidth tests"),
+                       ("server:write_bw:x:5", "SIZE, ITERS and QPS are numbers")):
         try:
             nic_peer.Step.parse(spec)
         except ValueError as e:

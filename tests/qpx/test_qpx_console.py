@@ -139,6 +139,7 @@ ARGS = [
                        "ibv_rc_pingpong and the latency tests use one QP"),
     ("connect 10.0.0.2 --test write_lat --qps 2", "connect: --qps is for perftest's bandwidth tests (write_bw, "
                                                   "read_bw, send_bw): ibv_rc_pingpong and the latency tests use one QP"),
+    ("listen --test write_bw --qps 2 --mtu 1024 --idle 5 --wait 9 --timeout 7", "listen: " + NO_ROCE),
     ("port now", "port: takes no arguments"),
     ("port", "port: " + NO_ROCE),
     ("listen --mtu 1500", "listen: --mtu: expected 256, 512, 1024, 2048 or 4096, got 1500"),
