@@ -250,7 +250,9 @@ def case_uptime_and_timer_irq():
     lines = ["uptime"]
     for _ in range(rounds):
         lines += ["mem rd 0x10000000 256", "uptime"]
-    with Sim(typed(*lines)) as s:
+    # about 1.7 M simulated cycles: 80 s of wall time on an idle 2-core machine, more when
+    # loaded; the wall bound only catches a hang (the cycle counts are what is checked)
+    with Sim(typed(*lines), max_seconds=200) as s:
         s.boot()
         samples = []
         for line in lines:
