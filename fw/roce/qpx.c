@@ -36,6 +36,7 @@ static const char *const item_name[] = {
 
 struct step {
     uint8_t kind, item, qp; /* qp: which of the session's QPs a destination item is about */
+    bool extra;             /* the barrier only lat tests and send_bw exchange before the test */
 };
 
 #define MAX_STEPS ((int)(40 + 4 * QPX_MAX_QPS)) /* perftest -q N: each QP's destination twice */
@@ -75,6 +76,7 @@ static struct {
     uint64_t buf_vaddr;
     uint64_t idle_until; /* server during the test: cycles; renewed by any TCP byte or RoCE packet */
     uint32_t rx_packets; /* the transport's rx_packets when idle_until was last renewed */
+    uint32_t pk_ready;   /* the transport's rx_packets once the QPs were programmed */
 } s;
 
 const char *qpx_test_name(uint32_t t) {
@@ -111,7 +113,7 @@ static void ip_str(uint32_t ip, char out[16]) {
 /* ---- the step list */
 
 static void add(uint8_t kind, uint8_t item, uint8_t qp) {
-    if (s.nsteps < MAX_STEPS) s.steps[s.nsteps++] = (struct step){kind, item, qp};
+    if (s.nsteps < MAX_STEPS) s.steps[s.nsteps++] = (struct step){kind, item, qp, false};
 }
 
 /* One lockstep exchange of an item about QP qp: the client sends first, the server answers. */
@@ -128,6 +130,13 @@ static void xchg_qp(uint8_t item, uint8_t qp) {
 /* Items and barriers that are not about a particular QP (perftest's barriers repeat QP 0's). */
 static void xchg(uint8_t item) {
     xchg_qp(item, 0);
+}
+
+/* The barrier before the test that only the lat tests and send_bw have: a server that sees
+   RoCE packets instead knows its peer runs another test. */
+static void xchg_extra(void) {
+    xchg(IT_PT_DEST);
+    s.steps[s.nsteps - 1].extra = s.steps[s.nsteps - 2].extra = true;
 }
 
 static void build_steps(void) {
@@ -165,7 +174,7 @@ static void build_steps(void) {
         /* the lat tests (seen from 4.5-0.17 in rxe guests): a third barrier before the test;
            after it write_lat just closes, read_lat and send_lat exchange one barrier and
            "done" */
-        xchg(IT_PT_DEST);
+        xchg_extra();
         add(SK_PAUSE, IT_NONE, 0);
         if (s.o.test != QPX_WRITE_LAT) {
             xchg(IT_PT_DEST);
@@ -178,7 +187,7 @@ static void build_steps(void) {
     /* ib_send_bw (seen from 4.5-0.17 in an rxe guest): a third barrier once the receives are
        posted, and after the test no report exchange (only with -b), just the closing barrier */
     bool send_bw = s.o.test == QPX_SEND_BW;
-    if (send_bw) xchg(IT_PT_DEST);
+    if (send_bw) xchg_extra();
     add(SK_PAUSE, IT_NONE, 0);
     if (!send_bw) xchg(IT_PT_DEST); /* barrier after the test */
     if (is_bw() && !send_bw)
@@ -315,6 +324,28 @@ static err_t on_connected(void *arg, struct tcp_pcb *pcb, err_t err) {
 
 /* ---- the steps */
 
+/* A server's checks that its peer runs the test it listens for. While we wait for the extra
+   barrier (lat tests, send_bw) a peer running write_bw or read_bw already sends RoCE packets;
+   a bw server's peer sends its next barrier only after its test, so a barrier before any
+   RoCE packet means the peer skipped the test: it expects one more barrier. true after fail(). */
+static bool other_test_started(void) {
+    if (!s.o.server || s.o.dry || roce_hw_read(ROCE_RX_PACKETS) == s.pk_ready) return false;
+    fail("the peer sends RoCE packets where %s exchanges one more barrier: it runs another test "
+         "(write_bw or read_bw?), not %s",
+         test_names[s.o.test], test_names[s.o.test]);
+    return true;
+}
+
+static bool barrier_before_traffic(void) {
+    if (!s.o.server || s.o.dry || !is_bw() || s.rxlen == 0 ||
+        roce_hw_read(ROCE_RX_PACKETS) != s.pk_ready)
+        return false;
+    fail("the peer sent a barrier before any RoCE packet of the test: it runs another test (a "
+         "latency test or send_bw, which exchange one more barrier), not %s",
+         test_names[s.o.test]);
+    return true;
+}
+
 /* The server's silence bound during the test: renewed by TCP data (on_recv) and by
    any RoCE packet the transport parsed (one session at a time owns the traffic). */
 static bool idle_expired(void) {
@@ -428,6 +459,12 @@ static int take(uint8_t item, uint8_t qp, const uint8_t *b, uint32_t n) {
         if (d.lid != 0) {
             e = "the peer sent a non-zero LID (an InfiniBand port; this NIC speaks RoCE v2)";
             break;
+        }
+        /* perftest's READ tests send their device's max_rd_atomic as OUT, the others 1 */
+        if (item == IT_PT_DEST && qp == 0 && is_read() != (d.out_reads > 1)) {
+            fail("the peer runs %s test (its destination has OUT %u), not %s", is_read() ?
+                 "a WRITE or SEND" : "a READ", d.out_reads, test_names[s.o.test]);
+            return -1;
         }
         uint32_t ip;
         if (qpx_gid_to_ipv4(d.gid, &ip, &e) != 0) break;
@@ -569,6 +606,7 @@ static int program(void) {
            (unsigned long)s.qp[s.nqp - 1]->qpn, (unsigned long)(dt / mhz),
            (unsigned long)(dt % mhz * 10u / mhz), (unsigned long long)dt,
            s.o.server ? "the client connected" : "connect started");
+    s.pk_ready = roce_hw_read(ROCE_RX_PACKETS);
     s.buf_known = s.o.tool == QPX_TOOL_PERFTEST;
     s.buf_qpn = s.qp[0]->qpn;
     s.buf_rkey = s.peer[0].rkey;
@@ -638,6 +676,7 @@ static int run_step(void) {
     }
     case SK_RECV: {
         uint32_t need = item_len[st->item];
+        if (st->extra && other_test_started()) return -1;
         if (s.rxlen < need) {
             if (s.rx_overflow) {
                 fail("the peer sent more than %u bytes without waiting for an answer", RX_MAX);
@@ -693,6 +732,7 @@ static int run_step(void) {
             return -1;
         }
         if (s.o.server ? (s.rxlen == 0 && !s.peer_closed) : !s.finish_requested) return 0;
+        if (barrier_before_traffic()) return -1;
         if (s.o.server && s.rxlen == 0 && s.peer_closed) {
             if (s.o.test == QPX_WRITE_LAT) { /* write_lat has no end-of-test exchange */
                 s.phase = QPX_ENDING;

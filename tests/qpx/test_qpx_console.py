@@ -413,6 +413,18 @@ def case_xchg_perftest_server_two_qps():
         n.sim.expect(r"write_bw end-of-test exchange with 10\.0\.0\.100 done", what="end line")
 
 
+def case_xchg_perftest_read_client_write_listen():
+    """A read_bw client (OUT 0x80) against listen --test write_bw: named at its destination."""
+    client = [patch_gid(p, PEER_IP) for c, p in exchange("read_bw") if c]
+
+    def act(t):
+        for cm in client[:4]:
+            t.send(cm)
+            t.recv(len(cm), "server item")
+        t.send(client[4])
+    failing_listen("--test write_bw", act, "the peer runs a READ test (its destination has OUT 128), not write_bw")
+
+
 def case_xchg_perftest_two_qps_expected_one():
     """A -q 2 client against a plain listen: the second destination is refused, with the fix."""
     ref = exchange("write_bw_2qp")

@@ -208,6 +208,32 @@ def case_pair_perftest_two_qps():
         out = b.wait_for(r"write_bw end-of-test exchange with 10\.0\.0\.1 done", 60)
 
 
+def case_pair_perftest_other_test():
+    """The client runs another test than the server listens for: the server names it at the
+    exchange (not after a step timeout) and serves the next listen."""
+    with pair() as (a, b):
+        for listen, conn, want in (
+                ("write_bw", "write_lat", "the peer sent a barrier before any RoCE packet of the test: it runs "
+                                          "another test (a latency test or send_bw, which exchange one more "
+                                          "barrier), not write_bw"),
+                ("write_lat", "write_bw", "the peer sends RoCE packets where write_lat exchanges one more "
+                                          "barrier: it runs another test (write_bw or read_bw?), not write_lat")):
+            b.send(f"listen --test {listen} --wait 5000")
+            b.wait_for(rf"listen --test {listen} --wait 5000\n", 30)
+            out_c = cmd(a, f"connect 10.0.0.2 --test {conn}")
+            if conn == "write_bw":  # the client's test starts: one WRITE posted by hand
+                m = re.search(r"qpx: QP 0x(\w+) RTS", out_c)
+                k = re.search(r"remote address: .* RKey 0x(\w+) ", out_c)
+                check_true("the write_bw client is ready", m and k, "qpx: QP ... RTS, the server's RKey", out_c)
+                cmd(a, f"write 0x{m.group(1)} {BUF:#x} {BUF:#x} 0x{k.group(1)} 64")  # NIC 1's listen runs
+            out_s = b.wait_for(r"qpx: the peer[^\n]*\n", 120).replace("\r", "")
+            check_true(f"server of {listen}, client of {conn}", want in out_s, want, out_s)
+            if listen.endswith("_lat"):  # a lat server's listen returns only now, with its prompt
+                b.wait_for(r"solonic> ", 30)
+            cmd(a, "qpx abort")  # the client's session, if it still runs
+            check(f"server of {listen}: free again", "qpx: no session\n", cmd(b, "qpx"))
+
+
 def case_pair_nic0_listens():
     """The roles reversed: NIC 0 listens, NIC 1 connects; WRITE both ways, SEND 1 -> 0; bench from NIC 1."""
     with pair() as (a, b):
