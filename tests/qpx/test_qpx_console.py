@@ -353,9 +353,12 @@ def case_xchg_pingpong_client_reference():
 
 
 def case_xchg_pingpong_server_reference():
+    """Our server against the client side of rc_pingpong.decode.txt. The NIC closes first,
+    the peer then closes: the NIC's end sits in TIME_WAIT, and the next listen binds port
+    18515 all the same (SO_REUSEADDR)."""
     client_msg = patch_gid([p for c, p in exchange("rc_pingpong") if c][0], PEER_IP)
     line = "listen --dry --wait 500"
-    with start(typed(line, "qpx")) as n:
+    with start(typed(line, "listen --dry --wait 1")) as n:
         reply_of(n, line, PP_LOCAL)
         t = Tcp(n, 40000, PORT)
         t.connect()
@@ -363,10 +366,14 @@ def case_xchg_pingpong_server_reference():
         check_pp_dest(t.recv(52, "server destination"), "the NIC's answer")
         t.send(b"done\x00")
         t.expect_end("the NIC closes after done")
+        t.close()
         out = n.sim.upto_prompt("listen output")
         for want in ["remote address: LID 0x0000, QPN 0x000011, PSN 0xc93ca0, GID ::ffff:10.0.0.100",
                      "qpx: pingpong exchange with 10.0.0.100 done"]:
             check_true("listen output", want in out, want, out)
+        out = n.sim.reply("listen --dry --wait 1")
+        check_true("a listen right after the exchange", "no client connected to port 18515 within 1 ms" in out,
+                   "no client ... within 1 ms (not 'in use')", out)
 
 
 def check_pt_dest_qp(msg, what, qpn, vaddr):
@@ -389,11 +396,7 @@ def case_xchg_perftest_server_two_qps():
         t = Tcp(n, 40006, PORT)
         t.connect()
         dests = 0
-        for i, (cm, sm) in enumerate(zip(client, server)):
-            if len(cm) == 5:
-                break
-            t.send(cm)
-            got = t.recv(len(sm), f"server item {i}")
+        for i, sm, got in replay(t, client, server):
             if len(sm) == 108:
                 # items 4-7: QP 0, QP 1, QP 0, QP 1; later barriers repeat QP 0
                 k = dests % 2 if dests < 4 else 0
@@ -473,26 +476,6 @@ def case_xchg_perftest_mtu_capped():
     perftest_server_mtu("--mtu 2048", b"5", b"4", 2048)
 
 
-def case_xchg_listen_again_after_time_wait():
-    """The NIC closes first, the peer then closes: the NIC's end of the connection
-    sits in TIME_WAIT, and the next listen binds port 18515 all the same."""
-    client_msg = patch_gid([p for c, p in exchange("rc_pingpong") if c][0], PEER_IP)
-    line = "listen --dry --wait 500"
-    with start(typed(line, "listen --dry --wait 1")) as n:
-        reply_of(n, line, PP_LOCAL)
-        t = Tcp(n, 40003, PORT)
-        t.connect()
-        t.send(client_msg)
-        check_pp_dest(t.recv(52, "server destination"), "the NIC's answer")
-        t.send(b"done\x00")
-        t.expect_end("the NIC closes after done")
-        t.close()
-        n.sim.upto_prompt("listen output")
-        out = n.sim.reply("listen --dry --wait 1")
-        check_true("a listen right after the exchange", "no client connected to port 18515 within 1 ms" in out,
-                   "no client ... within 1 ms (not 'in use')", out)
-
-
 def case_xchg_peer_silent_during_test():
     """A perftest client that goes silent once the test runs (its host vanished):
     the NIC's server ends the session after --idle ms by itself, says why, and
@@ -521,6 +504,16 @@ def case_xchg_peer_silent_during_test():
         out = n.sim.reply("listen --dry --wait 1")
         check_true("a new listen works", "no client connected to port 18515 within 1 ms" in out,
                    "no client ... within 1 ms", out)
+
+
+def replay(t, client, server):
+    """Send the client's items up to its "done"; yield (i, the reference server item, what
+    the NIC answered in its place)."""
+    for i, (cm, sm) in enumerate(zip(client, server)):
+        if len(cm) == 5:
+            return
+        t.send(cm)
+        yield i, sm, t.recv(len(sm), f"server item {i}")
 
 
 def check_pt_dest(msg, what, out_reads=1):
@@ -576,11 +569,7 @@ def case_xchg_perftest_server_read_bw_reference():
         t = Tcp(n, 40001, PORT)
         t.connect()
         ours = None
-        for i, (cm, sm) in enumerate(zip(client, server)):
-            if len(cm) == 5:
-                break
-            t.send(cm)
-            got = t.recv(len(sm), f"server item {i}")
+        for i, sm, got in replay(t, client, server):
             if len(sm) == 108:
                 ours = ours or check_pt_dest(got, f"server destination {i}")
                 check(f"server barrier {i} repeats the destination", ours, got)
