@@ -170,15 +170,19 @@ def case_args_every_command():
 
 
 def case_args_help_lists_every_command():
+    # the help texts are long: about 60 s of wall time on an idle machine (the wall bound only
+    # catches a hang; the cycle bound is the run's)
     with Sim(typed("help", *[f"help {c}" for c in ("qp", "mr", "listen", "connect", "qpx")]),
-             max_cycles=40_000_000) as s:
+             max_cycles=40_000_000, max_seconds=240) as s:
         s.boot()
         out = s.reply("help")
-        for c in ("atomic", "connect", "listen", "mr", "qp", "qpx", "read", "recv", "send", "write"):
+        for c in ("atomic", "connect", "listen", "mr", "port", "qp", "qpx", "read", "recv", "send", "write"):
             check_true(f"'help' lists {c}", re.search(rf"^  {c} ", out, re.M) is not None, c, tail(out))
         for c in ("qp", "mr"):
             s.reply(f"help {c}")
-        check_true("help listen explains --wait", "--wait MS" in s.reply("help listen"), "--wait", "")
+        out = s.reply("help listen")
+        for opt in ("--wait MS", "--idle MS", "--qps N", "--mtu BYTES"):
+            check_true(f"help listen explains {opt}", opt in out, opt, out)
         check_true("help connect explains --test", "--test write_bw" in s.reply("help connect"), "--test", "")
         s.reply("help qpx")
         check("exit code", 0, s.wait_exit())
