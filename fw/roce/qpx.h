@@ -42,7 +42,7 @@ enum qpx_phase {
 #define QPX_MAX_QPS 16u    /* perftest -q N: at most this many QPs in one session */
 #define QPX_IDLE_MS 30000u /* default: a server's test ends when its peer is silent this long */
 #define QPX_BUF_BASE 0x100000u /* the test buffer in on-board memory */
-#define QPX_BUF_BYTES 0x100000u
+#define QPX_BUF_BYTES 0x1000000u /* 16 MiB: perftest -a goes up to 8 MiB messages */
 
 struct qpx_opts {
     bool server;

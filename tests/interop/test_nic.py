@@ -83,7 +83,7 @@ def test_write_bw_two_qps_nic_server(run):
     st = _step(run, 3)
     remote = re.findall(r"remote address: LID 0000 QPN (0x[0-9a-f]+)", st.guest_out)
     assert len(set(remote)) == 2, st.guest_out   # the NIC's two QPs, as the guest saw them
-    assert "VAddr 0x00000000180000" in st.guest_out, st.guest_out   # the second QP's half of the buffer
+    assert "VAddr 0x00000000900000" in st.guest_out, st.guest_out   # the second QP's half of the 16 MiB buffer
     m = nic_peer.BW_RE.search(st.guest_out)
     assert m and (int(m.group(1)), int(m.group(2))) == (4096, 10), st.guest_out
     assert st.nic_line.startswith("tool: write_bw server with 10.0.0.2:"), st.nic_line

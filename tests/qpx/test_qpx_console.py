@@ -404,7 +404,7 @@ def case_xchg_perftest_server_two_qps():
             if len(sm) == 108:
                 # items 4-7: QP 0, QP 1, QP 0, QP 1; later barriers repeat QP 0
                 k = dests % 2 if dests < 4 else 0
-                check_pt_dest_qp(got, f"server destination {dests} (QP {k})", 0x11 + k, 0x100000 + k * 0x80000)
+                check_pt_dest_qp(got, f"server destination {dests} (QP {k})", 0x11 + k, 0x100000 + k * 0x800000)
                 dests += 1
             if dests == 5 and len(sm) == 108:
                 n.sim.expect(r"write_bw server with 10\.0\.0\.100 ready", what="ready line")

@@ -35,6 +35,7 @@ sys.path.insert(0, HERE)
 from simcon import Failure, Sim, check, check_true, tail, typed  # noqa: E402
 
 BUF = 0x100000          # QPX_BUF_BASE: the exchange's test buffer on both NICs
+BUF_BYTES = 0x1000000   # QPX_BUF_BYTES: its size (perftest -a goes to 8 MiB)
 WIRE_GBPS = 100.0       # solonic_sim's default wire rate
 MAX_CYCLES = "200000000"  # 800 ms of simulated time per two-NIC run
 NUM = r"([0-9]+\.[0-9]+)"
@@ -184,10 +185,10 @@ def case_pair_perftest_two_qps():
         check("consecutive QPNs", int(rts_c[0][0], 16) + 1, q1)
         locals_c = re.findall(r"local address: LID 0000 QPN 0x(\w+) .* VAddr 0x(\w+)", out_c)
         check("the client's buffers: one half each",
-              [int(rts_c[0][0], 16), BUF, q1, BUF + 0x80000],
+              [int(rts_c[0][0], 16), BUF, q1, BUF + BUF_BYTES // 2],
               [int(x, 16) for pair_ in locals_c for x in pair_])
         rkey = key_of(b)
-        x = BUF + 0x80000 + 0x1000
+        x = BUF + BUF_BYTES // 2 + 0x1000
         moved(a, b, lambda: wr(a, f"write {q1:#x} {x:#x} {x:#x} {rkey:#x} 0x2000", "write", 8192), x, 0x2000, 301)
         out = cmd(a, f"bench write 4096 64 --qps 2 --rkey {rkey:#x}")
         check_true("bench over both QPs", f"on QPs 0x{int(rts_c[0][0], 16):x}..0x{q1:x}, 4096 bytes x 64" in out,
@@ -302,8 +303,9 @@ ARGS = [
     ("bench write", "bench write: expected SIZE ITERS"),
     ("bench lat send 64", "bench lat send: expected SIZE ITERS"),
     ("bench read 64 --depth 2", "bench read: expected SIZE ITERS"),
-    ("bench write 0 1", "bench: SIZE: expected 1..1048576 bytes (the exchange's test buffer), got 0"),
-    ("bench write 0x100001 1", "bench: SIZE: expected 1..1048576 bytes (the exchange's test buffer), got 0x100001"),
+    ("bench write 0 1", "bench: SIZE: expected 1..16777216 bytes (the exchange's test buffer), got 0"),
+    ("bench write 0x1000001 1", "bench: SIZE: expected 1..16777216 bytes (the exchange's test buffer), got "
+                                "0x1000001"),
     ("bench write 64k 1", "bench: SIZE: expected a number (decimal or 0x hex), got '64k'"),
     ("bench send 64 0", "bench: ITERS: expected 1..100000, got 0"),
     ("bench send 64 100001", "bench: ITERS: expected 1..100000, got 100001"),
