@@ -47,7 +47,17 @@
 // packet's data counts as through when its last beat enters u_rd). The
 // atomic's new value is computed in a state of its own (T_AT_NV, +1 cycle)
 // into the register that drives m_aw_axis_tdata; the counter pulses are
-// registered (+1 cycle).
+// registered (+1 cycle). A duplicate atomic's cache look-up takes two states
+// of its own after the cache read (+2 cycles): T_DUP_M registers each
+// entry's PSN match (dm_q) from the RAM's output, T_DUP_H the hit and its
+// entry's orig (hit_q, hit_orig_q), which T_DUP answers from.
+//
+// The head event's QP against the READ contexts: qm_q[i] (context i's QPN is
+// the head event's) and pm_q (the pending ACK's QPN is) are registered,
+// computed a cycle ahead from the event that becomes the head (u_ev's skid
+// register, copied in skq_q, or s_ev) and each context's QPN (a context
+// allocated now takes the present head's), so the engine's decisions start
+// from flip-flops (no cycle added).
 //
 // The READ contexts, cycle by cycle: in cycle 0 a context is written
 // (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
@@ -142,15 +152,17 @@ module roce_resp_tx #(
   localparam int CXW = (NC > 1) ? $clog2(NC) : 1;
   localparam int AHW = $clog2(RD_AHEAD + 1) + 1;
 
-  typedef enum logic [2:0] {
-    T_IDLE    = 3'd0,
-    T_AT_CMD  = 3'd1,
-    T_AT_RD   = 3'd2,
-    T_AT_WR   = 3'd3,
-    T_AT_CPL  = 3'd4,
-    T_AT_ACK  = 3'd5,
-    T_DUP     = 3'd6,
-    T_AT_NV   = 3'd7
+  typedef enum logic [3:0] {
+    T_IDLE    = 4'd0,
+    T_AT_CMD  = 4'd1,
+    T_AT_RD   = 4'd2,
+    T_AT_WR   = 4'd3,
+    T_AT_CPL  = 4'd4,
+    T_AT_ACK  = 4'd5,
+    T_DUP     = 4'd6,
+    T_AT_NV   = 4'd7,
+    T_DUP_M   = 4'd8,    // the cache row read: each entry's PSN match, registered
+    T_DUP_H   = 4'd9     // the hit and its entry's orig, registered
   } tstate_e;
 
   // A header as decided (the header FIFO's entry); m_tx_hdr is built from it.
@@ -256,8 +268,11 @@ module roce_resp_tx #(
     .m_valid(rd_valid), .m_ready(rd_ready), .m_data({rd_user, rd_last, rd_keep, rd_data}));
 
   logic [63:0] newval;
-  logic        hit;
-  logic [63:0] hit_orig;
+  // the duplicate atomic's cache look-up, a stage per decision: the entries'
+  // PSN matches (dm_q, in T_DUP_M), then the hit and its orig (in T_DUP_H)
+  logic [NATOM-1:0] dm_q, dm_d;
+  logic        hit_q, hit_d;
+  logic [63:0] hit_orig_q, hit_orig_d;
   logic        rd_tag0;                            // the DMA read beat is READ response data
   logic        tx_valid, tx_ready;                 // READ data into u_tx
   logic        cqe_valid, cqe_ready;               // the receive CQE into u_cqe
@@ -273,13 +288,14 @@ module roce_resp_tx #(
 
   always_comb begin
     newval = ev.is_cmp ? ((orig_q == ev.compare) ? ev.swap_add : orig_q) : orig_q + ev.swap_add;
-    hit      = 1'b0;
-    hit_orig = '0;
+  end
+  // (the cache's read data holds from T_DUP_M to T_DUP: read only in T_IDLE)
+  always_comb begin
+    for (int i = 0; i < NATOM; i++) dm_d[i] = c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn;
+    hit_d      = |dm_q;
+    hit_orig_d = '0;
     for (int i = 0; i < NATOM; i++) begin
-      if (c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn) begin
-        hit      = 1'b1;
-        hit_orig = c_rd[i*AEW +: 64];
-      end
+      if (dm_q[i]) hit_orig_d = c_rd[i*AEW +: 64];   // the last entry that matches
     end
   end
 
@@ -314,6 +330,40 @@ module roce_resp_tx #(
   logic        at_ready, at_push, at_alloc_h, at_err_set, at_err_clr, at_inc_nak, at_dma_err;
   logic        f_inc_ack, f_inc_nak, d_dma_err;
 
+  // ---- which contexts belong to the head event's QP, registered: qm_q[i] is
+  // (cx_q[i].qpn == ev.qpn) for every context in use, and pm_q is
+  // (pend_q.qpn == ev.qpn) while an ACK is pending. Both are computed a cycle
+  // ahead from the next head event (u_ev's skid register, copied in skq_q, or
+  // s_ev) and the contexts' next QPN (a context allocated takes ev.qpn).
+  logic [NC-1:0] qm_q, qm_d;
+  logic          pm_q, pm_d;
+  logic [23:0]   skq_q, skq_d;                     // the QPN in u_ev's skid register
+  logic          ev_adv, ev_sk;
+  logic [NC-1:0] qm_sk, qm_in;                     // context i's QPN == the skid's, s_ev's
+  logic          qe_sk, qe_in, pe_sk, pe_in;       // ev.qpn, pend_q.qpn == the skid's, s_ev's
+  always_comb begin
+    skq_d  = s_ev_ready ? s_ev.qpn : skq_q;        // (u_ev's skid register loads only when empty)
+    ev_sk  = !s_ev_ready;                          // u_ev's skid register holds an event
+    ev_adv = ev_ready || !ev_valid;                // u_ev's head is replaced next cycle
+    for (int i = 0; i < NC; i++) begin
+      cs       = cx_q[i];
+      qm_sk[i] = cs.qpn == skq_q[QW-1:0];
+      qm_in[i] = cs.qpn == s_ev.qpn[QW-1:0];
+    end
+    qe_sk = ev.qpn[QW-1:0] == skq_q[QW-1:0];
+    qe_in = ev.qpn[QW-1:0] == s_ev.qpn[QW-1:0];
+    pe_sk = pend_q.qpn == skq_q;
+    pe_in = pend_q.qpn == s_ev.qpn;
+    for (int i = 0; i < NC; i++) begin
+      if ((alloc || alloc_h) && free_i == CXW'(i)) qm_d[i] = ev_sk ? qe_sk : qe_in;   // (the event is taken)
+      else if (ev_adv)                             qm_d[i] = ev_sk ? qm_sk[i] : qm_in[i];
+      else                                         qm_d[i] = qm_q[i];
+    end
+    if (pend_merge)  pm_d = ev_sk ? (ev.qpn == skq_q) : (ev.qpn == s_ev.qpn);         // (the event is taken)
+    else if (ev_adv) pm_d = ev_sk ? pe_sk : pe_in;
+    else             pm_d = pm_q;
+  end
+
   // ---- the contexts of the head event's QP, and a free context
   always_comb begin
     x_busy      = 1'b0;
@@ -326,7 +376,7 @@ module roce_resp_tx #(
     for (int i = 0; i < NC; i++) begin
       cs      = cx_q[i];
       done[i] = cs.v && cs.st && lz_q[i] && !cs.nw;
-      if (cs.v && cs.qpn == ev.qpn[QW-1:0]) begin
+      if (cs.v && qm_q[i]) begin
         x_busy = 1'b1;
         if (cs.tail) begin
           x_tail      = CXW'(i);
@@ -346,7 +396,7 @@ module roce_resp_tx #(
   // must the pending ACK go first?
   assign ev_conflict = ev_valid && st_q == T_IDLE &&
                        (ev.kind != roce_qp_pkg::EV_ACK ||
-                        ((ev.send || err_q) && (ev.nak || err_q || ev.qpn != pend_q.qpn)));
+                        ((ev.send || err_q) && (ev.nak || err_q || !pm_q)));
   assign flush       = pend_v_q && st_q == T_IDLE && (age_q >= 8'(ACK_COALESCE) || ev_conflict);
 
   // ---- EV_ACK: the DMA write completion, the receive CQE, then the answer
@@ -415,7 +465,7 @@ module roce_resp_tx #(
             ack_inc_nak = 1'b1;
           end
         end
-      end else if (!pend_v_q || pend_q.qpn == ev.qpn) begin
+      end else if (!pend_v_q || pm_q) begin
         pend_merge = 1'b1;
         ack_ready  = 1'b1;
       end
@@ -447,7 +497,7 @@ module roce_resp_tx #(
           at_err_clr = 1'b1;
           st_d       = T_AT_CMD;
         end else begin
-          st_d       = T_DUP;
+          st_d       = T_DUP_M;
         end
       end
       T_AT_CMD: begin
@@ -477,6 +527,8 @@ module roce_resp_tx #(
           st_d = T_AT_ACK;
         end
       end
+      T_DUP_M: st_d = T_DUP_H;
+      T_DUP_H: st_d = T_DUP;
       T_AT_ACK, T_DUP: if (at_ready) st_d = T_IDLE;
       default: st_d = T_IDLE;
     endcase
@@ -515,7 +567,7 @@ module roce_resp_tx #(
       end
     end
     if (st_q == T_DUP) begin
-      if (hit) begin
+      if (hit_q) begin
         at_push = !x_busy;
         if (x_busy ? free_v : se_room) begin
           at_alloc_h = x_busy;
@@ -545,7 +597,7 @@ module roce_resp_tx #(
     seh.mac   = pend_q.remote_mac;
     seh.sport = pend_q.udp_sport;
     seh.orig  = orig_q;
-    if (ack_seh || st_q == T_AT_ACK || (st_q == T_DUP && hit)) begin
+    if (ack_seh || st_q == T_AT_ACK || (st_q == T_DUP && hit_q)) begin
       seh.psn   = ev.psn;
       seh.msn   = ev.msn;
       seh.dqpn  = ev.dqpn;
@@ -560,7 +612,7 @@ module roce_resp_tx #(
     end
     if (st_q == T_DUP) begin
       seh.op   = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
-      seh.orig = hit_orig;
+      seh.orig = hit_orig_q;
     end
   end
 
@@ -949,10 +1001,26 @@ module roce_resp_tx #(
     sel_done_q <= sel_done_d;
     sel_pay_q  <= sel_pay_d;
     lz_q       <= lz_d;
+    dm_q       <= dm_d;
+    qm_q       <= qm_d;
+    pm_q       <= pm_d;
+    skq_q      <= skq_d;
+    hit_q      <= hit_d;
+    hit_orig_q <= hit_orig_d;
     for (int i = 0; i < NC; i++) plen_q[i] <= plen_d[i];
   end
 
 `ifndef SYNTHESIS
+  /* verilator lint_off UNUSEDSIGNAL */
+  ctx_t          cs_chk;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [NC-1:0] qm_chk;                           // what qm_q must be, for the contexts in use
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      cs_chk    = cx_q[i];
+      qm_chk[i] = !cs_chk.v || qm_q[i] == (cs_chk.qpn == ev.qpn[QW-1:0]);
+    end
+  end
   initial begin
     if (NATOM < 1 || (NATOM & (NATOM - 1)) != 0) $error("roce_resp_tx: NATOM %0d is not a power of two", NATOM);
     if (ACK_COALESCE < 0 || ACK_COALESCE > 200) $error("roce_resp_tx: ACK_COALESCE %0d not in 0..200", ACK_COALESCE);
@@ -963,6 +1031,14 @@ module roce_resp_tx #(
   always_ff @(posedge clk) begin
     if (!rst && se_cmd && cf_in_ready && !(cf_in_valid && cf_in.tag != '0))
       $error("roce_resp_tx: the atomic's DMA read command was not pushed");
+  end
+  // the registered QPN matches are those of the head event
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      if (!(&qm_chk)) $error("roce_resp_tx: qm_q %b is not the contexts' QPN match", qm_q);
+      if (pend_v_q && pm_q != (pend_q.qpn == ev.qpn))
+        $error("roce_resp_tx: pm_q is not the pending ACK's QPN match");
+    end
   end
   // the data of a READ packet never comes without its issued command
   always_ff @(posedge clk) begin
