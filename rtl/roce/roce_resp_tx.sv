@@ -269,8 +269,9 @@ module roce_resp_tx #(
 
   logic [63:0] newval;
   // the duplicate atomic's cache look-up, a stage per decision: the entries'
-  // PSN matches (dm_q, in T_DUP_M), then the hit and its orig (in T_DUP_H)
-  logic [NATOM-1:0] dm_q, dm_d;
+  // PSN matches (dm_q: the last entry that matches, one-hot, in T_DUP_M),
+  // then the hit and its orig (in T_DUP_H)
+  logic [NATOM-1:0] dm_q, dm_d, dm_m;
   logic        hit_q, hit_d;
   logic [63:0] hit_orig_q, hit_orig_d;
   logic        rd_tag0;                            // the DMA read beat is READ response data
@@ -291,11 +292,18 @@ module roce_resp_tx #(
   end
   // (the cache's read data holds from T_DUP_M to T_DUP: read only in T_IDLE)
   always_comb begin
-    for (int i = 0; i < NATOM; i++) dm_d[i] = c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn;
+    for (int i = 0; i < NATOM; i++) dm_m[i] = c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn;
+    // the last entry that matches, one-hot
+    for (int i = 0; i < NATOM; i++) begin
+      dm_d[i] = dm_m[i];
+      for (int j = i + 1; j < NATOM; j++) begin
+        if (dm_m[j]) dm_d[i] = 1'b0;
+      end
+    end
     hit_d      = |dm_q;
     hit_orig_d = '0;
     for (int i = 0; i < NATOM; i++) begin
-      if (dm_q[i]) hit_orig_d = c_rd[i*AEW +: 64];   // the last entry that matches
+      if (dm_q[i]) hit_orig_d = hit_orig_d | c_rd[i*AEW +: 64];
     end
   end
 
@@ -303,13 +311,14 @@ module roce_resp_tx #(
   /* verilator lint_off UNUSEDSIGNAL */
   ctx_t        cs, cc, cr, cp;         // contexts read (the scan's, the choice's, the chosen, the next packet's: not every field used)
   /* verilator lint_on UNUSEDSIGNAL */
-  ctx_t        nf, nu, na;             // contexts written (the fire's, the freeing's, the allocation's)
+  ctx_t        nf, nu, na, nt;         // contexts written (the fire's, the freeing's, the allocation's, the tail's)
   logic        x_busy, x_tail_done, x_tail_tv, x_tail_tnak, free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
   logic [CXW-1:0] x_tail, free_i, sel, ch, sel_q;
+  logic [NC-1:0]  xb, xt, xtd, xtv, xtn, fr;       // per context: the head event's QP's, its youngest, ... ; free first
   logic        ch_v, ch_done, ch_pay, sel_v_q, sel_done_q, sel_pay_q;   // the choice, registered
   logic        hold, sel_v_d, sel_done_d, sel_pay_d;
   logic [CXW-1:0] sel_d;
-  logic [CXW:0]   jj;
+  logic [NC-1:0]  ch_hi, gh, gl, ch_g;             // the round-robin choice, one-hot
   logic        sel_v, fire, sel_pay;
   logic [NC-1:0] done, cand, freed;
   // per context, a cycle after it was written: more than one packet left, no byte left, the next packet's length
@@ -354,41 +363,48 @@ module roce_resp_tx #(
     qe_in = ev.qpn[QW-1:0] == s_ev.qpn[QW-1:0];
     pe_sk = pend_q.qpn == skq_q;
     pe_in = pend_q.qpn == s_ev.qpn;
+    // a context not in use now may be allocated now (its QPN: ev.qpn, and
+    // the event is taken), else it stays unused and its qm_q does not matter;
+    // likewise the pending ACK (merged only with its own QP's ACKs)
     for (int i = 0; i < NC; i++) begin
-      if ((alloc || alloc_h) && free_i == CXW'(i)) qm_d[i] = ev_sk ? qe_sk : qe_in;   // (the event is taken)
-      else if (ev_adv)                             qm_d[i] = ev_sk ? qm_sk[i] : qm_in[i];
-      else                                         qm_d[i] = qm_q[i];
+      cs = cx_q[i];
+      if (!ev_adv)    qm_d[i] = qm_q[i];
+      else if (cs.v)  qm_d[i] = ev_sk ? qm_sk[i] : qm_in[i];
+      else            qm_d[i] = ev_sk ? qe_sk : qe_in;
     end
-    if (pend_merge)  pm_d = ev_sk ? (ev.qpn == skq_q) : (ev.qpn == s_ev.qpn);         // (the event is taken)
-    else if (ev_adv) pm_d = ev_sk ? pe_sk : pe_in;
-    else             pm_d = pm_q;
+    if (!ev_adv)       pm_d = pm_q;
+    else if (pend_v_q) pm_d = ev_sk ? pe_sk : pe_in;
+    else               pm_d = ev_sk ? (ev.qpn == skq_q) : (ev.qpn == s_ev.qpn);
   end
 
-  // ---- the contexts of the head event's QP, and a free context
+  // ---- the contexts of the head event's QP, and a free context, as one-hot
+  // vectors reduced in parallel: xt (the QP's youngest context: at most one),
+  // fr (the first context not in use)
   always_comb begin
-    x_busy      = 1'b0;
     x_tail      = '0;
-    x_tail_done = 1'b0;
-    x_tail_tv   = 1'b0;
-    x_tail_tnak = 1'b0;
-    free_v      = 1'b0;
     free_i      = '0;
     for (int i = 0; i < NC; i++) begin
       cs      = cx_q[i];
       done[i] = cs.v && cs.st && lz_q[i] && !cs.nw;
-      if (cs.v && qm_q[i]) begin
-        x_busy = 1'b1;
-        if (cs.tail) begin
-          x_tail      = CXW'(i);
-          x_tail_done = done[i];
-          x_tail_tv   = cs.tv;
-          x_tail_tnak = cs.tv && cs.tnak;
-        end
+      xb[i]   = cs.v && qm_q[i];
+      xt[i]   = cs.v && qm_q[i] && cs.tail;
+      xtd[i]  = xt[i] && done[i];
+      xtv[i]  = xt[i] && cs.tv;
+      xtn[i]  = xt[i] && cs.tv && cs.tnak;
+      fr[i]   = !cs.v;
+      for (int j = 0; j < i; j++) begin
+        cs = cx_q[j];
+        if (!cs.v) fr[i] = 1'b0;
       end
-      if (!cs.v && !free_v) begin
-        free_v = 1'b1;
-        free_i = CXW'(i);
-      end
+    end
+    x_busy      = |xb;
+    x_tail_done = |xtd;
+    x_tail_tv   = |xtv;
+    x_tail_tnak = |xtn;
+    free_v      = |fr;
+    for (int i = 0; i < NC; i++) begin
+      if (xt[i]) x_tail = x_tail | CXW'(i);
+      if (fr[i]) free_i = free_i | CXW'(i);
     end
   end
 
@@ -660,18 +676,25 @@ module roce_resp_tx #(
       cand[i] = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv);   // (RD_AHEAD: checked when sent)
     end
     if (sel_v_q) cand[sel_q] = 1'b0;
-    ch_v = 1'b0;
-    ch   = '0;
-    for (int k = 0; k < NC; k++) begin
-      jj = {1'b0, rr_q} + (CXW+1)'(k);
-      if (jj >= (CXW+1)'(NC)) jj = jj - (CXW+1)'(NC);
-      if (!ch_v && cand[jj[CXW-1:0]]) begin
-        ch_v = 1'b1;
-        ch   = jj[CXW-1:0];
+    // the first candidate from rr_q on, else the first one: as one-hot
+    // vectors (gh from rr_q on, gl from 0), reduced in parallel
+    for (int i = 0; i < NC; i++) begin
+      ch_hi[i] = cand[i] && CXW'(i) >= rr_q;
+      gh[i]    = ch_hi[i];
+      gl[i]    = cand[i];
+      for (int j = 0; j < i; j++) begin
+        if (cand[j] && CXW'(j) >= rr_q) gh[i] = 1'b0;
+        if (cand[j])                    gl[i] = 1'b0;
       end
     end
-    ch_done = done[ch];
-    ch_pay  = !done[ch] && !lz_q[ch];
+    ch_g    = (|ch_hi) ? gh : gl;
+    ch_v    = |cand;
+    ch      = '0;
+    for (int i = 0; i < NC; i++) begin
+      if (ch_g[i]) ch = ch | CXW'(i);
+    end
+    ch_done = |(ch_g & done);
+    ch_pay  = |(ch_g & ~done & ~lz_q);
   end
   // the choice stays until its packet is sent (e.g. waiting for RD_AHEAD), unless its context is gone
   always_comb begin
@@ -708,18 +731,18 @@ module roce_resp_tx #(
   end
 
   // ---- the header FIFO's and the command FIFO's inputs
+  // (the data as if pushed; the valids choose: a fire needs !seh_v_q, and
+  // a fire with payload !se_cmd)
   always_comb begin
-    hf_in_valid = 1'b0;
+    hf_in_valid = seh_v_q || fire;
+    cf_in_valid = se_cmd || (fire && sel_pay);
     hf_in       = '0;
-    cf_in_valid = se_cmd;
     cf_in.addr  = ev.va;                         // the atomic's 8-byte read
     cf_in.len   = 32'd8;
     cf_in.tag   = {{(mem_pkg::TAG_W-1){1'b0}}, 1'b1};
     if (seh_v_q) begin
-      hf_in_valid = 1'b1;
       hf_in       = seh_q;
-    end else if (sel_v && !(sel_pay && se_cmd)) begin
-      hf_in_valid = fire;
+    end else begin
       hf_in.dqpn  = cr.dqpn;
       hf_in.ip    = cr.ip;
       hf_in.mac   = cr.mac;
@@ -741,12 +764,11 @@ module roce_resp_tx #(
         hf_in.syn = roce_qp_pkg::AETH_ACK;
         hf_in.len = plen[15:0];
       end
-      if (sel_pay) begin                         // (not with an atomic's command: see fire)
-        cf_in_valid = fire;
-        cf_in.addr  = cr.addr;
-        cf_in.len   = plen;
-        cf_in.tag   = '0;
-      end
+    end
+    if (!se_cmd) begin                           // (a context's command: never with the atomic's, see fire)
+      cf_in.addr  = cr.addr;
+      cf_in.len   = plen;
+      cf_in.tag   = '0;
     end
   end
 
@@ -834,30 +856,29 @@ module roce_resp_tx #(
       na.pmtu  = ev.pmtu;
       na.addr  = ev.va;
       na.left  = alloc_h ? 32'd0 : ev.len;
-      cx_d[free_i] = na;
-      if (x_busy) begin
-        na      = cx_d[x_tail];
-        na.tail = 1'b0;
-        cx_d[x_tail] = na;
-      end
     end
-    // the head event's ACK/NAK: the trailing answer of the QP's youngest READ
-    if (trail_we) begin
-      na      = cx_d[x_tail];
-      na.tv   = 1'b1;
-      na.tnak = ev.nak || err_q;
-      na.tpsn = ev.psn;
-      na.tmsn = ev.msn;
-      na.tsyn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
-      cx_d[x_tail] = na;
-    end
-    // a reset QP loses its READs (packets already issued still go out)
-    if (qp_reset_valid) begin
-      for (int i = 0; i < NC; i++) begin
-        na = cx_d[i];
-        if (na.qpn == qp_reset_qpn) na.v = 1'b0;
-        cx_d[i] = na;
+    for (int i = 0; i < NC; i++) begin
+      if ((alloc || alloc_h) && fr[i]) cx_d[i] = na;
+      // the QP's youngest is no longer (its context is in use: not fr[i])
+      if ((alloc || alloc_h) && xt[i]) begin
+        nt      = cx_d[i];
+        nt.tail = 1'b0;
+        cx_d[i] = nt;
       end
+      // the head event's ACK/NAK: the trailing answer of the QP's youngest READ
+      if (trail_we && xt[i]) begin
+        nt      = cx_d[i];
+        nt.tv   = 1'b1;
+        nt.tnak = ev.nak || err_q;
+        nt.tpsn = ev.psn;
+        nt.tmsn = ev.msn;
+        nt.tsyn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+        cx_d[i] = nt;
+      end
+      // a reset QP loses its READs (packets already issued still go out)
+      nt = cx_d[i];
+      if (qp_reset_valid && nt.qpn == qp_reset_qpn) nt.v = 1'b0;
+      cx_d[i] = nt;
     end
   end
 
@@ -875,7 +896,9 @@ module roce_resp_tx #(
   end
 
   // the atomic's write: the new value at the atomic's address
-  assign awr_d          = st_d == T_AT_CPL;
+  // (st_d == T_AT_CPL, from the states that lead there)
+  assign awr_d          = (st_q == T_AT_WR && (!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) ||
+                          (st_q == T_AT_CPL && !s_aw_cpl_valid);
   assign s_aw_cpl_ready = awr_q;
   always_comb begin
     m_aw_cmd_valid   = awc_v_q;
@@ -1036,6 +1059,8 @@ module roce_resp_tx #(
   always_ff @(posedge clk) begin
     if (!rst) begin
       if (!(&qm_chk)) $error("roce_resp_tx: qm_q %b is not the contexts' QPN match", qm_q);
+      if (!$onehot0(xt) || (x_busy && xt == '0))
+        $error("roce_resp_tx: the head event's QP has %0d youngest contexts", $countones(xt));
       if (pend_v_q && pm_q != (pend_q.qpn == ev.qpn))
         $error("roce_resp_tx: pm_q is not the pending ACK's QPN match");
     end
