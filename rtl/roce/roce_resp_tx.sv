@@ -48,9 +48,10 @@
 // atomic's new value is computed in a state of its own (T_AT_NV, +1 cycle)
 // into the register that drives m_aw_axis_tdata; the counter pulses are
 // registered (+1 cycle). A duplicate atomic's cache look-up takes two states
-// of its own after the cache read (+2 cycles): T_DUP_M registers each
-// entry's PSN match (dm_q) from the RAM's output, T_DUP_H the hit and its
-// entry's orig (hit_q, hit_orig_q), which T_DUP answers from.
+// of its own after the cache read (+3 cycles): T_DUP_M registers each
+// entry's PSN match (dm_q) from the RAM's output, T_DUP_P the last entry
+// that matches, one-hot (dl_q), and the hit (hit_q), T_DUP_H that entry's
+// orig (hit_orig_q), which T_DUP answers from.
 //
 // The head event's QP against the READ contexts: qm_q[i] (context i's QPN is
 // the head event's) and pm_q (the pending ACK's QPN is) are registered,
@@ -162,7 +163,8 @@ module roce_resp_tx #(
     T_DUP     = 4'd6,
     T_AT_NV   = 4'd7,
     T_DUP_M   = 4'd8,    // the cache row read: each entry's PSN match, registered
-    T_DUP_H   = 4'd9     // the hit and its entry's orig, registered
+    T_DUP_P   = 4'd9,    // the last entry that matches (one-hot) and the hit, registered
+    T_DUP_H   = 4'd10    // that entry's orig, registered
   } tstate_e;
 
   // A header as decided (the header FIFO's entry); m_tx_hdr is built from it.
@@ -221,7 +223,7 @@ module roce_resp_tx #(
   // READ contexts
   logic [XW-1:0]  cx_q [NC];
   logic [XW-1:0]  cx_d [NC];
-  logic [CXW-1:0] rr_q, rr_d;                      // round robin: first context to look at
+  logic [NC-1:0]  rrm_q, rrm_d;                    // round robin: the contexts from the first to look at on
   logic [AHW-1:0] ahead_q, ahead_d;                // READ packets issued, data not yet through
   // atomic
   logic [63:0] orig_q, orig_d;
@@ -269,9 +271,9 @@ module roce_resp_tx #(
 
   logic [63:0] newval;
   // the duplicate atomic's cache look-up, a stage per decision: the entries'
-  // PSN matches (dm_q: the last entry that matches, one-hot, in T_DUP_M),
-  // then the hit and its orig (in T_DUP_H)
-  logic [NATOM-1:0] dm_q, dm_d, dm_m;
+  // PSN matches (dm_q, in T_DUP_M), the last entry that matches, one-hot
+  // (dl_q), and the hit (in T_DUP_P), its orig (in T_DUP_H)
+  logic [NATOM-1:0] dm_q, dm_d, dl_q, dl_d;
   logic        hit_q, hit_d;
   logic [63:0] hit_orig_q, hit_orig_d;
   logic        rd_tag0;                            // the DMA read beat is READ response data
@@ -292,18 +294,17 @@ module roce_resp_tx #(
   end
   // (the cache's read data holds from T_DUP_M to T_DUP: read only in T_IDLE)
   always_comb begin
-    for (int i = 0; i < NATOM; i++) dm_m[i] = c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn;
-    // the last entry that matches, one-hot
+    for (int i = 0; i < NATOM; i++) dm_d[i] = c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn;
     for (int i = 0; i < NATOM; i++) begin
-      dm_d[i] = dm_m[i];
+      dl_d[i] = dm_q[i];
       for (int j = i + 1; j < NATOM; j++) begin
-        if (dm_m[j]) dm_d[i] = 1'b0;
+        if (dm_q[j]) dl_d[i] = 1'b0;
       end
     end
     hit_d      = |dm_q;
     hit_orig_d = '0;
     for (int i = 0; i < NATOM; i++) begin
-      if (dm_q[i]) hit_orig_d = hit_orig_d | c_rd[i*AEW +: 64];
+      if (dl_q[i]) hit_orig_d = hit_orig_d | c_rd[i*AEW +: 64];
     end
   end
 
@@ -312,13 +313,15 @@ module roce_resp_tx #(
   ctx_t        cs, cc, cr, cp;         // contexts read (the scan's, the choice's, the chosen, the next packet's: not every field used)
   /* verilator lint_on UNUSEDSIGNAL */
   ctx_t        nf, nu, na, nt;         // contexts written (the fire's, the freeing's, the allocation's, the tail's)
-  logic        x_busy, x_tail_done, x_tail_tv, x_tail_tnak, free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
+  logic        x_busy, free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
   logic [CXW-1:0] x_tail, free_i, sel, ch, sel_q;
-  logic [NC-1:0]  xb, xt, xtd, xtv, xtn, fr;       // per context: the head event's QP's, its youngest, ... ; free first
+  logic [NC-1:0]  xb, xt, xto, fr;
+  logic           x_tail_ok;       // per context: the head event's QP's, its youngest, ... ; free first
   logic        ch_v, ch_done, ch_pay, sel_v_q, sel_done_q, sel_pay_q;   // the choice, registered
   logic        hold, sel_v_d, sel_done_d, sel_pay_d;
   logic [CXW-1:0] sel_d;
   logic [NC-1:0]  ch_hi, gh, gl, ch_g;             // the round-robin choice, one-hot
+  logic [NC-1:0]  sel_oh_q, sel_oh_d, rrm_n;       // the choice registered, one-hot; rrm_q after it
   logic        sel_v, fire, sel_pay;
   logic [NC-1:0] done, cand, freed;
   // per context, a cycle after it was written: more than one packet left, no byte left, the next packet's length
@@ -388,9 +391,9 @@ module roce_resp_tx #(
       done[i] = cs.v && cs.st && lz_q[i] && !cs.nw;
       xb[i]   = cs.v && qm_q[i];
       xt[i]   = cs.v && qm_q[i] && cs.tail;
-      xtd[i]  = xt[i] && done[i];
-      xtv[i]  = xt[i] && cs.tv;
-      xtn[i]  = xt[i] && cs.tv && cs.tnak;
+      // the head event's ACK/NAK may become this context's trailing answer
+      // (an ACK replaces an earlier trailing ACK)
+      xto[i]  = xt[i] && !done[i] && (!cs.tv || (!cs.tnak && !ev.nak && !err_q));
       fr[i]   = !cs.v;
       for (int j = 0; j < i; j++) begin
         cs = cx_q[j];
@@ -398,9 +401,7 @@ module roce_resp_tx #(
       end
     end
     x_busy      = |xb;
-    x_tail_done = |xtd;
-    x_tail_tv   = |xtv;
-    x_tail_tnak = |xtn;
+    x_tail_ok   = |xto;
     free_v      = |fr;
     for (int i = 0; i < NC; i++) begin
       if (xt[i]) x_tail = x_tail | CXW'(i);
@@ -465,7 +466,7 @@ module roce_resp_tx #(
         // youngest context (an ACK replaces an earlier trailing ACK),
         // else a context of its own
         ack_seh = 1'b1;
-        if (!x_tail_done && (!x_tail_tv || (!x_tail_tnak && !ev.nak && !err_q))) begin
+        if (x_tail_ok) begin
           trail_we  = 1'b1;
           ack_ready = 1'b1;
         end else if (free_v) begin
@@ -543,7 +544,8 @@ module roce_resp_tx #(
           st_d = T_AT_ACK;
         end
       end
-      T_DUP_M: st_d = T_DUP_H;
+      T_DUP_M: st_d = T_DUP_P;
+      T_DUP_P: st_d = T_DUP_H;
       T_DUP_H: st_d = T_DUP;
       T_AT_ACK, T_DUP: if (at_ready) st_d = T_IDLE;
       default: st_d = T_IDLE;
@@ -675,16 +677,16 @@ module roce_resp_tx #(
       cc      = cx_q[i];
       cand[i] = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv);   // (RD_AHEAD: checked when sent)
     end
-    if (sel_v_q) cand[sel_q] = 1'b0;
-    // the first candidate from rr_q on, else the first one: as one-hot
-    // vectors (gh from rr_q on, gl from 0), reduced in parallel
+    if (sel_v_q) cand = cand & ~sel_oh_q;
+    // the first candidate from the round robin's on (rrm_q), else the first
+    // one: as one-hot vectors (gh, gl), reduced in parallel
     for (int i = 0; i < NC; i++) begin
-      ch_hi[i] = cand[i] && CXW'(i) >= rr_q;
+      ch_hi[i] = cand[i] && rrm_q[i];
       gh[i]    = ch_hi[i];
       gl[i]    = cand[i];
       for (int j = 0; j < i; j++) begin
-        if (cand[j] && CXW'(j) >= rr_q) gh[i] = 1'b0;
-        if (cand[j])                    gl[i] = 1'b0;
+        if (cand[j] && rrm_q[j]) gh[i] = 1'b0;
+        if (cand[j])             gl[i] = 1'b0;
       end
     end
     ch_g    = (|ch_hi) ? gh : gl;
@@ -701,6 +703,7 @@ module roce_resp_tx #(
     hold       = sel_v_q && cr.v && !fire;
     sel_v_d    = hold || ch_v;
     sel_d      = hold ? sel_q : ch;
+    sel_oh_d   = hold ? sel_oh_q : ch_g;
     sel_done_d = hold ? sel_done_q : ch_done;
     sel_pay_d  = hold ? sel_pay_q : ch_pay;
   end
@@ -779,7 +782,8 @@ module roce_resp_tx #(
       nf.nw   = 1'b0;
       cx_f[i] = nf;
     end
-    rr_d       = rr_q;
+    rrm_d      = rrm_q;
+    for (int i = 0; i < NC; i++) rrm_n[i] = ({1'b0, sel} == (CXW+1)'(NC - 1)) || CXW'(i) > sel;
     f_inc_ack  = 1'b0;
     f_inc_nak  = 1'b0;
     inc_rd_pkt_d = 1'b0;
@@ -796,7 +800,7 @@ module roce_resp_tx #(
           if (cr.hsyn[7:5] == 3'b000) f_inc_ack = 1'b1;
           else                        f_inc_nak = 1'b1;
         end
-        rr_d  = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
+        rrm_d = rrm_n;
       end else begin
         nf.st      = 1'b1;
         nf.nw      = 1'b1;
@@ -804,7 +808,7 @@ module roce_resp_tx #(
         nf.addr    = cr.addr + 64'(plen);
         nf.left    = cr.left - plen;
         inc_rd_pkt_d = 1'b1;
-        rr_d       = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
+        rrm_d      = rrm_n;
       end
       cx_f[sel] = nf;
     end
@@ -832,6 +836,16 @@ module roce_resp_tx #(
   end
 
   // ---- the head event's new context or trailing answer; a QP reset
+  logic [NC-1:0] cx_rs, cs_v;                      // context in use and of the reset QP; in use
+  logic          ev_rs;                            // the head event's QP is the reset one
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      cs       = cx_q[i];
+      cs_v[i]  = cs.v;
+      cx_rs[i] = cs.v && cs.qpn == qp_reset_qpn;
+    end
+    ev_rs = ev.qpn[QW-1:0] == qp_reset_qpn;
+  end
   always_comb begin
     for (int i = 0; i < NC; i++) cx_d[i] = cx_u[i];
     // the head event's READ: a new context behind the QP's youngest
@@ -875,9 +889,10 @@ module roce_resp_tx #(
         nt.tsyn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
         cx_d[i] = nt;
       end
-      // a reset QP loses its READs (packets already issued still go out)
+      // a reset QP loses its READs (packets already issued still go out);
+      // a context not in use now is in use next only if allocated now, for ev.qpn
       nt = cx_d[i];
-      if (qp_reset_valid && nt.qpn == qp_reset_qpn) nt.v = 1'b0;
+      if (qp_reset_valid && (cx_rs[i] || (!cs_v[i] && ev_rs))) nt.v = 1'b0;
       cx_d[i] = nt;
     end
   end
@@ -983,7 +998,7 @@ module roce_resp_tx #(
       killed_q   <= 1'b0;
       pend_v_q   <= 1'b0;
       age_q      <= 8'd0;
-      rr_q       <= '0;
+      rrm_q      <= '1;
       ahead_q    <= '0;
       awc_v_q    <= 1'b0;
       awr_q      <= 1'b0;
@@ -1002,7 +1017,7 @@ module roce_resp_tx #(
       killed_q   <= killed_d;
       pend_v_q   <= pend_v_d;
       age_q      <= age_d;
-      rr_q       <= rr_d;
+      rrm_q      <= rrm_d;
       ahead_q    <= ahead_d;
       awc_v_q    <= awc_v_d;
       awr_q      <= awr_d;
@@ -1020,11 +1035,13 @@ module roce_resp_tx #(
     co_q       <= co_d;
     big_q      <= big_d;
     sel_q      <= sel_d;
+    sel_oh_q   <= sel_oh_d;
     seh_q      <= seh_d;
     sel_done_q <= sel_done_d;
     sel_pay_q  <= sel_pay_d;
     lz_q       <= lz_d;
     dm_q       <= dm_d;
+    dl_q       <= dl_d;
     qm_q       <= qm_d;
     pm_q       <= pm_d;
     skq_q      <= skq_d;
@@ -1059,6 +1076,8 @@ module roce_resp_tx #(
   always_ff @(posedge clk) begin
     if (!rst) begin
       if (!(&qm_chk)) $error("roce_resp_tx: qm_q %b is not the contexts' QPN match", qm_q);
+      if (sel_v_q && sel_oh_q != NC'(1) << sel_q)
+        $error("roce_resp_tx: sel_oh_q %b is not sel_q %0d", sel_oh_q, sel_q);
       if (!$onehot0(xt) || (x_busy && xt == '0))
         $error("roce_resp_tx: the head event's QP has %0d youngest contexts", $countones(xt));
       if (pend_v_q && pm_q != (pend_q.qpn == ev.qpn))
