@@ -338,7 +338,7 @@ module roce_resp_tx #(
   // the event engine's decisions, by what decides them
   logic        ack_ev, ack_cpl_ok, ack_cqe_ok, ack_go, ack_ready, ack_nak_push, ack_seh;
   logic        ack_cpl_set, ack_cqe_set, ack_err_set, ack_dma_err, ack_inc_nak, ack_alloc_h;
-  logic        rd_alloc;
+  logic        rd_alloc, rd_ev;
   logic        at_ready, at_push, at_alloc_h, at_err_set, at_err_clr, at_inc_nak, at_dma_err;
   logic        f_inc_ack, f_inc_nak, d_dma_err;
 
@@ -490,7 +490,8 @@ module roce_resp_tx #(
   end
 
   // ---- EV_READ: a context, chained behind the QP's youngest (not one in its last cycle)
-  assign rd_alloc = st_q == T_IDLE && ev_valid && ev.kind == roce_qp_pkg::EV_READ && !pend_v_q && free_v;
+  assign rd_ev    = st_q == T_IDLE && ev.kind == roce_qp_pkg::EV_READ;
+  assign rd_alloc = rd_ev && ev_valid && !pend_v_q && free_v;
 
   // ---- EV_ATOMIC / EV_ATOMIC_DUP: the atomic's own state machine
   always_comb begin
@@ -775,42 +776,48 @@ module roce_resp_tx #(
     end
   end
 
-  // ---- the chosen context after its packet
+  // ---- the chosen context after its packet (each context computes its own
+  // next packet's fields: no multiplexer in front of the adders)
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       nf      = cx_q[i];
       nf.nw   = 1'b0;
+      if (fire && sel_oh_q[i]) begin
+        if (sel_done_q) begin
+          nf.v = 1'b0;                           // the trailing answer is out: free
+        end else begin
+          nf.st = 1'b1;
+          nf.nw = 1'b1;
+          if (!nf.hdr) begin
+            nf.psn  = nf.psn + 24'd1;
+            nf.addr = nf.addr + 64'(plen_q[i]);
+            nf.left = nf.left - 32'(plen_q[i]);
+          end
+        end
+      end
       cx_f[i] = nf;
     end
+  end
+  always_comb begin
     rrm_d      = rrm_q;
     for (int i = 0; i < NC; i++) rrm_n[i] = ({1'b0, sel} == (CXW+1)'(NC - 1)) || CXW'(i) > sel;
     f_inc_ack  = 1'b0;
     f_inc_nak  = 1'b0;
     inc_rd_pkt_d = 1'b0;
-    nf         = cx_q[sel];
     if (fire) begin
       if (sel_done_q) begin
-        nf.v = 1'b0;                             // the trailing answer is out: free
         if (cr.tnak) f_inc_nak = 1'b1;
         else         f_inc_ack = 1'b1;
       end else if (cr.hdr) begin
-        nf.st = 1'b1;
-        nf.nw = 1'b1;
         if (cr.hop == roce_pkg::OP_RC_ACKNOWLEDGE) begin
           if (cr.hsyn[7:5] == 3'b000) f_inc_ack = 1'b1;
           else                        f_inc_nak = 1'b1;
         end
         rrm_d = rrm_n;
       end else begin
-        nf.st      = 1'b1;
-        nf.nw      = 1'b1;
-        nf.psn     = cr.psn + 24'd1;
-        nf.addr    = cr.addr + 64'(plen);
-        nf.left    = cr.left - plen;
         inc_rd_pkt_d = 1'b1;
         rrm_d      = rrm_n;
       end
-      cx_f[sel] = nf;
     end
   end
 
@@ -852,24 +859,27 @@ module roce_resp_tx #(
     na = '0;
     if (alloc || alloc_h) begin
       na.v     = 1'b1;
-      na.hdr   = alloc_h;
+      // (from registers: an allocation in T_IDLE is the event's, a READ
+      // or an ACK/NAK; else the atomic's answer)
+      na.hdr   = !rd_ev;
       na.hop   = seh.op;
-      na.hsyn  = seh.syn;
+      na.hsyn  = (st_q == T_IDLE)                ? (err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome) :
+                 (st_q == T_AT_ACK && err_q)     ? roce_qp_pkg::AETH_NAK_REM_OP : roce_qp_pkg::AETH_ACK;
       na.orig  = seh.orig;
       na.nw    = 1'b1;
       na.blk   = x_busy;                         // (x_tail freed now: unblocked by freed_q next cycle)
       na.pred  = x_tail;
       na.tail  = 1'b1;
       na.qpn   = ev.qpn[QW-1:0];
-      na.psn   = alloc_h ? seh.psn : ev.psn;
-      na.msn   = alloc_h ? seh.msn : ev.msn;
+      na.psn   = ev.psn;                         // (seh's too, when alloc_h)
+      na.msn   = ev.msn;
       na.dqpn  = ev.dqpn;
       na.ip    = ev.remote_ip;
       na.mac   = ev.remote_mac;
       na.sport = ev.udp_sport;
       na.pmtu  = ev.pmtu;
       na.addr  = ev.va;
-      na.left  = alloc_h ? 32'd0 : ev.len;
+      na.left  = rd_ev ? ev.len : 32'd0;
     end
     for (int i = 0; i < NC; i++) begin
       if ((alloc || alloc_h) && fr[i]) cx_d[i] = na;
