@@ -49,9 +49,9 @@
 // into the register that drives m_aw_axis_tdata; the counter pulses are
 // registered (+1 cycle). A duplicate atomic's cache look-up takes two states
 // of its own after the cache read (+3 cycles): T_DUP_M registers each
-// entry's PSN match (dm_q) from the RAM's output, T_DUP_P the last entry
-// that matches, one-hot (dl_q), and the hit (hit_q), T_DUP_H that entry's
-// orig (hit_orig_q), which T_DUP answers from.
+// entry's PSN match (dm_q) from the RAM's output, T_DUP_P per group of four
+// entries the orig of the last that matches (go_q, ga_q) and the hit
+// (hit_q), T_DUP_H the last group's (hit_orig_q), which T_DUP answers from.
 //
 // The head event's QP against the READ contexts: qm_q[i] (context i's QPN is
 // the head event's) and pm_q (the pending ACK's QPN is) are registered,
@@ -163,7 +163,7 @@ module roce_resp_tx #(
     T_DUP     = 4'd6,
     T_AT_NV   = 4'd7,
     T_DUP_M   = 4'd8,    // the cache row read: each entry's PSN match, registered
-    T_DUP_P   = 4'd9,    // the last entry that matches (one-hot) and the hit, registered
+    T_DUP_P   = 4'd9,    // per group of four entries the last match's orig, and the hit, registered
     T_DUP_H   = 4'd10    // that entry's orig, registered
   } tstate_e;
 
@@ -271,9 +271,14 @@ module roce_resp_tx #(
 
   logic [63:0] newval;
   // the duplicate atomic's cache look-up, a stage per decision: the entries'
-  // PSN matches (dm_q, in T_DUP_M), the last entry that matches, one-hot
-  // (dl_q), and the hit (in T_DUP_P), its orig (in T_DUP_H)
-  logic [NATOM-1:0] dm_q, dm_d, dl_q, dl_d;
+  // PSN matches (dm_q, in T_DUP_M); per group of four entries, the orig of
+  // the last entry that matches and whether one does (go_q, ga_q), and the
+  // hit (in T_DUP_P); the last group's orig (in T_DUP_H)
+  localparam int NG = (NATOM + 3) / 4;
+  logic [NATOM-1:0] dm_q, dm_d;
+  logic [NG-1:0]    ga_q, ga_d;
+  logic [63:0]      go_q [NG];
+  logic [63:0]      go_d [NG];
   logic        hit_q, hit_d;
   logic [63:0] hit_orig_q, hit_orig_d;
   logic        rd_tag0;                            // the DMA read beat is READ response data
@@ -295,16 +300,20 @@ module roce_resp_tx #(
   // (the cache's read data holds from T_DUP_M to T_DUP: read only in T_IDLE)
   always_comb begin
     for (int i = 0; i < NATOM; i++) dm_d[i] = c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn;
-    for (int i = 0; i < NATOM; i++) begin
-      dl_d[i] = dm_q[i];
-      for (int j = i + 1; j < NATOM; j++) begin
-        if (dm_q[j]) dl_d[i] = 1'b0;
+    for (int k = 0; k < NG; k++) begin
+      ga_d[k] = 1'b0;
+      go_d[k] = '0;
+      for (int i = 4 * k; i < 4 * k + 4 && i < NATOM; i++) begin
+        if (dm_q[i]) begin                       // the last entry that matches
+          ga_d[k] = 1'b1;
+          go_d[k] = c_rd[i*AEW +: 64];
+        end
       end
     end
     hit_d      = |dm_q;
     hit_orig_d = '0;
-    for (int i = 0; i < NATOM; i++) begin
-      if (dl_q[i]) hit_orig_d = hit_orig_d | c_rd[i*AEW +: 64];
+    for (int k = 0; k < NG; k++) begin
+      if (ga_q[k]) hit_orig_d = go_q[k];
     end
   end
 
@@ -1051,7 +1060,8 @@ module roce_resp_tx #(
     sel_pay_q  <= sel_pay_d;
     lz_q       <= lz_d;
     dm_q       <= dm_d;
-    dl_q       <= dl_d;
+    ga_q       <= ga_d;
+    for (int k = 0; k < NG; k++) go_q[k] <= go_d[k];
     qm_q       <= qm_d;
     pm_q       <= pm_d;
     skq_q      <= skq_d;
