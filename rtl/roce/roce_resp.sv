@@ -14,6 +14,12 @@
 // beats long (MTU 512 and up); shorter packets are limited by the five
 // cycles of the check chain per header.
 //
+// Boundaries (timing, docs/timing.md): the payload FIFO is a lib_fifo
+// (registered s_ready and m_valid: s_axis_payload_tready and
+// m_dma_wr_axis_tvalid from registers; a beat reaches its output two cycles
+// after it came in, while its header is still in the check chain), and
+// s_dma_wr_cpl_ready is registered (see u_wr_cpl).
+//
 // Counters wrap around; the drop, NAK and duplicate counts are per packet.
 `default_nettype none
 

@@ -64,14 +64,20 @@
 // (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
 // length (plen_q), "more than one packet left" (big_q) and "no byte left"
 // (lz_q) are computed from the registered context; from cycle 2 on it is a
-// candidate. The round-robin choice among the candidates is registered
-// (sel_q, with the chosen context's done and payload flags) and its packet
+// candidate. The round-robin choice among the candidates (the first from
+// the mask rrm_q on, else the first, as one-hot vectors) is registered
+// (sel_q and one-hot sel_oh_q, with the chosen context's done and payload
+// flags) and its packet
 // goes to the FIFOs from the next cycle on, as soon as RD_AHEAD, the FIFOs
 // and the serial engine's header (seh_q, first) let it, while the next
 // choice (another context) is made. So one context sends at most one
 // packet every 3 cycles (a READ response packet has at least 4 beats, at
 // MTU 256), several contexts one per cycle. A freed context's successor is
-// unblocked in the cycle after (freed_q).
+// unblocked in the cycle after (freed_q). Each context computes its own
+// next PSN, address and bytes left when it fires (no multiplexer in front of
+// the adders). The head event's QP's contexts (its youngest, whether that
+// can take a trailing answer) and the first free context are one-hot
+// vectors reduced in parallel; a new context's fields come from registers.
 //
 // The event engine's own answers (a flushed pending ACK, a NAK, an atomic's
 // answer) wait one cycle in seh_q and enter the header FIFO before any
