@@ -14,6 +14,12 @@
 // beats long (MTU 512 and up); shorter packets are limited by the five
 // cycles of the check chain per header.
 //
+// Boundaries (timing, docs/timing.md): the payload FIFO is a lib_fifo
+// (registered s_ready and m_valid: s_axis_payload_tready and
+// m_dma_wr_axis_tvalid from registers; a beat reaches its output two cycles
+// after it came in, while its header is still in the check chain), and
+// s_dma_wr_cpl_ready is registered (see u_wr_cpl).
+//
 // Counters wrap around; the drop, NAK and duplicate counts are per packet.
 `default_nettype none
 
@@ -159,19 +165,23 @@ module roce_resp #(
     .inc_nak_inv(inc[8]), .inc_nak_acc(inc[9]), .inc_nak_op(inc[10]), .inc_rnr(inc[11]), .inc_ok(inc[12]));
 
   // ---- payload: FIFO, then to DMA or discarded, one packet per action
+  // (lib_fifo: its s_ready and m_valid come from registers, so
+  // s_axis_payload_tready and m_dma_wr_axis_tvalid are registered outputs;
+  // a beat is on its output two cycles after it came in, one more than
+  // before, while its header is still in the check chain)
   localparam int PAYW = roce_pkg::DATA_W + roce_pkg::KEEP_W + 1;
   logic            pf_valid, pf_ready;
   logic [PAYW-1:0] pf_data;
   logic            pf_last;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [$clog2(PAY_DEPTH):0] pf_count;   // occupancy is not needed
+  logic [$clog2(PAY_DEPTH+1)-1:0] pf_count;   // occupancy is not needed
   /* verilator lint_on UNUSEDSIGNAL */
 
-  roce_fifo #(.WIDTH(PAYW), .DEPTH(PAY_DEPTH)) u_pay (
+  lib_fifo #(.WIDTH(PAYW), .DEPTH(PAY_DEPTH)) u_pay (
     .clk, .rst,
-    .in_valid(s_axis_payload_tvalid), .in_ready(s_axis_payload_tready),
-    .in_data({s_axis_payload_tlast, s_axis_payload_tkeep, s_axis_payload_tdata}),
-    .out_valid(pf_valid), .out_ready(pf_ready), .out_data(pf_data), .count(pf_count));
+    .s_valid(s_axis_payload_tvalid), .s_ready(s_axis_payload_tready),
+    .s_data({s_axis_payload_tlast, s_axis_payload_tkeep, s_axis_payload_tdata}),
+    .m_valid(pf_valid), .m_ready(pf_ready), .m_data(pf_data), .count(pf_count));
 
   assign pf_last              = pf_data[PAYW-1];
   assign m_dma_wr_axis_tdata  = pf_data[roce_pkg::DATA_W-1:0];
@@ -190,16 +200,22 @@ module roce_resp #(
   // every completion at once. It cannot fill: a payload command is issued together with its
   // event, which stays in roce_resp_check's 8-entry event FIFO until
   // roce_resp_tx has taken the completion, so at most 8 are outstanding.
-  logic              wc_valid, wc_ready;
+  // s_dma_wr_cpl_ready is registered: high while at most CPL_DEPTH-2 are
+  // held (so a completion taken in the cycle it was computed still fits).
+  logic              wc_valid, wc_ready, wc_in_ready, wcr_q, wcr_d;
   mem_pkg::dma_cpl_t wc;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [$clog2(CPL_DEPTH):0] wc_count;   // occupancy is not needed
-  /* verilator lint_on UNUSEDSIGNAL */
+  logic [$clog2(CPL_DEPTH):0] wc_count;
 
   roce_fifo #(.WIDTH(mem_pkg::CPL_W), .DEPTH(CPL_DEPTH)) u_wr_cpl (
     .clk, .rst,
-    .in_valid(s_dma_wr_cpl_valid), .in_ready(s_dma_wr_cpl_ready), .in_data(s_dma_wr_cpl),
+    .in_valid(s_dma_wr_cpl_valid && wcr_q), .in_ready(wc_in_ready), .in_data(s_dma_wr_cpl),
     .out_valid(wc_valid), .out_ready(wc_ready), .out_data(wc), .count(wc_count));
+  assign wcr_d              = wc_count < ($clog2(CPL_DEPTH)+1)'(CPL_DEPTH - 1);
+  assign s_dma_wr_cpl_ready = wcr_q;
+  always_ff @(posedge clk) begin
+    if (rst) wcr_q <= 1'b1;
+    else     wcr_q <= wcr_d;
+  end
 
   // ---- answers
   roce_resp_tx #(.NQP(NQP), .ACK_COALESCE(ACK_COALESCE), .NATOM(NATOM), .RD_CTX(RD_CTX)) u_tx (
@@ -269,6 +285,8 @@ module roce_resp #(
       $error("roce_resp: m_tx_hdr dropped or changed while stalled");
     if (!rst && tv_q && !m_axis_tx_tvalid) $error("roce_resp: m_axis_tx_tvalid dropped while stalled");
     if (!rst && cv_q && !m_cqe_valid) $error("roce_resp: m_cqe_valid dropped while stalled");
+    if (!rst && s_dma_wr_cpl_valid && wcr_q && !wc_in_ready)
+      $error("roce_resp: payload DMA completion FIFO: a completion taken without room");
     if (!rst && s_dma_wr_cpl_valid && !s_dma_wr_cpl_ready)
       $error("roce_resp: payload DMA completion FIFO full (it must never hold the shared B channel)");
   end

@@ -47,20 +47,37 @@
 // packet's data counts as through when its last beat enters u_rd). The
 // atomic's new value is computed in a state of its own (T_AT_NV, +1 cycle)
 // into the register that drives m_aw_axis_tdata; the counter pulses are
-// registered (+1 cycle).
+// registered (+1 cycle). A duplicate atomic's cache look-up takes two states
+// of its own after the cache read (+3 cycles): T_DUP_M registers each
+// entry's PSN match (dm_q) from the RAM's output, T_DUP_P per group of four
+// entries the orig of the last that matches (go_q, ga_q) and the hit
+// (hit_q), T_DUP_H the last group's (hit_orig_q), which T_DUP answers from.
+//
+// The head event's QP against the READ contexts: qm_q[i] (context i's QPN is
+// the head event's) and pm_q (the pending ACK's QPN is) are registered,
+// computed a cycle ahead from the event that becomes the head (u_ev's skid
+// register, copied in skq_q, or s_ev) and each context's QPN (a context
+// allocated now takes the present head's), so the engine's decisions start
+// from flip-flops (no cycle added).
 //
 // The READ contexts, cycle by cycle: in cycle 0 a context is written
 // (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
 // length (plen_q), "more than one packet left" (big_q) and "no byte left"
 // (lz_q) are computed from the registered context; from cycle 2 on it is a
-// candidate. The round-robin choice among the candidates is registered
-// (sel_q, with the chosen context's done and payload flags) and its packet
+// candidate. The round-robin choice among the candidates (the first from
+// the mask rrm_q on, else the first, as one-hot vectors) is registered
+// (sel_q and one-hot sel_oh_q, with the chosen context's done and payload
+// flags) and its packet
 // goes to the FIFOs from the next cycle on, as soon as RD_AHEAD, the FIFOs
 // and the serial engine's header (seh_q, first) let it, while the next
 // choice (another context) is made. So one context sends at most one
 // packet every 3 cycles (a READ response packet has at least 4 beats, at
 // MTU 256), several contexts one per cycle. A freed context's successor is
-// unblocked in the cycle after (freed_q).
+// unblocked in the cycle after (freed_q). Each context computes its own
+// next PSN, address and bytes left when it fires (no multiplexer in front of
+// the adders). The head event's QP's contexts (its youngest, whether that
+// can take a trailing answer) and the first free context are one-hot
+// vectors reduced in parallel; a new context's fields come from registers.
 //
 // The event engine's own answers (a flushed pending ACK, a NAK, an atomic's
 // answer) wait one cycle in seh_q and enter the header FIFO before any
@@ -142,15 +159,18 @@ module roce_resp_tx #(
   localparam int CXW = (NC > 1) ? $clog2(NC) : 1;
   localparam int AHW = $clog2(RD_AHEAD + 1) + 1;
 
-  typedef enum logic [2:0] {
-    T_IDLE    = 3'd0,
-    T_AT_CMD  = 3'd1,
-    T_AT_RD   = 3'd2,
-    T_AT_WR   = 3'd3,
-    T_AT_CPL  = 3'd4,
-    T_AT_ACK  = 3'd5,
-    T_DUP     = 3'd6,
-    T_AT_NV   = 3'd7
+  typedef enum logic [3:0] {
+    T_IDLE    = 4'd0,
+    T_AT_CMD  = 4'd1,
+    T_AT_RD   = 4'd2,
+    T_AT_WR   = 4'd3,
+    T_AT_CPL  = 4'd4,
+    T_AT_ACK  = 4'd5,
+    T_DUP     = 4'd6,
+    T_AT_NV   = 4'd7,
+    T_DUP_M   = 4'd8,    // the cache row read: each entry's PSN match, registered
+    T_DUP_P   = 4'd9,    // per group of four entries the last match's orig, and the hit, registered
+    T_DUP_H   = 4'd10    // that entry's orig, registered
   } tstate_e;
 
   // A header as decided (the header FIFO's entry); m_tx_hdr is built from it.
@@ -209,7 +229,7 @@ module roce_resp_tx #(
   // READ contexts
   logic [XW-1:0]  cx_q [NC];
   logic [XW-1:0]  cx_d [NC];
-  logic [CXW-1:0] rr_q, rr_d;                      // round robin: first context to look at
+  logic [NC-1:0]  rrm_q, rrm_d;                    // round robin: the contexts from the first to look at on
   logic [AHW-1:0] ahead_q, ahead_d;                // READ packets issued, data not yet through
   // atomic
   logic [63:0] orig_q, orig_d;
@@ -256,8 +276,17 @@ module roce_resp_tx #(
     .m_valid(rd_valid), .m_ready(rd_ready), .m_data({rd_user, rd_last, rd_keep, rd_data}));
 
   logic [63:0] newval;
-  logic        hit;
-  logic [63:0] hit_orig;
+  // the duplicate atomic's cache look-up, a stage per decision: the entries'
+  // PSN matches (dm_q, in T_DUP_M); per group of four entries, the orig of
+  // the last entry that matches and whether one does (go_q, ga_q), and the
+  // hit (in T_DUP_P); the last group's orig (in T_DUP_H)
+  localparam int NG = (NATOM + 3) / 4;
+  logic [NATOM-1:0] dm_q, dm_d;
+  logic [NG-1:0]    ga_q, ga_d;
+  logic [63:0]      go_q [NG];
+  logic [63:0]      go_d [NG];
+  logic        hit_q, hit_d;
+  logic [63:0] hit_orig_q, hit_orig_d;
   logic        rd_tag0;                            // the DMA read beat is READ response data
   logic        tx_valid, tx_ready;                 // READ data into u_tx
   logic        cqe_valid, cqe_ready;               // the receive CQE into u_cqe
@@ -273,13 +302,24 @@ module roce_resp_tx #(
 
   always_comb begin
     newval = ev.is_cmp ? ((orig_q == ev.compare) ? ev.swap_add : orig_q) : orig_q + ev.swap_add;
-    hit      = 1'b0;
-    hit_orig = '0;
-    for (int i = 0; i < NATOM; i++) begin
-      if (c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn) begin
-        hit      = 1'b1;
-        hit_orig = c_rd[i*AEW +: 64];
+  end
+  // (the cache's read data holds from T_DUP_M to T_DUP: read only in T_IDLE)
+  always_comb begin
+    for (int i = 0; i < NATOM; i++) dm_d[i] = c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn;
+    for (int k = 0; k < NG; k++) begin
+      ga_d[k] = 1'b0;
+      go_d[k] = '0;
+      for (int i = 4 * k; i < 4 * k + 4 && i < NATOM; i++) begin
+        if (dm_q[i]) begin                       // the last entry that matches
+          ga_d[k] = 1'b1;
+          go_d[k] = c_rd[i*AEW +: 64];
+        end
       end
+    end
+    hit_d      = |dm_q;
+    hit_orig_d = '0;
+    for (int k = 0; k < NG; k++) begin
+      if (ga_q[k]) hit_orig_d = go_q[k];
     end
   end
 
@@ -287,13 +327,16 @@ module roce_resp_tx #(
   /* verilator lint_off UNUSEDSIGNAL */
   ctx_t        cs, cc, cr, cp;         // contexts read (the scan's, the choice's, the chosen, the next packet's: not every field used)
   /* verilator lint_on UNUSEDSIGNAL */
-  ctx_t        nf, nu, na;             // contexts written (the fire's, the freeing's, the allocation's)
-  logic        x_busy, x_tail_done, x_tail_tv, x_tail_tnak, free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
+  ctx_t        nf, nu, na, nt;         // contexts written (the fire's, the freeing's, the allocation's, the tail's)
+  logic        x_busy, free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
   logic [CXW-1:0] x_tail, free_i, sel, ch, sel_q;
+  logic [NC-1:0]  xb, xt, xto, fr;
+  logic           x_tail_ok;       // per context: the head event's QP's, its youngest, ... ; free first
   logic        ch_v, ch_done, ch_pay, sel_v_q, sel_done_q, sel_pay_q;   // the choice, registered
   logic        hold, sel_v_d, sel_done_d, sel_pay_d;
   logic [CXW-1:0] sel_d;
-  logic [CXW:0]   jj;
+  logic [NC-1:0]  ch_hi, gh, gl, ch_g;             // the round-robin choice, one-hot
+  logic [NC-1:0]  sel_oh_q, sel_oh_d, rrm_n;       // the choice registered, one-hot; rrm_q after it
   logic        sel_v, fire, sel_pay;
   logic [NC-1:0] done, cand, freed;
   // per context, a cycle after it was written: more than one packet left, no byte left, the next packet's length
@@ -310,35 +353,74 @@ module roce_resp_tx #(
   // the event engine's decisions, by what decides them
   logic        ack_ev, ack_cpl_ok, ack_cqe_ok, ack_go, ack_ready, ack_nak_push, ack_seh;
   logic        ack_cpl_set, ack_cqe_set, ack_err_set, ack_dma_err, ack_inc_nak, ack_alloc_h;
-  logic        rd_alloc;
+  logic        rd_alloc, rd_ev;
   logic        at_ready, at_push, at_alloc_h, at_err_set, at_err_clr, at_inc_nak, at_dma_err;
   logic        f_inc_ack, f_inc_nak, d_dma_err;
 
-  // ---- the contexts of the head event's QP, and a free context
+  // ---- which contexts belong to the head event's QP, registered: qm_q[i] is
+  // (cx_q[i].qpn == ev.qpn) for every context in use, and pm_q is
+  // (pend_q.qpn == ev.qpn) while an ACK is pending. Both are computed a cycle
+  // ahead from the next head event (u_ev's skid register, copied in skq_q, or
+  // s_ev) and the contexts' next QPN (a context allocated takes ev.qpn).
+  logic [NC-1:0] qm_q, qm_d;
+  logic          pm_q, pm_d;
+  logic [23:0]   skq_q, skq_d;                     // the QPN in u_ev's skid register
+  logic          ev_adv, ev_sk;
+  logic [NC-1:0] qm_sk, qm_in;                     // context i's QPN == the skid's, s_ev's
+  logic          qe_sk, qe_in, pe_sk, pe_in;       // ev.qpn, pend_q.qpn == the skid's, s_ev's
   always_comb begin
-    x_busy      = 1'b0;
+    skq_d  = s_ev_ready ? s_ev.qpn : skq_q;        // (u_ev's skid register loads only when empty)
+    ev_sk  = !s_ev_ready;                          // u_ev's skid register holds an event
+    ev_adv = ev_ready || !ev_valid;                // u_ev's head is replaced next cycle
+    for (int i = 0; i < NC; i++) begin
+      cs       = cx_q[i];
+      qm_sk[i] = cs.qpn == skq_q[QW-1:0];
+      qm_in[i] = cs.qpn == s_ev.qpn[QW-1:0];
+    end
+    qe_sk = ev.qpn[QW-1:0] == skq_q[QW-1:0];
+    qe_in = ev.qpn[QW-1:0] == s_ev.qpn[QW-1:0];
+    pe_sk = pend_q.qpn == skq_q;
+    pe_in = pend_q.qpn == s_ev.qpn;
+    // a context not in use now may be allocated now (its QPN: ev.qpn, and
+    // the event is taken), else it stays unused and its qm_q does not matter;
+    // likewise the pending ACK (merged only with its own QP's ACKs)
+    for (int i = 0; i < NC; i++) begin
+      cs = cx_q[i];
+      if (!ev_adv)    qm_d[i] = qm_q[i];
+      else if (cs.v)  qm_d[i] = ev_sk ? qm_sk[i] : qm_in[i];
+      else            qm_d[i] = ev_sk ? qe_sk : qe_in;
+    end
+    if (!ev_adv)       pm_d = pm_q;
+    else if (pend_v_q) pm_d = ev_sk ? pe_sk : pe_in;
+    else               pm_d = ev_sk ? (ev.qpn == skq_q) : (ev.qpn == s_ev.qpn);
+  end
+
+  // ---- the contexts of the head event's QP, and a free context, as one-hot
+  // vectors reduced in parallel: xt (the QP's youngest context: at most one),
+  // fr (the first context not in use)
+  always_comb begin
     x_tail      = '0;
-    x_tail_done = 1'b0;
-    x_tail_tv   = 1'b0;
-    x_tail_tnak = 1'b0;
-    free_v      = 1'b0;
     free_i      = '0;
     for (int i = 0; i < NC; i++) begin
       cs      = cx_q[i];
       done[i] = cs.v && cs.st && lz_q[i] && !cs.nw;
-      if (cs.v && cs.qpn == ev.qpn[QW-1:0]) begin
-        x_busy = 1'b1;
-        if (cs.tail) begin
-          x_tail      = CXW'(i);
-          x_tail_done = done[i];
-          x_tail_tv   = cs.tv;
-          x_tail_tnak = cs.tv && cs.tnak;
-        end
+      xb[i]   = cs.v && qm_q[i];
+      xt[i]   = cs.v && qm_q[i] && cs.tail;
+      // the head event's ACK/NAK may become this context's trailing answer
+      // (an ACK replaces an earlier trailing ACK)
+      xto[i]  = xt[i] && !done[i] && (!cs.tv || (!cs.tnak && !ev.nak && !err_q));
+      fr[i]   = !cs.v;
+      for (int j = 0; j < i; j++) begin
+        cs = cx_q[j];
+        if (!cs.v) fr[i] = 1'b0;
       end
-      if (!cs.v && !free_v) begin
-        free_v = 1'b1;
-        free_i = CXW'(i);
-      end
+    end
+    x_busy      = |xb;
+    x_tail_ok   = |xto;
+    free_v      = |fr;
+    for (int i = 0; i < NC; i++) begin
+      if (xt[i]) x_tail = x_tail | CXW'(i);
+      if (fr[i]) free_i = free_i | CXW'(i);
     end
   end
 
@@ -346,7 +428,7 @@ module roce_resp_tx #(
   // must the pending ACK go first?
   assign ev_conflict = ev_valid && st_q == T_IDLE &&
                        (ev.kind != roce_qp_pkg::EV_ACK ||
-                        ((ev.send || err_q) && (ev.nak || err_q || ev.qpn != pend_q.qpn)));
+                        ((ev.send || err_q) && (ev.nak || err_q || !pm_q)));
   assign flush       = pend_v_q && st_q == T_IDLE && (age_q >= 8'(ACK_COALESCE) || ev_conflict);
 
   // ---- EV_ACK: the DMA write completion, the receive CQE, then the answer
@@ -399,7 +481,7 @@ module roce_resp_tx #(
         // youngest context (an ACK replaces an earlier trailing ACK),
         // else a context of its own
         ack_seh = 1'b1;
-        if (!x_tail_done && (!x_tail_tv || (!x_tail_tnak && !ev.nak && !err_q))) begin
+        if (x_tail_ok) begin
           trail_we  = 1'b1;
           ack_ready = 1'b1;
         end else if (free_v) begin
@@ -415,7 +497,7 @@ module roce_resp_tx #(
             ack_inc_nak = 1'b1;
           end
         end
-      end else if (!pend_v_q || pend_q.qpn == ev.qpn) begin
+      end else if (!pend_v_q || pm_q) begin
         pend_merge = 1'b1;
         ack_ready  = 1'b1;
       end
@@ -423,7 +505,8 @@ module roce_resp_tx #(
   end
 
   // ---- EV_READ: a context, chained behind the QP's youngest (not one in its last cycle)
-  assign rd_alloc = st_q == T_IDLE && ev_valid && ev.kind == roce_qp_pkg::EV_READ && !pend_v_q && free_v;
+  assign rd_ev    = st_q == T_IDLE && ev.kind == roce_qp_pkg::EV_READ;
+  assign rd_alloc = rd_ev && ev_valid && !pend_v_q && free_v;
 
   // ---- EV_ATOMIC / EV_ATOMIC_DUP: the atomic's own state machine
   always_comb begin
@@ -447,7 +530,7 @@ module roce_resp_tx #(
           at_err_clr = 1'b1;
           st_d       = T_AT_CMD;
         end else begin
-          st_d       = T_DUP;
+          st_d       = T_DUP_M;
         end
       end
       T_AT_CMD: begin
@@ -477,6 +560,9 @@ module roce_resp_tx #(
           st_d = T_AT_ACK;
         end
       end
+      T_DUP_M: st_d = T_DUP_P;
+      T_DUP_P: st_d = T_DUP_H;
+      T_DUP_H: st_d = T_DUP;
       T_AT_ACK, T_DUP: if (at_ready) st_d = T_IDLE;
       default: st_d = T_IDLE;
     endcase
@@ -515,7 +601,7 @@ module roce_resp_tx #(
       end
     end
     if (st_q == T_DUP) begin
-      if (hit) begin
+      if (hit_q) begin
         at_push = !x_busy;
         if (x_busy ? free_v : se_room) begin
           at_alloc_h = x_busy;
@@ -545,7 +631,7 @@ module roce_resp_tx #(
     seh.mac   = pend_q.remote_mac;
     seh.sport = pend_q.udp_sport;
     seh.orig  = orig_q;
-    if (ack_seh || st_q == T_AT_ACK || (st_q == T_DUP && hit)) begin
+    if (ack_seh || st_q == T_AT_ACK || (st_q == T_DUP && hit_q)) begin
       seh.psn   = ev.psn;
       seh.msn   = ev.msn;
       seh.dqpn  = ev.dqpn;
@@ -560,7 +646,7 @@ module roce_resp_tx #(
     end
     if (st_q == T_DUP) begin
       seh.op   = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
-      seh.orig = hit_orig;
+      seh.orig = hit_orig_q;
     end
   end
 
@@ -607,25 +693,33 @@ module roce_resp_tx #(
       cc      = cx_q[i];
       cand[i] = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv);   // (RD_AHEAD: checked when sent)
     end
-    if (sel_v_q) cand[sel_q] = 1'b0;
-    ch_v = 1'b0;
-    ch   = '0;
-    for (int k = 0; k < NC; k++) begin
-      jj = {1'b0, rr_q} + (CXW+1)'(k);
-      if (jj >= (CXW+1)'(NC)) jj = jj - (CXW+1)'(NC);
-      if (!ch_v && cand[jj[CXW-1:0]]) begin
-        ch_v = 1'b1;
-        ch   = jj[CXW-1:0];
+    if (sel_v_q) cand = cand & ~sel_oh_q;
+    // the first candidate from the round robin's on (rrm_q), else the first
+    // one: as one-hot vectors (gh, gl), reduced in parallel
+    for (int i = 0; i < NC; i++) begin
+      ch_hi[i] = cand[i] && rrm_q[i];
+      gh[i]    = ch_hi[i];
+      gl[i]    = cand[i];
+      for (int j = 0; j < i; j++) begin
+        if (cand[j] && rrm_q[j]) gh[i] = 1'b0;
+        if (cand[j])             gl[i] = 1'b0;
       end
     end
-    ch_done = done[ch];
-    ch_pay  = !done[ch] && !lz_q[ch];
+    ch_g    = (|ch_hi) ? gh : gl;
+    ch_v    = |cand;
+    ch      = '0;
+    for (int i = 0; i < NC; i++) begin
+      if (ch_g[i]) ch = ch | CXW'(i);
+    end
+    ch_done = |(ch_g & done);
+    ch_pay  = |(ch_g & ~done & ~lz_q);
   end
   // the choice stays until its packet is sent (e.g. waiting for RD_AHEAD), unless its context is gone
   always_comb begin
     hold       = sel_v_q && cr.v && !fire;
     sel_v_d    = hold || ch_v;
     sel_d      = hold ? sel_q : ch;
+    sel_oh_d   = hold ? sel_oh_q : ch_g;
     sel_done_d = hold ? sel_done_q : ch_done;
     sel_pay_d  = hold ? sel_pay_q : ch_pay;
   end
@@ -656,18 +750,18 @@ module roce_resp_tx #(
   end
 
   // ---- the header FIFO's and the command FIFO's inputs
+  // (the data as if pushed; the valids choose: a fire needs !seh_v_q, and
+  // a fire with payload !se_cmd)
   always_comb begin
-    hf_in_valid = 1'b0;
+    hf_in_valid = seh_v_q || fire;
+    cf_in_valid = se_cmd || (fire && sel_pay);
     hf_in       = '0;
-    cf_in_valid = se_cmd;
     cf_in.addr  = ev.va;                         // the atomic's 8-byte read
     cf_in.len   = 32'd8;
     cf_in.tag   = {{(mem_pkg::TAG_W-1){1'b0}}, 1'b1};
     if (seh_v_q) begin
-      hf_in_valid = 1'b1;
       hf_in       = seh_q;
-    end else if (sel_v && !(sel_pay && se_cmd)) begin
-      hf_in_valid = fire;
+    end else begin
       hf_in.dqpn  = cr.dqpn;
       hf_in.ip    = cr.ip;
       hf_in.mac   = cr.mac;
@@ -689,50 +783,56 @@ module roce_resp_tx #(
         hf_in.syn = roce_qp_pkg::AETH_ACK;
         hf_in.len = plen[15:0];
       end
-      if (sel_pay) begin                         // (not with an atomic's command: see fire)
-        cf_in_valid = fire;
-        cf_in.addr  = cr.addr;
-        cf_in.len   = plen;
-        cf_in.tag   = '0;
-      end
+    end
+    if (!se_cmd) begin                           // (a context's command: never with the atomic's, see fire)
+      cf_in.addr  = cr.addr;
+      cf_in.len   = plen;
+      cf_in.tag   = '0;
     end
   end
 
-  // ---- the chosen context after its packet
+  // ---- the chosen context after its packet (each context computes its own
+  // next packet's fields: no multiplexer in front of the adders)
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       nf      = cx_q[i];
       nf.nw   = 1'b0;
+      if (fire && sel_oh_q[i]) begin
+        if (sel_done_q) begin
+          nf.v = 1'b0;                           // the trailing answer is out: free
+        end else begin
+          nf.st = 1'b1;
+          nf.nw = 1'b1;
+          if (!nf.hdr) begin
+            nf.psn  = nf.psn + 24'd1;
+            nf.addr = nf.addr + 64'(plen_q[i]);
+            nf.left = nf.left - 32'(plen_q[i]);
+          end
+        end
+      end
       cx_f[i] = nf;
     end
-    rr_d       = rr_q;
+  end
+  always_comb begin
+    rrm_d      = rrm_q;
+    for (int i = 0; i < NC; i++) rrm_n[i] = ({1'b0, sel} == (CXW+1)'(NC - 1)) || CXW'(i) > sel;
     f_inc_ack  = 1'b0;
     f_inc_nak  = 1'b0;
     inc_rd_pkt_d = 1'b0;
-    nf         = cx_q[sel];
     if (fire) begin
       if (sel_done_q) begin
-        nf.v = 1'b0;                             // the trailing answer is out: free
         if (cr.tnak) f_inc_nak = 1'b1;
         else         f_inc_ack = 1'b1;
       end else if (cr.hdr) begin
-        nf.st = 1'b1;
-        nf.nw = 1'b1;
         if (cr.hop == roce_pkg::OP_RC_ACKNOWLEDGE) begin
           if (cr.hsyn[7:5] == 3'b000) f_inc_ack = 1'b1;
           else                        f_inc_nak = 1'b1;
         end
-        rr_d  = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
+        rrm_d = rrm_n;
       end else begin
-        nf.st      = 1'b1;
-        nf.nw      = 1'b1;
-        nf.psn     = cr.psn + 24'd1;
-        nf.addr    = cr.addr + 64'(plen);
-        nf.left    = cr.left - plen;
         inc_rd_pkt_d = 1'b1;
-        rr_d       = ({1'b0, sel} == (CXW+1)'(NC - 1)) ? '0 : sel + CXW'(1);
+        rrm_d      = rrm_n;
       end
-      cx_f[sel] = nf;
     end
   end
 
@@ -758,54 +858,67 @@ module roce_resp_tx #(
   end
 
   // ---- the head event's new context or trailing answer; a QP reset
+  logic [NC-1:0] cx_rs, cs_v;                      // context in use and of the reset QP; in use
+  logic          ev_rs;                            // the head event's QP is the reset one
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      cs       = cx_q[i];
+      cs_v[i]  = cs.v;
+      cx_rs[i] = cs.v && cs.qpn == qp_reset_qpn;
+    end
+    ev_rs = ev.qpn[QW-1:0] == qp_reset_qpn;
+  end
   always_comb begin
     for (int i = 0; i < NC; i++) cx_d[i] = cx_u[i];
     // the head event's READ: a new context behind the QP's youngest
     na = '0;
     if (alloc || alloc_h) begin
       na.v     = 1'b1;
-      na.hdr   = alloc_h;
+      // (from registers: an allocation in T_IDLE is the event's, a READ
+      // or an ACK/NAK; else the atomic's answer)
+      na.hdr   = !rd_ev;
       na.hop   = seh.op;
-      na.hsyn  = seh.syn;
+      na.hsyn  = (st_q == T_IDLE)                ? (err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome) :
+                 (st_q == T_AT_ACK && err_q)     ? roce_qp_pkg::AETH_NAK_REM_OP : roce_qp_pkg::AETH_ACK;
       na.orig  = seh.orig;
       na.nw    = 1'b1;
       na.blk   = x_busy;                         // (x_tail freed now: unblocked by freed_q next cycle)
       na.pred  = x_tail;
       na.tail  = 1'b1;
       na.qpn   = ev.qpn[QW-1:0];
-      na.psn   = alloc_h ? seh.psn : ev.psn;
-      na.msn   = alloc_h ? seh.msn : ev.msn;
+      na.psn   = ev.psn;                         // (seh's too, when alloc_h)
+      na.msn   = ev.msn;
       na.dqpn  = ev.dqpn;
       na.ip    = ev.remote_ip;
       na.mac   = ev.remote_mac;
       na.sport = ev.udp_sport;
       na.pmtu  = ev.pmtu;
       na.addr  = ev.va;
-      na.left  = alloc_h ? 32'd0 : ev.len;
-      cx_d[free_i] = na;
-      if (x_busy) begin
-        na      = cx_d[x_tail];
-        na.tail = 1'b0;
-        cx_d[x_tail] = na;
-      end
+      na.left  = rd_ev ? ev.len : 32'd0;
     end
-    // the head event's ACK/NAK: the trailing answer of the QP's youngest READ
-    if (trail_we) begin
-      na      = cx_d[x_tail];
-      na.tv   = 1'b1;
-      na.tnak = ev.nak || err_q;
-      na.tpsn = ev.psn;
-      na.tmsn = ev.msn;
-      na.tsyn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
-      cx_d[x_tail] = na;
-    end
-    // a reset QP loses its READs (packets already issued still go out)
-    if (qp_reset_valid) begin
-      for (int i = 0; i < NC; i++) begin
-        na = cx_d[i];
-        if (na.qpn == qp_reset_qpn) na.v = 1'b0;
-        cx_d[i] = na;
+    for (int i = 0; i < NC; i++) begin
+      if ((alloc || alloc_h) && fr[i]) cx_d[i] = na;
+      // the QP's youngest is no longer (its context is in use: not fr[i])
+      if ((alloc || alloc_h) && xt[i]) begin
+        nt      = cx_d[i];
+        nt.tail = 1'b0;
+        cx_d[i] = nt;
       end
+      // the head event's ACK/NAK: the trailing answer of the QP's youngest READ
+      if (trail_we && xt[i]) begin
+        nt      = cx_d[i];
+        nt.tv   = 1'b1;
+        nt.tnak = ev.nak || err_q;
+        nt.tpsn = ev.psn;
+        nt.tmsn = ev.msn;
+        nt.tsyn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+        cx_d[i] = nt;
+      end
+      // a reset QP loses its READs (packets already issued still go out);
+      // a context not in use now is in use next only if allocated now, for ev.qpn
+      nt = cx_d[i];
+      if (qp_reset_valid && (cx_rs[i] || (!cs_v[i] && ev_rs))) nt.v = 1'b0;
+      cx_d[i] = nt;
     end
   end
 
@@ -823,7 +936,9 @@ module roce_resp_tx #(
   end
 
   // the atomic's write: the new value at the atomic's address
-  assign awr_d          = st_d == T_AT_CPL;
+  // (st_d == T_AT_CPL, from the states that lead there)
+  assign awr_d          = (st_q == T_AT_WR && (!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) ||
+                          (st_q == T_AT_CPL && !s_aw_cpl_valid);
   assign s_aw_cpl_ready = awr_q;
   always_comb begin
     m_aw_cmd_valid   = awc_v_q;
@@ -908,7 +1023,7 @@ module roce_resp_tx #(
       killed_q   <= 1'b0;
       pend_v_q   <= 1'b0;
       age_q      <= 8'd0;
-      rr_q       <= '0;
+      rrm_q      <= '1;
       ahead_q    <= '0;
       awc_v_q    <= 1'b0;
       awr_q      <= 1'b0;
@@ -927,7 +1042,7 @@ module roce_resp_tx #(
       killed_q   <= killed_d;
       pend_v_q   <= pend_v_d;
       age_q      <= age_d;
-      rr_q       <= rr_d;
+      rrm_q      <= rrm_d;
       ahead_q    <= ahead_d;
       awc_v_q    <= awc_v_d;
       awr_q      <= awr_d;
@@ -945,14 +1060,33 @@ module roce_resp_tx #(
     co_q       <= co_d;
     big_q      <= big_d;
     sel_q      <= sel_d;
+    sel_oh_q   <= sel_oh_d;
     seh_q      <= seh_d;
     sel_done_q <= sel_done_d;
     sel_pay_q  <= sel_pay_d;
     lz_q       <= lz_d;
+    dm_q       <= dm_d;
+    ga_q       <= ga_d;
+    for (int k = 0; k < NG; k++) go_q[k] <= go_d[k];
+    qm_q       <= qm_d;
+    pm_q       <= pm_d;
+    skq_q      <= skq_d;
+    hit_q      <= hit_d;
+    hit_orig_q <= hit_orig_d;
     for (int i = 0; i < NC; i++) plen_q[i] <= plen_d[i];
   end
 
 `ifndef SYNTHESIS
+  /* verilator lint_off UNUSEDSIGNAL */
+  ctx_t          cs_chk;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [NC-1:0] qm_chk;                           // what qm_q must be, for the contexts in use
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      cs_chk    = cx_q[i];
+      qm_chk[i] = !cs_chk.v || qm_q[i] == (cs_chk.qpn == ev.qpn[QW-1:0]);
+    end
+  end
   initial begin
     if (NATOM < 1 || (NATOM & (NATOM - 1)) != 0) $error("roce_resp_tx: NATOM %0d is not a power of two", NATOM);
     if (ACK_COALESCE < 0 || ACK_COALESCE > 200) $error("roce_resp_tx: ACK_COALESCE %0d not in 0..200", ACK_COALESCE);
@@ -963,6 +1097,18 @@ module roce_resp_tx #(
   always_ff @(posedge clk) begin
     if (!rst && se_cmd && cf_in_ready && !(cf_in_valid && cf_in.tag != '0))
       $error("roce_resp_tx: the atomic's DMA read command was not pushed");
+  end
+  // the registered QPN matches are those of the head event
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      if (!(&qm_chk)) $error("roce_resp_tx: qm_q %b is not the contexts' QPN match", qm_q);
+      if (sel_v_q && sel_oh_q != NC'(1) << sel_q)
+        $error("roce_resp_tx: sel_oh_q %b is not sel_q %0d", sel_oh_q, sel_q);
+      if (!$onehot0(xt) || (x_busy && xt == '0))
+        $error("roce_resp_tx: the head event's QP has %0d youngest contexts", $countones(xt));
+      if (pend_v_q && pm_q != (pend_q.qpn == ev.qpn))
+        $error("roce_resp_tx: pm_q is not the pending ACK's QPN match");
+    end
   end
   // the data of a READ packet never comes without its issued command
   always_ff @(posedge clk) begin
