@@ -51,6 +51,12 @@ static struct {
     uint64_t vaddr;
     uint32_t n, len; /* this run's iterations and message size */
     uint32_t recv_base, send_base, rerr_base, serr_base; /* the QP's counters at the start */
+    /* a bw client with --qps N: the other QPs, posted round robin (perftest -q N: ITERS each) */
+    uint32_t nx;
+    struct roce_qp *xqp[QPX_MAX_QPS - 1];
+    uint32_t xqpn[QPX_MAX_QPS - 1], xrkey[QPX_MAX_QPS - 1], xsend_base[QPX_MAX_QPS - 1],
+        xserr_base[QPX_MAX_QPS - 1];
+    uint64_t xvaddr[QPX_MAX_QPS - 1];
     uint32_t rcnt, scnt, posted, echo_due;
     uint32_t echo_len[8]; /* pingpong/send_lat server: lengths not echoed yet (ring) */
     uint32_t echo_head;
@@ -235,21 +241,43 @@ bool qpx_tool_report(uint64_t *size, uint64_t *iters, double *bw_peak, double *b
     return true;
 }
 
-static bool qp_gone(void) {
-    return !t.qp->used || t.qp->qpn != t.qpn || t.qp->ctx.state == ROCE_QPS_RESET;
+static bool gone(const struct roce_qp *qp, uint32_t qpn) {
+    return !qp->used || qp->qpn != qpn || qp->ctx.state == ROCE_QPS_RESET;
 }
 
-/* Post one work request: 1 posted, 0 the queue is busy (try again), -1 after fail(). */
-static int post(uint8_t opcode, uint64_t laddr, uint32_t len) {
+static bool qp_gone(void) {
+    bool g = gone(t.qp, t.qpn);
+    for (uint32_t i = 0; i < t.nx; i++)
+        g = g || gone(t.xqp[i], t.xqpn[i]);
+    return g;
+}
+
+/* The other QPs' completions and errors since the start (a bw client with --qps N). */
+static uint32_t x_send_done(void) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < t.nx; i++)
+        n += t.xqp[i]->send_done - t.xsend_base[i];
+    return n;
+}
+
+static bool x_send_errors(void) {
+    for (uint32_t i = 0; i < t.nx; i++)
+        if (t.xqp[i]->send_errors != t.xserr_base[i]) return true;
+    return false;
+}
+
+/* Post one work request on the session's QP k (0: the first; the others with --qps N):
+   1 posted, 0 the queue is busy (try again), -1 after fail(). */
+static int post_on(uint32_t k, uint8_t opcode, uint64_t laddr, uint32_t len) {
     struct roce_wr wr;
     memset(&wr, 0, sizeof wr);
     wr.opcode = opcode;
     wr.flags = 1u; /* signaled */
-    wr.qpn = t.qpn;
+    wr.qpn = k ? t.xqpn[k - 1] : t.qpn;
     wr.laddr = laddr;
     wr.lkey = t.lkey;
-    wr.raddr = t.vaddr;
-    wr.rkey = t.rkey;
+    wr.raddr = k ? t.xvaddr[k - 1] : t.vaddr;
+    wr.rkey = k ? t.xrkey[k - 1] : t.rkey;
     wr.len = len;
     wr.wr_id = (uint64_t)WR_ID_TAG << 56 | ++t.seq;
     int r = roce_hw_post_send(&wr, POST_WAIT_MS);
@@ -261,8 +289,13 @@ static int post(uint8_t opcode, uint64_t laddr, uint32_t len) {
     uint64_t now = tmr_cycles();
     if (t.posted < MAX_SAMPLES + 1u) t.tpost[t.posted] = now;
     if (t.posted++ == 0 && !(t.kind == K_PINGPONG && t.server)) t.t_first = now;
-    if (t.qp->t_first_post == 0) t.qp->t_first_post = now;
+    struct roce_qp *q = k ? t.xqp[k - 1] : t.qp;
+    if (q->t_first_post == 0) q->t_first_post = now;
     return 1;
+}
+
+static int post(uint8_t opcode, uint64_t laddr, uint32_t len) {
+    return post_on(0, opcode, laddr, len);
 }
 
 static int post_send(uint32_t len) {
@@ -305,19 +338,32 @@ static void start_run(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_o
     t.rerr_base = qp->recv_errors;
     t.serr_base = qp->send_errors;
     t.n = t.iters;
+    t.nx = 0;
     t.t_begin = t.t_progress = tmr_cycles();
 }
 
-void qpx_tool_test(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
-                   uint32_t peer_ip, uint32_t peer_rkey, uint64_t peer_vaddr) {
+void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
+                   const struct qpx_opts *o, uint32_t peer_ip, const struct qpx_dest *peers) {
+    struct roce_qp *qp = nqp ? qps[0] : NULL;
     if (!t.armed || !qp || !mr || o->dry || o->tool != QPX_TOOL_PERFTEST) return;
     bool bw = o->test <= QPX_SEND_BW;
     /* the passive sides: the transport serves them, a summary at the session's end */
     if (o->server && (bw || o->test == QPX_READ_LAT)) return;
     qpx_tool_end("a new session started");
     start_run(qp, mr, o, peer_ip);
-    t.rkey = peer_rkey;
-    t.vaddr = peer_vaddr;
+    t.rkey = peers[0].rkey;
+    t.vaddr = peers[0].vaddr;
+    /* perftest -q N: ITERS messages on each QP, posted round robin */
+    for (uint32_t i = 1; bw && i < nqp && i < QPX_MAX_QPS; i++) {
+        t.xqp[t.nx] = qps[i];
+        t.xqpn[t.nx] = qps[i]->qpn;
+        t.xrkey[t.nx] = peers[i].rkey;
+        t.xvaddr[t.nx] = peers[i].vaddr;
+        t.xsend_base[t.nx] = qps[i]->send_done;
+        t.xserr_base[t.nx] = qps[i]->send_errors;
+        t.nx++;
+    }
+    t.n = t.iters * (1u + t.nx);
     t.len = t.size_given ? t.size : bw ? PERFTEST_BW_SIZE : PERFTEST_LAT_SIZE;
     t.kind = bw                          ? K_BW
              : o->test == QPX_WRITE_LAT  ? K_WRITE_LAT
@@ -459,8 +505,8 @@ static void poll_issue(uint32_t send_now) {
     uint32_t depth = t.kind == K_READ_LAT ? 1u : BW_DEPTH;
     if (depth > roce_hw_caps()->sq_depth) depth = roce_hw_caps()->sq_depth;
     t.scnt = send_now;
-    while (t.posted < t.n && t.posted - t.scnt < depth) {
-        int r = post(op, t.base, t.len);
+    while (t.posted < t.n && t.posted - t.scnt < depth * (1u + t.nx)) {
+        int r = post_on(t.posted % (1u + t.nx), op, t.base, t.len);
         if (r <= 0) return;
     }
     if (t.scnt >= t.n) data_phase_done();
@@ -528,13 +574,14 @@ void qpx_tool_poll(void) {
     }
     if (t.data_done) return; /* waiting for the session's end-of-test exchange */
     struct roce_qp *qp = t.qp;
-    if (qp->recv_errors != t.rerr_base || qp->send_errors != t.serr_base) {
+    if (qp->recv_errors != t.rerr_base || qp->send_errors != t.serr_base || x_send_errors()) {
         bool r = qp->recv_errors != t.rerr_base;
         fail("%s completion with %s", r ? "a receive" : "a send-queue",
              r ? roce_wc_status_name(qp->last_recv.status) : "an error status");
         return;
     }
-    uint32_t recv_now = qp->recv_done - t.recv_base, send_now = qp->send_done - t.send_base;
+    uint32_t recv_now = qp->recv_done - t.recv_base,
+             send_now = qp->send_done - t.send_base + x_send_done();
     uint32_t r0 = t.rcnt;
     bool progress = recv_now != t.rcnt || send_now != t.scnt;
     switch (t.kind) {

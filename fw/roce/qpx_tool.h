@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "qpx.h"
+#include "qpx_msg.h"
 #include "roce.h"
 
 #define QPX_TOOL_ITERS 1000u   /* ibv_rc_pingpong's and perftest's default -n */
@@ -46,9 +47,11 @@
  */
 int qpx_tool_prepare(const struct roce_mr *mr, const struct qpx_opts *o, const char **err);
 
-/* qpx.c, when a perftest session reaches its test: the data phase of this side. */
-void qpx_tool_test(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
-                   uint32_t peer_ip, uint32_t peer_rkey, uint64_t peer_vaddr);
+/* qpx.c, when a perftest session reaches its test: the data phase of this side, on the
+   session's nqp QPs (a bw client posts ITERS on each, round robin; the rest use qps[0]) with
+   the peer's destination for each. */
+void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
+                   const struct qpx_opts *o, uint32_t peer_ip, const struct qpx_dest *peers);
 
 /* qpx.c, when a session finished well: its QP (RTS, MR over the test buffer). */
 void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,

@@ -39,6 +39,10 @@ RUNS = {
                             for n in (64, 4096, 65536)],
     "nic_lat": [S(r, t, 64, 5) for t in ("write_lat", "read_lat", "send_lat")
                 for r in ("server", "client")],
+    # perftest -a's largest message (8 MiB) and -q 2/4, both roles (the buffer is 16 MiB)
+    "nic_large_multi": [S(r, "write_bw", 8 << 20, 5) for r in ("server", "client")] +
+                       [S(r, t, 4096, 5, q) for r in ("server", "client") for t in ("write_bw", "read_bw")
+                        for q in (2, 4)],
 }
 
 

@@ -409,16 +409,17 @@ LAT_ROW = (r"^ (\d+) +(\d+) +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM +
            r" +" + NUM + r" +" + NUM + r"\n")
 
 
-def tool_run(server, client, test, size, iters):
-    """Both NICs armed ('tool on'): NIC 1 listens, NIC 0 connects; both run their side of
-    perftest's TEST. Returns (client's output, server's output)."""
+def tool_run(server, client, test, size, iters, opts=""):
+    """Both NICs armed ('tool on'): NIC 1 listens, NIC 0 connects (both with opts); both run
+    their side of perftest's TEST. Returns (client's output, server's output)."""
     for con in (server, client):
         out = cmd(con, f"tool on -n {iters} -s {size} --idle 50")
         check_true("tool on", out.startswith(f"tool: on (-n {iters} -s {size}, idle bound 50 ms)"),
                    "tool: on (...)", out)
-    server.send(f"listen --test {test} --wait 5000")
-    server.wait_for(rf"listen --test {test} --wait 5000\n", 30)
-    out_c = cmd(client, f"connect 10.0.0.2 --test {test}", timeout=300)
+    line = f"listen --test {test} --wait 5000 {opts}".strip()
+    server.send(line)
+    server.wait_for(re.escape(line) + r"\n", 30)
+    out_c = cmd(client, f"connect 10.0.0.2 --test {test} {opts}".strip(), timeout=300)
     out_s = server.wait_for(r"solonic> ", 300).replace("\r", "")
     end = rf"tool: {test} server with 10\.0\.0\.1: .*: (ok|FAILED.*)\r?\n"
     if not re.search(end, out_s):
@@ -483,6 +484,16 @@ def case_pair_perftest_tools():
         check_true("0 < BW average < the wire's rate", 0 < avg < 11920.93, "0 .. 11920.93 MB/s", avg)
         figs.append(f"write_bw 16 KiB x 4 {avg:.2f} MB/s")
         print(f"write_bw: {time.monotonic() - t0:.1f} s wall")
+        # perftest -q 2: the client posts ITERS on each QP, round robin; the report counts both
+        out_c, out_s = tool_run(b, a, "write_bw", 4096, 6, "--qps 2")
+        check_true("--qps 2: the client's table counts both QPs' messages",
+                   re.search(r"^ 4096 +12 +" + NUM, out_c, re.M) is not None, " 4096 12 ...", out_c)
+        check_true("--qps 2: the server got a report of 12", re.search(
+            r"qpx: the peer's report: 4096-byte messages x 12,", out_s) is not None, "x 12", tail(out_s))
+        out = cmd(a, "qp list")
+        for q in re.findall(r"qpx: QP 0x(\w+) RTS", out_c):
+            m = re.search(rf"^0x0*{q} .*", out, re.M)
+            check_true(f"QP 0x{q} of the two", m is not None, f"QP 0x{q} in qp list", out)
         print("NIC-to-NIC (simulated time): " + ", ".join(figs))
 
 
