@@ -1,25 +1,57 @@
 // roce_resp_check: the chain of checks of the responder (docs/transport.md,
-// "Responder"), one request header at a time.
+// "Responder"), one request header at a time, pipelined so that no path is
+// deeper than a few LUTs: every RAM row is registered before it is looked
+// at, the IB checks run in parallel (one function each, named as in Linux
+// rxe's rxe_resp.c), their flags are registered, and the verdict is chosen
+// from the flags a cycle later. Every output comes from a flip-flop.
 //
-//   C_IDLE  take a header; read QP context, dynamic state, RQ head
-//   C_RD1   (context and dynamic state arrive)
-//   C_RD2   RQ WQE arrives; read the MR row of the key (WQE lkey for SEND,
-//           RETH/AtomicETH rkey otherwise)
-//   C_RD3   MR row arrives; the checks, in order, each ending the chain with
-//           its verdict (registered for C_EXEC):
-//           QPN, QP state, opcode, PSN (duplicate / out of sequence),
-//           opcode sequence, QP access, length, rkey + bounds + MR access,
-//           atomic alignment, receive WQE (RNR), WQE lkey, WQE length
-//   C_EXEC  push what the verdict needs (DMA write command, payload action,
-//           event to roce_resp_tx), write the dynamic state back, retire a
-//           receive WQE. Waits for room in its three output FIFOs.
+//   C_IDLE  s_hdr_ready (registered): take a header into h_q, its MR key
+//           (RETH / AtomicETH rkey) into mr_key_q
+//   C_RD0   read QP context, dynamic state, the MR row of mr_key_q; the RQ
+//           lookup (only for headers that need a receive WQE: SEND, WRITE
+//           with immediate LAST/ONLY) too, unless the previous header's
+//           receive WQE consume is still landing (then a cycle or more
+//           later: the lookup must see the new head). The header facts
+//           (kinds, lengths against each PMTU, READ packet counts, the MR
+//           check's byte range) are registered from h_q every cycle.
+//   C_RD1   rows arrive: registered (dynamic state of an unused row replaced
+//           by its initial value, the MR row's key compared with mr_key_q,
+//           its base + length summed)
+//   C_WQE   (SEND only) wait for the receive WQE; its lkey into mr_key_q
+//   C_MR    (SEND only) MR read of the WQE's lkey
+//   C_MR1   (SEND only) MR row arrives: registered as in C_RD1
+//   C_CHK   the checks, in parallel, each its own function on registered
+//           inputs: check_qp_state, check_psn (duplicate / out of
+//           sequence), check_op_seq, check_op_valid (QP access),
+//           check_length, check_rkey (rkey of the request, or lkey of the
+//           receive WQE for SEND), check_wqe_len; the new PSN / MSN /
+//           address / lengths computed beside them; registered
+//   C_SEL   the verdict (the order of the checks decides which failure
+//           wins: QPN, QP state, opcode, PSN, opcode sequence + length,
+//           access + rkey, atomic alignment, receive WQE present (RNR, rxe:
+//           check_resource), WQE lkey, WQE length), and what it does: DMA
+//           command, payload action, event to roce_resp_tx, new dynamic
+//           state, RQ consume (registered for C_EXEC); a header that needs a
+//           receive WQE waits here for its lookup
+//   C_EXEC  push what the verdict needs into the three outputs, write the
+//           dynamic state back, consume the receive WQE (rq_cons_en is
+//           registered: a cycle after C_EXEC; a consume that meets a qp_reset
+//           of another QP is repeated). Waits for room in the outputs. The
+//           next header is taken in C_EXEC (read right after it), so headers
+//           follow each other every five cycles (SEND: eight).
 //
-// Five cycles per header: at MTU 4096 (64 beats per packet) and 1024 (16)
-// the payload path, not this chain, sets the rate.
+// Outputs: each an output register in front of an 8-word roce_fifo; a word
+// pushed in C_EXEC is out the next cycle when its FIFO is empty.
 //
-// A qp_reset of the QP a header is being checked for kills the header (it is
-// dropped, nothing written). qp_reset owns the dynamic-state write port:
-// C_EXEC waits in a cycle with a reset.
+// Latency: a header taken while the chain is idle reaches C_EXEC five cycles
+// after s_hdr (SEND eight), one cycle more than before the pipelining (SEND
+// four more: the MR read waits for the WQE's lkey in a register). At MTU
+// 4096 (64 beats per packet) and 1024 (16) the payload path, not this chain,
+// sets the rate.
+//
+// A qp_reset of the QP a header is being checked for (from the cycle it is
+// taken) kills the header (it is dropped, nothing written). qp_reset owns the
+// dynamic-state write port: C_EXEC waits in a cycle with a reset.
 `default_nettype none
 
 module roce_resp_check #(
@@ -87,12 +119,16 @@ module roce_resp_check #(
 
   localparam int DW = roce_qp_pkg::RESP_DYN_W;
 
-  typedef enum logic [2:0] {
-    C_IDLE  = 3'd0,
-    C_RD1   = 3'd1,
-    C_RD2   = 3'd2,
-    C_RD3   = 3'd3,
-    C_EXEC  = 3'd4
+  typedef enum logic [3:0] {
+    C_IDLE = 4'd0,
+    C_RD0  = 4'd1,
+    C_RD1  = 4'd2,
+    C_WQE  = 4'd3,
+    C_MR   = 4'd4,
+    C_MR1  = 4'd5,
+    C_CHK  = 4'd6,
+    C_SEL  = 4'd7,
+    C_EXEC = 4'd8
   } cstate_e;
 
   // the verdict of the chain (what C_EXEC does)
@@ -111,11 +147,108 @@ module roce_resp_check #(
     V_RNR        = 4'd11
   } verdict_e;
 
+  // ------------------------------------------------------------ the checks
+  // Each takes registered values only; the names follow rxe_resp.c.
+
+  // QPN in range and QP state that receives (rxe: the QP lookup, qp_state)
+  function automatic logic check_qp_state(input logic [2:0] state);
+    check_qp_state = state == roce_qp_pkg::QPS_RTR || state == roce_qp_pkg::QPS_RTS ||
+                     state == roce_qp_pkg::QPS_SQD || state == roce_qp_pkg::QPS_SQE;
+  endfunction
+
+  // {duplicate, out of sequence} (rxe: check_psn)
+  function automatic logic [1:0] check_psn(input logic [23:0] psn, input logic [23:0] epsn);
+    logic [23:0] d;
+    d = psn - epsn;
+    check_psn = {d != 24'd0 && d[23], d != 24'd0 && !d[23]};
+  endfunction
+
+  // the opcode continues the message in progress (rxe: check_op_seq)
+  function automatic logic check_op_seq(input logic [1:0] in_msg, input logic is_send,
+                                        input logic is_write, input logic first_or_only);
+    unique case (in_msg)
+      roce_qp_pkg::MSG_SEND:  check_op_seq = is_send && !first_or_only;
+      roce_qp_pkg::MSG_WRITE: check_op_seq = is_write && !first_or_only;
+      default:                check_op_seq = first_or_only;
+    endcase
+  endfunction
+
+  // the QP grants the access the opcode needs (rxe: check_op_valid)
+  function automatic logic check_op_valid(input logic [3:0] qp_access, input logic [3:0] need);
+    check_op_valid = (qp_access & need) == need;
+  endfunction
+
+  // payload length against the PMTU and the message (rxe: check_length).
+  // eq / le: pay_len == PMTU / <= PMTU; rem_gt / rem_eq: bytes still to
+  // come of the WRITE > / == pay_len
+  function automatic logic check_length(input logic [1:0] pos, input logic is_write, input logic is_read,
+                                        input logic eq, input logic le, input logic pay_nz,
+                                        input logic rem_gt, input logic rem_eq, input logic rd_len_ok);
+    logic ok;
+    unique case (pos)
+      roce_pkg::POS_FIRST,
+      roce_pkg::POS_MIDDLE: ok = eq && (!is_write || rem_gt);
+      roce_pkg::POS_LAST:   ok = pay_nz && le && (!is_write || rem_eq);
+      default:              ok = le && (!is_write || rem_eq);
+    endcase
+    check_length = is_read ? rd_len_ok : ok;
+  endfunction
+
+  // MR row against key, access and the byte range [va, end) (rxe:
+  // check_rkey; roce_qp_pkg::mr_check with the key compared and base +
+  // length summed a stage ahead): va >= base and end <= base + length, no
+  // sum wraps (65 bits)
+  function automatic logic check_rkey(input logic m_valid, input logic key_ok,
+                                      input logic [3:0] m_access, input logic [63:0] m_base,
+                                      input logic [64:0] m_lim, input logic [63:0] va,
+                                      input logic [64:0] va_end, input logic [3:0] need);
+    check_rkey = m_valid && key_ok && (m_access & need) == need &&
+                 va >= m_base && va_end <= m_lim;
+  endfunction
+
+  // the SEND's bytes fit the receive WQE (rxe: the copy into the WQE's SGE)
+  function automatic logic check_wqe_len(input logic [31:0] off, input logic [15:0] pay_len,
+                                         input logic [31:0] wqe_len);
+    check_wqe_len = 33'(off) + 33'(pay_len) <= 33'(wqe_len);
+  endfunction
+
+  // header facts (below), registered from h_q
+  typedef struct packed {
+    logic        send, write, read, atomic, last, needs_wqe, rc_req;
+    logic        qpn_bad, align_bad, pay_nz, rd_len_ok, dl_zero, dl_gt, dl_eq;
+    logic        quiet;                 // an executed SEND / WRITE sends no event
+    logic [4:0]  eq, le;                // pay_len == / <= PMTU 256 .. 4096
+    logic [119:0] npk;                  // PSNs of a READ at PMTU 256 .. 4096 (24 bits each)
+    logic [63:0] m_va;                  // the MR check's operands
+    logic [64:0] m_end;
+  } hfacts_t;
+  hfacts_t hf_q, hf_d;
+  logic    first_q, first_d;      // FIRST or ONLY (kept out of hf_q: Yosys 0.23 abc9 names two cells alike)
+
+  // ---------------------------------------------------------- front FSM
   cstate_e st_q, st_d;
   roce_pkg::rx_hdr_t h_q, h_d;
-  logic    killed_q, killed_d;
+  logic    ready_q, ready_d;         // s_hdr_ready
+  logic    pend_q, pend_d;           // a header taken in C_EXEC waits for it to end
+  logic    kf_q, kf_d;               // the header in h_q is killed by a qp_reset
+  logic    rd0_q, rd0_d;             // C_RD0: context and dynamic-state reads
+  logic    mr_en_q, mr_en_d;
+  logic [31:0] mr_key_q, mr_key_d;
+  logic    lk_pend_q, lk_pend_d, lk_en_q, lk_en_d, lk1_q, lk2_q;
+  logic    wqe_rdy_q, wqe_rdy_d;
+  roce_qp_pkg::rwqe_t wqe_q, wqe_d;
+  logic          lkv_q, lkv_d;
+  logic [PW-1:0] lkh_q, lkh_d;
+  logic    accept, fin, s_needs_wqe, sel_done, front_d;
 
-  // checked results, registered at the end of C_CHECK
+  // EXEC stage
+  logic          kx_q, kx_d;         // the header in C_EXEC is killed
+  logic [QW-1:0] qpn_x_q, qpn_x_d;
+  logic          cons_en_q, cons_en_d, cons_retry;
+  logic [QW-1:0] cons_qpn_q, cons_qpn_d;
+  logic [PW-1:0] cons_hd_q, cons_hd_d;
+
+  // checked results, registered in C_SEL
   verdict_e               v_q, v_d, v_c;
   roce_qp_pkg::resp_dyn_t dyn_new_q, dyn_new_d, dyn_new_c;
   logic                   dyn_we_q, dyn_we_d, dyn_we_c;
@@ -125,10 +258,10 @@ module roce_resp_check #(
   logic                   ev_push_q, ev_push_d, ev_push_c;
   roce_qp_pkg::resp_ev_t  ev_q, ev_d, ev_c;
   logic                   cons_q, cons_d, cons_c;
-  logic [PW-1:0]          cons_head_q, cons_head_d, cons_head_c;
+  logic [PW-1:0]          cons_head_q, cons_head_d;
 
   logic [DW-1:0]          dyn_rd_raw;
-  roce_qp_pkg::resp_dyn_t dyn_rd, dyn_cur;
+  roce_qp_pkg::resp_dyn_t dyn_rd;
   logic                   dyn_we;
   logic [QW-1:0]          dyn_wa;
   logic [DW-1:0]          dyn_wd;
@@ -136,333 +269,406 @@ module roce_resp_check #(
   // output FIFOs
   logic cmd_in_ready, act_in_ready, ev_in_ready, room, exec_fire, drop_fire;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [$clog2(8):0] cmd_cnt, act_cnt, ev_cnt;     // FIFO occupancy: not needed
+  logic [3:0] cmd_cnt, act_cnt, ev_cnt;     // FIFO occupancy: not needed
   /* verilator lint_on UNUSEDSIGNAL */
 
   // header fields (not every field of the BTH and the table row matters here)
   /* verilator lint_off UNUSEDSIGNAL */
-  roce_pkg::bth_t        bth;
+  roce_pkg::bth_t         bth;
   roce_pkg::opcode_info_t info;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [23:0]           qpn24;
   logic [QW-1:0]         qpn;
   logic [63:0]           key_va;
-  logic [31:0]           key_rkey;
 
   assign bth      = h_q.hdr.bth;
   assign info     = h_q.info;
   assign qpn24    = bth.dqpn;
   assign qpn      = qpn24[QW-1:0];
-  assign key_va   = h_q.info.atomiceth ? h_q.hdr.atomiceth.va   : h_q.hdr.reth.va;
-  assign key_rkey = h_q.info.atomiceth ? h_q.hdr.atomiceth.rkey : h_q.hdr.reth.rkey;
+  assign key_va   = h_q.info.atomiceth ? h_q.hdr.atomiceth.va : h_q.hdr.reth.va;
   assign dyn_rd   = dyn_rd_raw;
 
-  // ------------------------------------------------------------------ FSM
+  assign accept      = s_hdr_valid && ready_q;
+  assign fin         = exec_fire || drop_fire;
+  assign sel_done    = !hf_q.needs_wqe || wqe_rdy_q;     // C_SEL: the receive WQE is there
+  assign s_needs_wqe = s_hdr.info.kind == roce_pkg::KIND_SEND ||
+                       (s_hdr.info.kind == roce_pkg::KIND_WRITE && s_hdr.info.immdt &&
+                        (s_hdr.info.pos == roce_pkg::POS_LAST || s_hdr.info.pos == roce_pkg::POS_ONLY));
+
+  // states, the header register, the ready and read-enable flip-flops
   always_comb begin
-    st_d        = st_q;
-    h_d         = h_q;
-    killed_d    = killed_q;
-    s_hdr_ready = 1'b0;
-    ctx_rd_en   = 1'b0;
-    ctx_rd_qpn  = s_hdr.hdr.bth.dqpn[QW-1:0];
-    rq_lk_en    = 1'b0;
-    rq_lk_qpn   = s_hdr.hdr.bth.dqpn[QW-1:0];
-    mr_rd_en    = 1'b0;
-    mr_rd_key   = (info.kind == roce_pkg::KIND_SEND) ? rq_lk_wqe.lkey : key_rkey;
-    if (qp_reset_valid && qp_reset_qpn == qpn && st_q != C_IDLE) killed_d = 1'b1;
+    st_d   = st_q;
+    h_d    = h_q;
+    pend_d = pend_q;
+    if (accept) h_d = s_hdr;
     unique case (st_q)
-      C_IDLE: begin
-        s_hdr_ready = init_done;
-        if (s_hdr_valid && init_done) begin
-          h_d       = s_hdr;
-          ctx_rd_en = 1'b1;
-          rq_lk_en  = 1'b1;
-          // a reset of this QP in this very cycle: the reads see old rows
-          killed_d  = qp_reset_valid && qp_reset_qpn == s_hdr.hdr.bth.dqpn[QW-1:0];
-          st_d      = C_RD1;
+      C_IDLE:  if (accept) st_d = C_RD0;
+      C_RD0:   st_d = C_RD1;
+      C_RD1:   st_d = (info.kind == roce_pkg::KIND_SEND) ? C_WQE : C_CHK;
+      C_WQE:   if (lk2_q) st_d = C_MR;
+      C_MR:    st_d = C_MR1;
+      C_MR1:   st_d = C_CHK;
+      C_CHK:   st_d = C_SEL;
+      C_SEL:   if (sel_done) st_d = C_EXEC;
+      C_EXEC: begin
+        if (accept) pend_d = 1'b1;
+        if (fin) begin
+          st_d   = (pend_q || accept) ? C_RD0 : C_IDLE;
+          pend_d = 1'b0;
         end
       end
-      C_RD1:   st_d = C_RD2;
-      C_RD2: begin
-        mr_rd_en = 1'b1;
-        st_d     = C_RD3;
-      end
-      C_RD3:   st_d = C_EXEC;             // the checks run in this cycle
-      C_EXEC:  if (exec_fire || drop_fire) st_d = C_IDLE;
       default: st_d = C_IDLE;
     endcase
+    // the flip-flops below decode the next state straight from the present
+    // one (fewer levels than comparing st_d)
+    ready_d  = init_done && ((st_q == C_IDLE && !accept) || (st_q == C_SEL && sel_done) ||
+                             (st_q == C_EXEC && !pend_q && !accept));
+    rd0_d    = (st_q == C_IDLE && accept) || (st_q == C_EXEC && fin && (pend_q || accept));
+    mr_en_d  = rd0_d || (st_q == C_WQE && lk2_q);
+    front_d  = rd0_d || (st_q != C_IDLE && st_q != C_EXEC && !(st_q == C_SEL && sel_done));
+    // the MR key: the header's from the cycle it is taken, the receive
+    // WQE's (SEND) when it arrives
+    mr_key_d = mr_key_q;
+    if (accept)
+      mr_key_d = s_hdr.info.atomiceth ? s_hdr.hdr.atomiceth.rkey : s_hdr.hdr.reth.rkey;
+    else if (st_q == C_WQE)
+      mr_key_d = rq_lk_wqe.lkey;
   end
 
-  // --------------------------------------------------------- the checks
+  // the consume port: registered, repeated when a qp_reset of another QP
+  // owned the RQ's pointer port in its cycle (one of the same QP emptied the ring)
   always_comb begin
-    logic [23:0] d;
-    logic [12:0] pmtu_b;
-    logic        first_or_only, last_or_only, seq_ok, len_ok, acc_ok, needs_wqe;
-    logic [3:0]  need_acc;
-    logic [31:0] wr_len_tot, rem_in, off_in;
-    logic [23:0] npkts;
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [31:0] npkts32;        // a 2^31-byte READ at PMTU 256 needs 2^23 PSNs: 24 bits are enough
-    /* verilator lint_on UNUSEDSIGNAL */
-    logic [63:0] addr;
-    logic [3:0]  lg;
-    logic        state_ok, is_rc_req, mr_ok, wqe_ok, is_atomic;
+    cons_retry = cons_en_q && qp_reset_valid && qp_reset_qpn != cons_qpn_q;
+    cons_en_d  = (exec_fire && cons_q) || cons_retry;
+    cons_qpn_d = exec_fire ? qpn_x_q     : cons_qpn_q;
+    cons_hd_d  = exec_fire ? cons_head_q : cons_hd_q;
+  end
 
-    dyn_cur = dyn_rd;
+  // the RQ lookup (issued once the previous header's consume has landed)
+  // and the WQE it returns two cycles later; the kill flags
+  always_comb begin
+    lk_pend_d = accept ? s_needs_wqe : (lk_pend_q && !lk_en_q);
+    lk_en_d   = lk_pend_d && !lk_en_q && front_d && !cons_en_d;
+    wqe_rdy_d = !accept && (wqe_rdy_q || lk2_q);
+    wqe_d     = lk2_q ? rq_lk_wqe   : wqe_q;
+    lkv_d     = lk2_q ? rq_lk_valid : lkv_q;
+    lkh_d     = lk2_q ? rq_lk_head  : lkh_q;
+
+    kf_d = accept ? (qp_reset_valid && qp_reset_qpn == s_hdr.hdr.bth.dqpn[QW-1:0])
+                  : (kf_q || (qp_reset_valid && qp_reset_qpn == qpn));
+    kx_d    = kx_q || (qp_reset_valid && qp_reset_qpn == qpn_x_q);
+    qpn_x_d = qpn_x_q;
+    if (st_q == C_SEL) begin
+      kx_d    = kf_q || (qp_reset_valid && qp_reset_qpn == qpn);
+      qpn_x_d = qpn;
+    end
+
+  end
+
+  assign s_hdr_ready  = ready_q;
+  assign ctx_rd_en    = rd0_q;
+  assign ctx_rd_qpn   = qpn;
+  assign rq_lk_en     = lk_en_q;
+  assign rq_lk_qpn    = qpn;
+  assign mr_rd_en     = mr_en_q;
+  assign mr_rd_key    = mr_key_q;
+  assign rq_cons_en   = cons_en_q;
+  assign rq_cons_qpn  = cons_qpn_q;
+  assign rq_cons_head = cons_hd_q;
+
+  // ------------------------------------------- header facts (from h_q)
+  // Registered every cycle (h_q holds from C_RD0 to C_SEL): valid from the
+  // cycle after C_RD0 on; the MR check's operands are the WQE's for SEND
+  // (valid in C_MR1).
+
+  always_comb begin
+    // locals, not members of hf_d read back: Yosys 0.23's abc9 names two
+    // cells alike then (assert count_id(cell->name) == 0)
+    logic [31:0] dl;
+    logic        send, write, read, atomic, first, last, needs_wqe, pay_nz;
+    dl        = h_q.hdr.reth.dma_len;
+    send      = info.kind == roce_pkg::KIND_SEND;
+    write     = info.kind == roce_pkg::KIND_WRITE;
+    read      = info.kind == roce_pkg::KIND_READ_REQ;
+    atomic    = info.kind == roce_pkg::KIND_CMP_SWAP || info.kind == roce_pkg::KIND_FETCH_ADD;
+    first     = info.pos == roce_pkg::POS_FIRST || info.pos == roce_pkg::POS_ONLY;
+    last      = info.pos == roce_pkg::POS_LAST  || info.pos == roce_pkg::POS_ONLY;
+    needs_wqe = send || (write && info.immdt && last);
+    pay_nz    = h_q.pay_len != 16'd0;
+    hf_d.send      = send;
+    hf_d.write     = write;
+    hf_d.read      = read;
+    hf_d.atomic    = atomic;
+    first_d        = first;
+    hf_d.last      = last;
+    hf_d.needs_wqe = needs_wqe;
+    hf_d.pay_nz    = pay_nz;
+    hf_d.rc_req    = info.valid && info.request && bth.opcode[7:5] == 3'b000;
+    hf_d.qpn_bad   = qpn24 >= 24'(NQP) || qpn24 < 24'd2;
+    hf_d.align_bad = atomic && key_va[2:0] != 3'd0;
+    hf_d.quiet     = !read && !atomic && !pay_nz && !bth.ackreq && !(last && needs_wqe);
+    hf_d.rd_len_ok = dl <= 32'h8000_0000;
+    hf_d.dl_gt     = dl > 32'(h_q.pay_len);
+    hf_d.dl_eq     = dl == 32'(h_q.pay_len);
+    hf_d.dl_zero   = dl == 32'd0;
+    for (int i = 0; i < 5; i++) begin
+      hf_d.eq[i] = h_q.pay_len == (16'd256 << i);
+      hf_d.le[i] = h_q.pay_len <= (16'd256 << i);
+      hf_d.npk[i*24 +: 24] = (dl == 32'd0) ? 24'd1 : 24'((dl + ((32'd256 << i) - 32'd1)) >> (8 + i));
+    end
+    if (send) begin
+      hf_d.m_va   = wqe_q.addr;
+      hf_d.m_end  = {1'b0, wqe_q.addr} + 65'(wqe_q.len);
+    end else begin
+      hf_d.m_va   = key_va;
+      hf_d.m_end  = {1'b0, key_va} + (atomic ? 65'd8 : 65'(dl));
+    end
+  end
+
+  // ------------------------------------------- rows (from the RAM outputs)
+  // The read ports hold their row until the next read: registered every
+  // cycle, valid from the cycle after the row arrives.
+  typedef struct packed {
+    logic [2:0]  state;
+    logic [2:0]  pmtu;
+    logic [2:0]  pi;                    // PMTU index 0..4 (256 .. 4096; an illegal value counts as 256)
+    logic [3:0]  access;
+    logic [4:0]  min_rnr_timer;
+    logic [23:0] remote_qpn;
+    logic [31:0] remote_ip;
+    logic [47:0] remote_mac;
+    logic [15:0] udp_sport;
+    logic        m_valid;
+    logic [3:0]  m_access;
+    logic        m_key_ok;              // the row's key is the one it was read with (mr_key_q)
+    logic [63:0] m_base;
+    logic [64:0] m_lim;                 // base + length
+  } rows_t;
+  rows_t rw_q, rw_d;
+  roce_qp_pkg::resp_dyn_t dc_q, dc_d;   // dynamic state (initial value for an unused row)
+
+  always_comb begin
+    rw_d.state         = ctx_rd.state;
+    rw_d.pmtu          = ctx_rd.pmtu;
+    rw_d.pi            = (ctx_rd.pmtu >= 3'd1 && ctx_rd.pmtu <= 3'd5) ? ctx_rd.pmtu - 3'd1 : 3'd0;
+    rw_d.access        = ctx_rd.access;
+    rw_d.min_rnr_timer = ctx_rd.min_rnr_timer;
+    rw_d.remote_qpn    = ctx_rd.remote_qpn;
+    rw_d.remote_ip     = ctx_rd.remote_ip;
+    rw_d.remote_mac    = ctx_rd.remote_mac;
+    rw_d.udp_sport     = ctx_rd.udp_sport;
+    dc_d               = dyn_rd;
     if (!dyn_rd.valid) begin
-      dyn_cur        = '0;
-      dyn_cur.valid  = 1'b1;
-      dyn_cur.epsn   = ctx_rd.rq_psn;
+      dc_d       = '0;
+      dc_d.valid = 1'b1;
+      dc_d.epsn  = ctx_rd.rq_psn;
     end
+    rw_d.m_valid  = mr_rd.valid;
+    rw_d.m_access = mr_rd.access;
+    rw_d.m_key_ok = mr_rd.key == mr_key_q;
+    rw_d.m_base   = mr_rd.base;
+    rw_d.m_lim    = {1'b0, mr_rd.base} + {1'b0, mr_rd.length};
+  end
 
-    d             = bth.psn - dyn_cur.epsn;
-    pmtu_b        = roce_qp_pkg::pmtu_bytes(ctx_rd.pmtu);
-    lg            = 4'(ctx_rd.pmtu) + 4'd7;             // log2 of the PMTU
-    if (ctx_rd.pmtu < 3'd1 || ctx_rd.pmtu > 3'd5) lg = 4'd8;
-    first_or_only = info.pos == roce_pkg::POS_FIRST || info.pos == roce_pkg::POS_ONLY;
-    last_or_only  = info.pos == roce_pkg::POS_LAST  || info.pos == roce_pkg::POS_ONLY;
-    is_atomic     = info.kind == roce_pkg::KIND_CMP_SWAP || info.kind == roce_pkg::KIND_FETCH_ADD;
-    state_ok      = ctx_rd.state == roce_qp_pkg::QPS_RTR || ctx_rd.state == roce_qp_pkg::QPS_RTS ||
-                    ctx_rd.state == roce_qp_pkg::QPS_SQD || ctx_rd.state == roce_qp_pkg::QPS_SQE;
-    is_rc_req     = info.valid && info.request && bth.opcode[7:5] == 3'b000;
-    needs_wqe     = info.kind == roce_pkg::KIND_SEND ||
-                    (info.kind == roce_pkg::KIND_WRITE && info.immdt && last_or_only);
+  // ------------------------------------------- C_CHK: the checks, in parallel
+  typedef struct packed {
+    logic        state_ok, dup, oos, seq_ok, len_ok, acc_ok, mr_ok, wqe_ok, wlen_bad;
+    logic        pre, ino, ok_a, ok_b;  // checks grouped for C_SEL (see there)
+    logic [23:0] epsn_p1, epsn_m1, epsn_npk, msn_p1;
+    logic [63:0] addr;                  // DMA address of the payload
+    logic [31:0] msg_new;               // bytes of the message with this packet
+    logic [31:0] rem_new;               // bytes of the WRITE still to come after it
+    logic [31:0] wr_len;                // byte_len of a WRITE with immediate
+  } flags_t;
+  flags_t fl_q, fl_d;
 
-    // opcode sequence
-    unique case (dyn_cur.in_msg)
-      roce_qp_pkg::MSG_SEND:  seq_ok = info.kind == roce_pkg::KIND_SEND && !first_or_only;
-      roce_qp_pkg::MSG_WRITE: seq_ok = info.kind == roce_pkg::KIND_WRITE && !first_or_only;
-      default:                seq_ok = first_or_only;
-    endcase
+  always_comb begin
+    logic [2:0]  pi;                    // PMTU index 0..4 (256 .. 4096)
+    logic [31:0] off_in, rem_in;
+    logic        rem_gt, rem_eq, rkey_ok;
+    logic [3:0]  need;                  // the QP access the opcode needs
+    logic        state_ok, dup, oos, seq_ok, len_ok, acc_ok, mr_ok, wlen_bad;   // (see hf_d)
+    pi      = rw_q.pi;
+    need    = {hf_q.atomic, hf_q.read, hf_q.write, 1'b0};   // ACC_REMOTE_ATOMIC / _READ / _WRITE
+    off_in  = first_q ? 32'd0 : dc_q.msg_len;
+    rem_in  = first_q ? h_q.hdr.reth.dma_len : dc_q.rem;
+    rem_gt  = first_q ? hf_q.dl_gt : dc_q.rem > 32'(h_q.pay_len);
+    rem_eq  = first_q ? hf_q.dl_eq : dc_q.rem == 32'(h_q.pay_len);
+    rkey_ok = check_rkey(rw_q.m_valid, rw_q.m_key_ok, rw_q.m_access, rw_q.m_base, rw_q.m_lim,
+                         hf_q.m_va, hf_q.m_end, hf_q.send ? roce_qp_pkg::ACC_LOCAL_WRITE : need);
 
-    // QP access
-    unique case (info.kind)
-      roce_pkg::KIND_WRITE:     need_acc = roce_qp_pkg::ACC_REMOTE_WRITE;
-      roce_pkg::KIND_READ_REQ:  need_acc = roce_qp_pkg::ACC_REMOTE_READ;
-      roce_pkg::KIND_CMP_SWAP,
-      roce_pkg::KIND_FETCH_ADD: need_acc = roce_qp_pkg::ACC_REMOTE_ATOMIC;
-      default:                  need_acc = 4'd0;
-    endcase
-    acc_ok = (ctx_rd.access & need_acc) == need_acc;
+    state_ok = check_qp_state(rw_q.state);
+    {dup, oos} = check_psn(bth.psn, dc_q.epsn);
+    seq_ok   = check_op_seq(dc_q.in_msg, hf_q.send, hf_q.write, first_q);
+    len_ok   = check_length(info.pos, hf_q.write, hf_q.read, hf_q.eq[pi], hf_q.le[pi],
+                            hf_q.pay_nz, rem_gt, rem_eq, hf_q.rd_len_ok);
+    acc_ok   = check_op_valid(rw_q.access, need);
+    // no rkey check: SEND (its WQE's lkey is checked instead), a WRITE past
+    // its FIRST, a zero-length WRITE or READ
+    mr_ok    = (!hf_q.atomic && !(hf_q.write && first_q && !hf_q.dl_zero) &&
+                !(hf_q.read && !hf_q.dl_zero)) || (!hf_q.send && rkey_ok);
+    wlen_bad = !check_wqe_len(off_in, h_q.pay_len, wqe_q.len);
+    fl_d.state_ok = state_ok;
+    fl_d.dup      = dup;
+    fl_d.oos      = oos;
+    fl_d.seq_ok   = seq_ok;
+    fl_d.len_ok   = len_ok;
+    fl_d.acc_ok   = acc_ok;
+    fl_d.mr_ok    = mr_ok;
+    fl_d.wqe_ok   = rkey_ok;
+    fl_d.wlen_bad = wlen_bad;
+    fl_d.pre      = !hf_q.qpn_bad && state_ok && hf_q.rc_req;
+    fl_d.ino      = bth.psn == dc_q.epsn;
+    fl_d.ok_a     = seq_ok && acc_ok && !hf_q.align_bad;
+    fl_d.ok_b     = mr_ok && (!hf_q.send || (rkey_ok && !wlen_bad));
 
-    // lengths
-    rem_in     = first_or_only ? h_q.hdr.reth.dma_len : dyn_cur.rem;
-    off_in     = first_or_only ? 32'd0 : dyn_cur.msg_len;
-    wr_len_tot = 32'(h_q.pay_len);
-    unique case (info.pos)
-      roce_pkg::POS_FIRST,
-      roce_pkg::POS_MIDDLE: len_ok = h_q.pay_len == 16'(pmtu_b);
-      roce_pkg::POS_LAST:   len_ok = h_q.pay_len != 16'd0 && h_q.pay_len <= 16'(pmtu_b);
-      default:              len_ok = h_q.pay_len <= 16'(pmtu_b);
-    endcase
-    if (info.kind == roce_pkg::KIND_WRITE) begin
-      unique case (info.pos)
-        roce_pkg::POS_FIRST,
-        roce_pkg::POS_MIDDLE: len_ok = len_ok && rem_in > wr_len_tot;
-        default:              len_ok = len_ok && rem_in == wr_len_tot;
-      endcase
+    fl_d.epsn_p1  = dc_q.epsn + 24'd1;
+    fl_d.epsn_m1  = dc_q.epsn - 24'd1;
+    fl_d.epsn_npk = dc_q.epsn + hf_q.npk[pi*24 +: 24];
+    fl_d.msn_p1   = dc_q.msn + 24'd1;
+    fl_d.addr     = hf_q.send ? wqe_q.addr + 64'(off_in)
+                              : (first_q ? h_q.hdr.reth.va : dc_q.va);
+    fl_d.msg_new  = off_in + 32'(h_q.pay_len);
+    fl_d.rem_new  = rem_in - 32'(h_q.pay_len);
+    fl_d.wr_len   = first_q ? h_q.hdr.reth.dma_len : dc_q.msg_len + dc_q.rem;
+  end
+
+  // ------------------------------------------- C_SEL: the verdict
+  // The order of the checks decides which failure wins. werr: the receive
+  // WQE's own checks failed (a CQE with an error status, the WQE consumed).
+  // The classes below are the same decision written flat from the flags
+  // (fewer levels than decoding v_c): answered duplicate, NAK of an out-of-
+  // sequence packet, NAK of an in-order packet, executed.
+  logic werr_c, c_dup, c_nak_seq, c_ino_nak, c_exec, c_drop_dup;
+
+  // pre: QPN, state and opcode pass; ino: in order (PSN == ePSN); ok_a /
+  // ok_b: every check of an in-order request but the receive WQE's presence.
+  always_comb begin
+    logic ino, ok;
+    ino        = fl_q.pre && fl_q.ino;
+    ok         = fl_q.ok_a && fl_q.len_ok && fl_q.ok_b && (!hf_q.needs_wqe || lkv_q);
+    c_drop_dup = fl_q.pre && fl_q.dup && hf_q.read && !(fl_q.acc_ok && fl_q.len_ok && fl_q.mr_ok);
+    c_dup      = fl_q.pre && fl_q.dup && !c_drop_dup;
+    c_nak_seq  = fl_q.pre && fl_q.oos && !dc_q.nak;
+    c_ino_nak  = ino && !ok;
+    c_exec     = ino && ok;
+  end
+
+  always_comb begin
+    werr_c = 1'b0;
+    if (hf_q.qpn_bad) begin
+      v_c = V_DROP_QPN;
+    end else if (!fl_q.state_ok) begin
+      v_c = V_DROP_STATE;
+    end else if (!hf_q.rc_req) begin
+      v_c = V_DROP_OP;
+    end else if (fl_q.dup) begin
+      // a duplicate READ is answered again only if it passes its checks again
+      v_c = (hf_q.read && !(fl_q.acc_ok && fl_q.len_ok && fl_q.mr_ok)) ? V_DROP_DUP : V_DUP;
+    end else if (fl_q.oos) begin
+      v_c = dc_q.nak ? V_DROP_OOS : V_NAK_SEQ;      // one NAK per episode
+    end else if (!fl_q.seq_ok || !fl_q.len_ok) begin
+      v_c = V_NAK_INV;
+    end else if (!fl_q.acc_ok || !fl_q.mr_ok) begin
+      v_c = V_NAK_ACC;
+    end else if (hf_q.align_bad) begin
+      v_c = V_NAK_INV;
+    end else if (hf_q.needs_wqe && !lkv_q) begin
+      v_c = V_RNR;                                     // rxe: check_resource
+    end else if (hf_q.send && !fl_q.wqe_ok) begin
+      v_c    = V_NAK_OP;
+      werr_c = 1'b1;
+    end else if (hf_q.send && fl_q.wlen_bad) begin
+      v_c    = V_NAK_INV;
+      werr_c = 1'b1;
+    end else begin
+      v_c = V_EXEC;
     end
-    if (info.kind == roce_pkg::KIND_READ_REQ) len_ok = h_q.hdr.reth.dma_len <= 32'h8000_0000;
+  end
 
-    // rkey / lkey against the MR row read in C_RD2
-    unique case (info.kind)
-      roce_pkg::KIND_WRITE:
-        mr_ok = !first_or_only || h_q.hdr.reth.dma_len == 32'd0 ||
-                roce_qp_pkg::mr_check(mr_rd, key_rkey, key_va, h_q.hdr.reth.dma_len, roce_qp_pkg::ACC_REMOTE_WRITE);
-      roce_pkg::KIND_READ_REQ:
-        mr_ok = h_q.hdr.reth.dma_len == 32'd0 ||
-                roce_qp_pkg::mr_check(mr_rd, key_rkey, key_va, h_q.hdr.reth.dma_len, roce_qp_pkg::ACC_REMOTE_READ);
-      roce_pkg::KIND_CMP_SWAP,
-      roce_pkg::KIND_FETCH_ADD:
-        mr_ok = roce_qp_pkg::mr_check(mr_rd, key_rkey, key_va, 32'd8, roce_qp_pkg::ACC_REMOTE_ATOMIC);
-      default: mr_ok = 1'b1;
-    endcase
-    wqe_ok = roce_qp_pkg::mr_check(mr_rd, rq_lk_wqe.lkey, rq_lk_wqe.addr, rq_lk_wqe.len, roce_qp_pkg::ACC_LOCAL_WRITE);
-
-    npkts32 = (h_q.hdr.reth.dma_len + 32'(pmtu_b) - 32'd1) >> lg;
-    npkts   = (h_q.hdr.reth.dma_len == 32'd0) ? 24'd1 : npkts32[23:0];
-    addr    = (info.kind == roce_pkg::KIND_SEND) ? rq_lk_wqe.addr + 64'(off_in)
-                                                 : (first_or_only ? h_q.hdr.reth.va : dyn_cur.va);
-
-    // ---- defaults: nothing happens
-    v_c         = V_EXEC;
-    dyn_new_c   = dyn_cur;
-    dyn_we_c    = 1'b0;
-    dma_c       = 1'b0;
-    cmd_c.addr  = addr;
-    cmd_c.len   = 32'(h_q.pay_len);
-    cmd_c.tag   = '0;
-    act_c       = h_q.pay_len != 16'd0;   // payload of every packet goes somewhere
-    ev_push_c   = 1'b0;
-    cons_c      = 1'b0;
-    cons_head_c = rq_lk_head + PW'(1);
-
+  // the event to roce_resp_tx
+  always_comb begin
+    logic sw;
+    sw              = !hf_q.read && !hf_q.atomic;       // SEND / WRITE
     ev_c            = '0;
     ev_c.kind       = roce_qp_pkg::EV_ACK;
-    ev_c.psn        = bth.psn;
-    ev_c.msn        = dyn_cur.msn;
+    if ((c_exec || c_dup) && hf_q.read) ev_c.kind = roce_qp_pkg::EV_READ;
+    if (c_exec && hf_q.atomic)          ev_c.kind = roce_qp_pkg::EV_ATOMIC;
+    if (c_dup && hf_q.atomic)           ev_c.kind = roce_qp_pkg::EV_ATOMIC_DUP;
+    ev_c.wait_dma   = c_exec && sw && hf_q.pay_nz;
+    ev_c.send       = (c_dup && sw) || c_nak_seq || c_ino_nak || (c_exec && sw && bth.ackreq);
+    ev_c.nak        = c_nak_seq || c_ino_nak;
+    unique case (v_c)
+      V_NAK_SEQ: ev_c.syndrome = roce_qp_pkg::AETH_NAK_PSN_SEQ;
+      V_NAK_INV: ev_c.syndrome = roce_qp_pkg::AETH_NAK_INV_REQ;
+      V_NAK_ACC: ev_c.syndrome = roce_qp_pkg::AETH_NAK_REM_ACC;
+      V_RNR:     ev_c.syndrome = roce_qp_pkg::AETH_RNR_NAK | {3'b000, rw_q.min_rnr_timer};
+      V_NAK_OP:  ev_c.syndrome = roce_qp_pkg::AETH_NAK_REM_OP;
+      default:   ev_c.syndrome = roce_qp_pkg::AETH_ACK;
+    endcase
+    ev_c.psn        = (c_dup && sw) ? fl_q.epsn_m1 :
+                      c_nak_seq     ? dc_q.epsn : bth.psn;
+    ev_c.msn        = (c_exec && (!sw || hf_q.last)) ? fl_q.msn_p1 : dc_q.msn;
     ev_c.qpn        = qpn24;
-    ev_c.dqpn       = ctx_rd.remote_qpn;
-    ev_c.remote_ip  = ctx_rd.remote_ip;
-    ev_c.remote_mac = ctx_rd.remote_mac;
-    ev_c.udp_sport  = ctx_rd.udp_sport;
-    ev_c.pmtu       = ctx_rd.pmtu;
+    ev_c.dqpn       = rw_q.remote_qpn;
+    ev_c.remote_ip  = rw_q.remote_ip;
+    ev_c.remote_mac = rw_q.remote_mac;
+    ev_c.udp_sport  = rw_q.udp_sport;
+    ev_c.pmtu       = rw_q.pmtu;
     ev_c.va         = key_va;
     ev_c.len        = h_q.hdr.reth.dma_len;
     ev_c.is_cmp     = info.kind == roce_pkg::KIND_CMP_SWAP;
     ev_c.swap_add   = h_q.hdr.atomiceth.swap_add;
     ev_c.compare    = h_q.hdr.atomiceth.compare;
-    ev_c.syndrome   = roce_qp_pkg::AETH_ACK;
-    ev_c.cqe.wr_id    = rq_lk_wqe.wr_id;
-    ev_c.cqe.status   = roce_qp_pkg::WC_SUCCESS;
-    ev_c.cqe.opcode   = (info.kind == roce_pkg::KIND_SEND) ? roce_qp_pkg::WC_OP_RECV
-                                                           : roce_qp_pkg::WC_OP_RECV_RDMA_WITH_IMM;
-    ev_c.cqe.byte_len = off_in + 32'(h_q.pay_len);
+    ev_c.cqe_valid  = werr_c || (c_exec && sw && hf_q.last && hf_q.needs_wqe);
+    ev_c.cqe.wr_id    = wqe_q.wr_id;
+    ev_c.cqe.status   = !werr_c            ? roce_qp_pkg::WC_SUCCESS :
+                        (v_c == V_NAK_OP)  ? roce_qp_pkg::WC_LOC_PROT_ERR : roce_qp_pkg::WC_LOC_LEN_ERR;
+    ev_c.cqe.opcode   = hf_q.send ? roce_qp_pkg::WC_OP_RECV : roce_qp_pkg::WC_OP_RECV_RDMA_WITH_IMM;
+    ev_c.cqe.byte_len = (c_exec && hf_q.write) ? fl_q.wr_len : fl_q.msg_new;
     ev_c.cqe.qpn      = qpn24;
     ev_c.cqe.imm_data = h_q.hdr.immdt;
     ev_c.cqe.has_imm  = info.immdt;
     ev_c.cqe.is_recv  = 1'b1;
+    ev_push_c = c_dup || c_nak_seq || c_ino_nak || (c_exec && !hf_q.quiet);
+  end
 
-    if (qpn24 >= 24'(NQP) || qpn24 < 24'd2) begin
-      v_c = V_DROP_QPN;
-    end else if (!state_ok) begin
-      v_c = V_DROP_STATE;
-    end else if (!is_rc_req) begin
-      v_c = V_DROP_OP;
-    end else if (d != 24'd0 && d[23]) begin
-      // ---- duplicate
-      v_c = V_DUP;
-      unique case (info.kind)
-        roce_pkg::KIND_READ_REQ: begin
-          if (acc_ok && len_ok && mr_ok) begin
-            ev_c.kind = roce_qp_pkg::EV_READ;
-            ev_push_c = 1'b1;
-          end else begin
-            v_c = V_DROP_DUP;
-          end
-        end
-        roce_pkg::KIND_CMP_SWAP,
-        roce_pkg::KIND_FETCH_ADD: begin
-          ev_c.kind = roce_qp_pkg::EV_ATOMIC_DUP;
-          ev_push_c = 1'b1;
-        end
-        default: begin           // SEND / WRITE: ACK again, write nothing
-          ev_c.send = 1'b1;
-          ev_c.psn  = dyn_cur.epsn - 24'd1;
-          ev_push_c = 1'b1;
-        end
-      endcase
-    end else if (d != 24'd0) begin
-      // ---- out of sequence: one NAK per episode
-      dyn_we_c = 1'b1;
-      if (dyn_cur.nak) begin
-        v_c = V_DROP_OOS;
-      end else begin
-        v_c              = V_NAK_SEQ;
-        dyn_new_c.nak    = 1'b1;
-        ev_c.send        = 1'b1;
-        ev_c.nak         = 1'b1;
-        ev_c.syndrome    = roce_qp_pkg::AETH_NAK_PSN_SEQ;
-        ev_c.psn         = dyn_cur.epsn;
-        ev_push_c        = 1'b1;
-      end
-    end else begin
-      // ---- in order: the episode of a NAK ends here
-      dyn_we_c      = 1'b1;
-      dyn_new_c.nak = 1'b0;
-      ev_c.send     = 1'b1;
-      ev_c.nak      = 1'b1;
-      if (!seq_ok || !len_ok) begin
-        v_c           = V_NAK_INV;
-        ev_c.syndrome = roce_qp_pkg::AETH_NAK_INV_REQ;
-      end else if (!acc_ok || !mr_ok) begin
-        v_c           = V_NAK_ACC;
-        ev_c.syndrome = roce_qp_pkg::AETH_NAK_REM_ACC;
-      end else if (is_atomic && key_va[2:0] != 3'd0) begin
-        v_c           = V_NAK_INV;
-        ev_c.syndrome = roce_qp_pkg::AETH_NAK_INV_REQ;
-      end else if (needs_wqe && !rq_lk_valid) begin
-        v_c           = V_RNR;
-        ev_c.syndrome = roce_qp_pkg::AETH_RNR_NAK | {3'b000, ctx_rd.min_rnr_timer};
-      end else if (info.kind == roce_pkg::KIND_SEND && !wqe_ok) begin
-        v_c             = V_NAK_OP;
-        ev_c.syndrome   = roce_qp_pkg::AETH_NAK_REM_OP;
-        ev_c.cqe_valid  = 1'b1;
-        ev_c.cqe.status = roce_qp_pkg::WC_LOC_PROT_ERR;
-        cons_c          = 1'b1;
-        dyn_new_c.in_msg = roce_qp_pkg::MSG_NONE;
-      end else if (info.kind == roce_pkg::KIND_SEND && 33'(off_in) + 33'(h_q.pay_len) > 33'(rq_lk_wqe.len)) begin
-        v_c             = V_NAK_INV;
-        ev_c.syndrome   = roce_qp_pkg::AETH_NAK_INV_REQ;
-        ev_c.cqe_valid  = 1'b1;
-        ev_c.cqe.status = roce_qp_pkg::WC_LOC_LEN_ERR;
-        cons_c          = 1'b1;
-        dyn_new_c.in_msg = roce_qp_pkg::MSG_NONE;
-      end else begin
-        // ---- execute
-        v_c       = V_EXEC;
-        ev_c.send = bth.ackreq;
-        ev_c.nak  = 1'b0;
-        ev_c.syndrome = roce_qp_pkg::AETH_ACK;
-        unique case (info.kind)
-          roce_pkg::KIND_READ_REQ: begin
-            ev_c.kind       = roce_qp_pkg::EV_READ;
-            ev_c.send       = 1'b0;
-            ev_c.msn        = dyn_cur.msn + 24'd1;
-            dyn_new_c.msn   = dyn_cur.msn + 24'd1;
-            dyn_new_c.epsn  = dyn_cur.epsn + npkts;
-            ev_push_c       = 1'b1;
-          end
-          roce_pkg::KIND_CMP_SWAP,
-          roce_pkg::KIND_FETCH_ADD: begin
-            ev_c.kind       = roce_qp_pkg::EV_ATOMIC;
-            ev_c.send       = 1'b0;
-            ev_c.msn        = dyn_cur.msn + 24'd1;
-            dyn_new_c.msn   = dyn_cur.msn + 24'd1;
-            dyn_new_c.epsn  = dyn_cur.epsn + 24'd1;
-            ev_push_c       = 1'b1;
-          end
-          default: begin  // SEND / WRITE
-            dma_c             = h_q.pay_len != 16'd0;
-            ev_c.wait_dma     = dma_c;
-            dyn_new_c.epsn    = dyn_cur.epsn + 24'd1;
-            dyn_new_c.va      = addr + 64'(h_q.pay_len);
-            dyn_new_c.rem     = rem_in - wr_len_tot;
-            dyn_new_c.msg_len = off_in + wr_len_tot;
-            dyn_new_c.in_msg  = (info.kind == roce_pkg::KIND_SEND) ? roce_qp_pkg::MSG_SEND
-                                                                   : roce_qp_pkg::MSG_WRITE;
-            if (info.kind == roce_pkg::KIND_WRITE) ev_c.cqe.byte_len = h_q.hdr.reth.dma_len;
-            if (info.kind == roce_pkg::KIND_WRITE && !first_or_only)
-              ev_c.cqe.byte_len = dyn_cur.msg_len + dyn_cur.rem;
-            if (last_or_only) begin
-              dyn_new_c.in_msg = roce_qp_pkg::MSG_NONE;
-              dyn_new_c.msn    = dyn_cur.msn + 24'd1;
-              ev_c.msn         = dyn_cur.msn + 24'd1;
-              if (needs_wqe) begin
-                cons_c         = 1'b1;
-                ev_c.cqe_valid = 1'b1;
-              end
-            end
-            ev_push_c = ev_c.wait_dma || ev_c.send || ev_c.cqe_valid;
-          end
-        endcase
-      end
-      if (v_c != V_EXEC) begin
-        dyn_new_c.nak = 1'b1;              // a NAK episode starts
-        ev_push_c     = 1'b1;
-        ev_c.wait_dma = 1'b0;
+  // the new dynamic state, the DMA command, the payload action, the consume
+  always_comb begin
+    logic sw;
+    sw        = !hf_q.read && !hf_q.atomic;
+    dyn_we_c  = fl_q.pre && !fl_q.dup;                  // in order or out of sequence
+    dyn_new_c = dc_q;
+    if (c_nak_seq || c_ino_nak) dyn_new_c.nak = 1'b1;   // a NAK episode starts
+    if (c_exec) dyn_new_c.nak = 1'b0;                     // in order: the episode ends
+    if (werr_c) dyn_new_c.in_msg = roce_qp_pkg::MSG_NONE;
+    if (c_exec) begin
+      dyn_new_c.epsn = hf_q.read ? fl_q.epsn_npk : fl_q.epsn_p1;
+      if (!sw) dyn_new_c.msn = fl_q.msn_p1;
+      if (sw) begin
+        dyn_new_c.va      = fl_q.addr + 64'(h_q.pay_len);
+        dyn_new_c.rem     = fl_q.rem_new;
+        dyn_new_c.msg_len = fl_q.msg_new;
+        dyn_new_c.in_msg  = hf_q.last ? roce_qp_pkg::MSG_NONE :
+                            hf_q.send ? roce_qp_pkg::MSG_SEND : roce_qp_pkg::MSG_WRITE;
+        if (hf_q.last) dyn_new_c.msn = fl_q.msn_p1;
       end
     end
-    if (v_c != V_EXEC) dma_c = 1'b0;
+    dma_c      = c_exec && sw && hf_q.pay_nz;
+    cmd_c.addr = fl_q.addr;
+    cmd_c.len  = 32'(h_q.pay_len);
+    cmd_c.tag  = '0;
+    act_c      = hf_q.pay_nz;            // payload of every packet goes somewhere
+    cons_c     = werr_c || (c_exec && sw && hf_q.last && hf_q.needs_wqe);
   end
 
   // ------------------------------------------------ execute / write back
   assign room      = cmd_in_ready && act_in_ready && ev_in_ready;
-  assign exec_fire = st_q == C_EXEC && !killed_q && room && !qp_reset_valid;
+  assign exec_fire = st_q == C_EXEC && !kx_q && room && !qp_reset_valid;
   // a killed header still discards its payload
-  assign drop_fire = st_q == C_EXEC && killed_q && (!act_q || act_in_ready);
+  assign drop_fire = st_q == C_EXEC && kx_q && (!act_q || act_in_ready);
 
-  // the verdict registers take the checks' results in C_RD3
+  // the verdict registers take the results in C_SEL
   always_comb begin
     v_d         = v_q;
     dyn_new_d   = dyn_new_q;
@@ -474,7 +680,7 @@ module roce_resp_check #(
     ev_d        = ev_q;
     cons_d      = cons_q;
     cons_head_d = cons_head_q;
-    if (st_q == C_RD3) begin
+    if (st_q == C_SEL) begin
       v_d         = v_c;
       dyn_new_d   = dyn_new_c;
       dyn_we_d    = dyn_we_c;
@@ -484,78 +690,164 @@ module roce_resp_check #(
       ev_push_d   = ev_push_c;
       ev_d        = ev_c;
       cons_d      = cons_c;
-      cons_head_d = cons_head_c;
+      cons_head_d = lkh_q + PW'(1);
     end
   end
 
   always_comb begin
     dyn_we = qp_reset_valid || (exec_fire && dyn_we_q);
-    dyn_wa = qp_reset_valid ? qp_reset_qpn : qpn;
+    dyn_wa = qp_reset_valid ? qp_reset_qpn : qpn_x_q;
     dyn_wd = qp_reset_valid ? '0 : dyn_new_q;
   end
 
-  assign rq_cons_en   = exec_fire && cons_q;
-  assign rq_cons_qpn  = qpn;
-  assign rq_cons_head = cons_head_q;
-
   roce_ram_sdp #(.WIDTH(DW), .DEPTH(NQP)) u_dyn (
     .clk(clk), .wr_en(dyn_we), .wr_addr(dyn_wa), .wr_data(dyn_wd),
-    .rd_en(ctx_rd_en), .rd_addr(ctx_rd_qpn), .rd_data(dyn_rd_raw));
+    .rd_en(rd0_q), .rd_addr(qpn), .rd_data(dyn_rd_raw));
+
+  // Output FIFOs: a roce_fifo each behind an output register (m_* from
+  // flip-flops). A word pushed while its FIFO is empty and the register free
+  // goes straight into the register (out the next cycle, as from a bare
+  // roce_fifo); otherwise the FIFO keeps the order. Each holds 8 + 1 words.
+  localparam int CMD_W = mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W;
+  logic                 cmd_push, act_push, ev_push;
+  logic                 cmd_fv, act_fv, ev_fv;             // FIFO heads valid
+  logic                 cmd_ld, act_ld, ev_ld;             // output registers load
+  logic [CMD_W-1:0]     cmd_fd;
+  logic                 act_fd;
+  logic [roce_qp_pkg::RESP_EV_W-1:0] ev_fd;
+  logic                 cmd_ov_q, cmd_ov_d, act_ov_q, act_ov_d, ev_ov_q, ev_ov_d;
+  logic [CMD_W-1:0]     cmd_o_q, cmd_o_d;
+  logic                 act_o_q, act_o_d;
+  logic [roce_qp_pkg::RESP_EV_W-1:0] ev_o_q, ev_o_d;
+
+  assign cmd_push = exec_fire && dma_q;
+  assign act_push = fin && act_q;
+  assign ev_push  = exec_fire && ev_push_q;
+
+  always_comb begin
+    cmd_ld   = !cmd_ov_q || m_dma_cmd_ready;
+    act_ld   = !act_ov_q || m_act_ready;
+    ev_ld    = !ev_ov_q  || m_ev_ready;
+    cmd_ov_d = cmd_ld ? (cmd_fv || cmd_push) : 1'b1;
+    act_ov_d = act_ld ? (act_fv || act_push) : 1'b1;
+    ev_ov_d  = ev_ld  ? (ev_fv  || ev_push)  : 1'b1;
+    cmd_o_d  = !cmd_ld ? cmd_o_q : cmd_fv ? cmd_fd : cmd_q;
+    act_o_d  = !act_ld ? act_o_q : act_fv ? act_fd : (dma_q && !kx_q);
+    ev_o_d   = !ev_ld  ? ev_o_q  : ev_fv  ? ev_fd  : ev_q;
+  end
+
+  assign m_dma_cmd_valid = cmd_ov_q;
+  assign m_dma_cmd       = cmd_o_q;
+  assign m_act_valid     = act_ov_q;
+  assign m_act_sink      = act_o_q;
+  assign m_ev_valid      = ev_ov_q;
+  assign m_ev            = ev_o_q;
 
   // The unused count outputs only say how full the FIFOs are.
-  roce_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(8)) u_cmd (
+  roce_fifo #(.WIDTH(CMD_W), .DEPTH(8)) u_cmd (
     .clk(clk), .rst(rst),
-    .in_valid(exec_fire && dma_q), .in_ready(cmd_in_ready), .in_data(cmd_q),
-    .out_valid(m_dma_cmd_valid), .out_ready(m_dma_cmd_ready), .out_data(m_dma_cmd), .count(cmd_cnt));
+    .in_valid(cmd_push && !(cmd_ld && !cmd_fv)), .in_ready(cmd_in_ready), .in_data(cmd_q),
+    .out_valid(cmd_fv), .out_ready(cmd_ld), .out_data(cmd_fd), .count(cmd_cnt));
   roce_fifo #(.WIDTH(1), .DEPTH(8)) u_act (
     .clk(clk), .rst(rst),
-    .in_valid((exec_fire || drop_fire) && act_q), .in_ready(act_in_ready),
-    .in_data(dma_q && !killed_q),
-    .out_valid(m_act_valid), .out_ready(m_act_ready), .out_data(m_act_sink), .count(act_cnt));
+    .in_valid(act_push && !(act_ld && !act_fv)), .in_ready(act_in_ready), .in_data(dma_q && !kx_q),
+    .out_valid(act_fv), .out_ready(act_ld), .out_data(act_fd), .count(act_cnt));
   roce_fifo #(.WIDTH(roce_qp_pkg::RESP_EV_W), .DEPTH(8)) u_ev (
     .clk(clk), .rst(rst),
-    .in_valid(exec_fire && ev_push_q), .in_ready(ev_in_ready), .in_data(ev_q),
-    .out_valid(m_ev_valid), .out_ready(m_ev_ready), .out_data(m_ev), .count(ev_cnt));
+    .in_valid(ev_push && !(ev_ld && !ev_fv)), .in_ready(ev_in_ready), .in_data(ev_q),
+    .out_valid(ev_fv), .out_ready(ev_ld), .out_data(ev_fd), .count(ev_cnt));
 
-  // counters
+  // counters (registered pulses)
+  logic [12:0] inc_q, inc_d;
   always_comb begin
-    logic fin;
-    fin             = exec_fire;
-    inc_drop_qpn    = fin && v_q == V_DROP_QPN;
-    inc_drop_state  = fin && v_q == V_DROP_STATE;
-    inc_drop_opcode = fin && v_q == V_DROP_OP;
-    inc_drop_oos    = fin && v_q == V_DROP_OOS;
-    inc_drop_dup    = fin && v_q == V_DROP_DUP;
-    inc_drop_reset  = drop_fire;
-    inc_dup         = fin && (v_q == V_DUP || v_q == V_DROP_DUP);
-    inc_nak_seq     = fin && v_q == V_NAK_SEQ;
-    inc_nak_inv     = fin && v_q == V_NAK_INV;
-    inc_nak_acc     = fin && v_q == V_NAK_ACC;
-    inc_nak_op      = fin && v_q == V_NAK_OP;
-    inc_rnr         = fin && v_q == V_RNR;
-    inc_ok          = fin && v_q == V_EXEC;
+    inc_d[0]  = exec_fire && v_q == V_DROP_QPN;
+    inc_d[1]  = exec_fire && v_q == V_DROP_STATE;
+    inc_d[2]  = exec_fire && v_q == V_DROP_OP;
+    inc_d[3]  = exec_fire && v_q == V_DROP_OOS;
+    inc_d[4]  = exec_fire && v_q == V_DROP_DUP;
+    inc_d[5]  = drop_fire;
+    inc_d[6]  = exec_fire && (v_q == V_DUP || v_q == V_DROP_DUP);
+    inc_d[7]  = exec_fire && v_q == V_NAK_SEQ;
+    inc_d[8]  = exec_fire && v_q == V_NAK_INV;
+    inc_d[9]  = exec_fire && v_q == V_NAK_ACC;
+    inc_d[10] = exec_fire && v_q == V_NAK_OP;
+    inc_d[11] = exec_fire && v_q == V_RNR;
+    inc_d[12] = exec_fire && v_q == V_EXEC;
   end
+  assign {inc_ok, inc_rnr, inc_nak_op, inc_nak_acc, inc_nak_inv, inc_nak_seq, inc_dup,
+          inc_drop_reset, inc_drop_dup, inc_drop_oos, inc_drop_opcode, inc_drop_state, inc_drop_qpn} = inc_q;
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      st_q     <= C_IDLE;
-      killed_q <= 1'b0;
+      st_q      <= C_IDLE;
+      ready_q   <= 1'b0;
+      pend_q    <= 1'b0;
+      rd0_q     <= 1'b0;
+      mr_en_q   <= 1'b0;
+      lk_pend_q <= 1'b0;
+      lk_en_q   <= 1'b0;
+      lk1_q     <= 1'b0;
+      lk2_q     <= 1'b0;
+      cons_en_q <= 1'b0;
+      inc_q     <= '0;
+      cmd_ov_q  <= 1'b0;
+      act_ov_q  <= 1'b0;
+      ev_ov_q   <= 1'b0;
     end else begin
-      st_q     <= st_d;
-      killed_q <= killed_d;
+      st_q      <= st_d;
+      ready_q   <= ready_d;
+      pend_q    <= pend_d;
+      rd0_q     <= rd0_d;
+      mr_en_q   <= mr_en_d;
+      lk_pend_q <= lk_pend_d;
+      lk_en_q   <= lk_en_d;
+      lk1_q     <= lk_en_q;
+      lk2_q     <= lk1_q;
+      cons_en_q <= cons_en_d;
+      inc_q     <= inc_d;
+      cmd_ov_q  <= cmd_ov_d;
+      act_ov_q  <= act_ov_d;
+      ev_ov_q   <= ev_ov_d;
     end
-    h_q <= h_d;
-    begin
-      v_q         <= v_d;
-      dyn_new_q   <= dyn_new_d;
-      dyn_we_q    <= dyn_we_d;
-      dma_q       <= dma_d;
-      cmd_q       <= cmd_d;
-      act_q       <= act_d;
-      ev_push_q   <= ev_push_d;
-      ev_q        <= ev_d;
-      cons_q      <= cons_d;
-      cons_head_q <= cons_head_d;
-    end
+    h_q         <= h_d;
+    kf_q        <= kf_d;
+    kx_q        <= kx_d;
+    qpn_x_q     <= qpn_x_d;
+    mr_key_q    <= mr_key_d;
+    wqe_rdy_q   <= wqe_rdy_d;
+    wqe_q       <= wqe_d;
+    lkv_q       <= lkv_d;
+    lkh_q       <= lkh_d;
+    cons_qpn_q  <= cons_qpn_d;
+    cons_hd_q   <= cons_hd_d;
+    hf_q        <= hf_d;
+    first_q     <= first_d;
+    rw_q        <= rw_d;
+    dc_q        <= dc_d;
+    fl_q        <= fl_d;
+    v_q         <= v_d;
+    dyn_new_q   <= dyn_new_d;
+    dyn_we_q    <= dyn_we_d;
+    dma_q       <= dma_d;
+    cmd_q       <= cmd_d;
+    act_q       <= act_d;
+    ev_push_q   <= ev_push_d;
+    ev_q        <= ev_d;
+    cons_q      <= cons_d;
+    cons_head_q <= cons_head_d;
+    cmd_o_q     <= cmd_o_d;
+    act_o_q     <= act_o_d;
+    ev_o_q      <= ev_o_d;
   end
+
+`ifndef SYNTHESIS
+  // the RQ lookup of a header ends before its C_EXEC, consumes land before
+  // the next lookup
+  always_ff @(posedge clk) begin
+    if (!rst && st_q == C_EXEC && (lk_en_q || lk1_q || lk2_q))
+      $error("roce_resp_check: RQ lookup still running in C_EXEC");
+    if (!rst && lk_en_q && cons_en_q)
+      $error("roce_resp_check: RQ lookup in the cycle of a consume");
+  end
+`endif
 endmodule
