@@ -198,8 +198,9 @@ module roce_resp #(
   // withholds bready, but would stop taking payload commands while its
   // completions wait: this FIFO keeps the payload path moving.) It takes
   // every completion at once. It cannot fill: a payload command is issued together with its
-  // event, which stays in roce_resp_check's 8-entry event FIFO until
-  // roce_resp_tx has taken the completion, so at most 8 are outstanding.
+  // event, which stays in roce_resp_check's event output (an 8-entry FIFO and
+  // the register in front of it) until roce_resp_tx has taken the completion,
+  // so at most 9 are outstanding.
   // s_dma_wr_cpl_ready is registered: high while at most CPL_DEPTH-2 are
   // held (so a completion taken in the cycle it was computed still fits).
   logic              wc_valid, wc_ready, wc_in_ready, wcr_q, wcr_d;
