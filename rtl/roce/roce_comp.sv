@@ -38,16 +38,20 @@
 //   S_IDLE   take a QP reset, else a response header, requester event or
 //            timer expiry: read the state row, the QP context and the
 //            requester's published state (S_WB does this too, when done)
-//   S_LD     the row (ws_q when S_WB wrote it in the same cycle; a fresh row
-//            for a QP never used); psn - una, maxpsn - una, psn + 1
+//   S_LD     the row (as S_WB wrote it when it wrote it in the same cycle; a
+//            fresh row for a QP never used); psn - una, maxpsn - una,
+//            maxpsn = una, psn + 1
 //   S_EVAL   ACK/NAK class, outstanding or not, lim; reads the WQE at cptr
-//   S_WQE    the WQE (RAM output) registered; psn - fpsn and its byte offset
-//   S_WX     from the registered WQE: its kind, last PSN (and + 1), the
-//            response's fit and DMA address; una < lim
+//   S_WQE    the WQE (RAM output) registered, its PSN count from the RAM
+//            output; psn - fpsn and its byte offset; lim - fpsn + 1,
+//            una0 - fpsn
+//   S_WX     from the registered WQE: its kind, last PSN + 1, last PSN < lim,
+//            last PSN + 1 = lim, the response's fit and DMA address; una <
+//            lim
 //   S_STEP   one retire step or the post action; reads the WQE at cptr + 1
-//            (a step that retires a WQE goes on at S_WQE: 3 cycles per WQE)
-//   S_WRD    reads the WQE at cptr (after a flush step or a READ retired)
-//   S_WB     every output of the event at once, when all have room
+//            (a step that moves cptr on goes on at S_WQE: 3 cycles per WQE)
+//   S_WB     every output of the event at once, when all have room; the
+//            retry budgets back to full when una moved (in the row written)
 // A plain ACK or a READ response takes 6 cycles, S_LD to S_WB. Commands,
 // kicks, timer commands, DMA commands and CQEs leave through lib_fifo
 // queues (valid, data and ready from flip-flops), the DMA data through a
@@ -155,6 +159,9 @@ module roce_comp #(
   if ((1 << QAW) != NQP || (1 << SAW) != SQ_DEPTH) begin : g_bad
     $error("roce_comp: NQP and SQ_DEPTH must be powers of two");
   end
+  if (SQ_DEPTH >= (1 << roce_req_pkg::RDC_W)) begin : g_bad_rdc
+    $error("roce_comp: SQ_DEPTH must be below 2^RDC_W (progress counts READs retired in one event)");
+  end
   if (CQE_DEPTH <= SQ_DEPTH) begin : g_bad_cqe
     $error("roce_comp: CQE_DEPTH must exceed SQ_DEPTH (an event may complete every WQE of a ring)");
   end
@@ -181,7 +188,6 @@ module roce_comp #(
     S_IDLE = 4'd1,
     S_LD   = 4'd2,   // state, context, requester state read
     S_EVAL = 4'd3,
-    S_WRD  = 4'd4,   // read the WQE at cptr
     S_WQE  = 4'd5,   // WQE data valid
     S_STEP = 4'd6,   // one retire step / the post action
     S_WB   = 4'd7,   // the event's outputs (and the next event taken)
@@ -225,6 +231,7 @@ module roce_comp #(
   logic                   trnr_q, trnr_d;       // E_TEXP: RNR wait over
   // the QP
   cst_t                   ws_q, ws_d;
+  cst_t                   wb_ws;                // ws_q as S_WB writes it back
   logic [23:0]            una0_q, una0_d;       // una when the event started
   logic [RW-1:0]          rdd0_q, rdd0_d;
   roce_qp_pkg::qp_ctx_t   ctx_q, ctx_d;
@@ -409,18 +416,27 @@ module roce_comp #(
   // ------------------------------------------------------------ WQE arithmetic
   // A stage ahead of the decisions, free running (each value is read only in
   // the state after the one it is computed in, from registers that hold):
-  //   S_LD:  d = psn - una, o = maxpsn - una (for S_EVAL), psn + 1
+  //   S_LD:  d = psn - una, o = maxpsn - una, o = 0 (for S_EVAL), psn + 1
   //   S_WQE: the response's packet index in the READ (psn - fpsn) and its
-  //          byte offset (for S_WX)
-  //   S_WX:  from the registered WQE: its kind, its last PSN (and + 1), the
-  //          response's fit in the buffer and its data address (for S_STEP)
-  logic [12:0]  pmtu_b;
-  logic [3:0]   shift;
+  //          byte offset; the WQE's PSN count (from the WQE RAM's output);
+  //          lim - fpsn + 1, una0 - fpsn (for S_WX)
+  //   S_WX:  from the registered WQE: its kind, its last PSN + 1, the
+  //          response's fit in the buffer and its data address; last PSN <
+  //          lim, last PSN + 1 = lim, last PSN + 1 != una0 (for S_STEP)
+  logic [12:0]  pmtu_b, pmtu_q;
+  logic [3:0]   shift, shift_q;   // registered: valid from S_EVAL on
   /* verilator lint_off UNUSEDSIGNAL */
   logic [31:0]  w_pk;        // [31:24] always 0 (a WQE is < 2^31 bytes, packets >= 256)
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [23:0]  w_npsn;
-  logic         w_at;
+  logic [23:0]  npsn_q, npsn_d;        // the WQE's PSN count (S_WQE: wqe_q's)
+  logic         w_at, r_at;
+  logic [23:0]  a1_q, a1_d;            // lim - fpsn + 1
+  logic [23:0]  k_q, k_d;              // una0 - fpsn
+  logic [23:0]  lle;                   // lim - last PSN
+  logic         lpl_q, lpl_d;          // last PSN < lim
+  logic         le1_q, le1_d;          // last PSN + 1 = lim
+  logic         nel1_q, nel1_d;        // last PSN + 1 != una0
+  logic         oz_q, oz_d;            // o = 0
   logic [23:0]  ld_una;
   logic [23:0]  rk;                    // the response's packet index in the READ
   logic [23:0]  d_q, d_d, o_q, o_d, psn1_q, psn1_d;
@@ -428,7 +444,7 @@ module roce_comp #(
   logic [32:0]  roff_q, roff_d;        // (psn - fpsn) x PMTU
   logic         w_rd_q, w_rd_d, w_at_q, w_at_d, w_rdat_q, w_rdat_d;
   roce_qp_pkg::wc_opcode_e w_wcop_q, w_wcop_d;
-  logic [23:0]  lpsn_q, lpsn_d, lpsn1_q, lpsn1_d;   // the WQE's last PSN, and + 1
+  logic [23:0]  lpsn1_q, lpsn1_d;      // the WQE's last PSN + 1
   logic         rfit_q, rfit_d, rlast_q, rlast_d;  // response inside the buffer; its last PSN
   logic [63:0]  raddr_q, raddr_d;
   always_comb begin
@@ -443,21 +459,29 @@ module roce_comp #(
     // S_LD
     d_d    = psn_q - ld_una;
     o_d    = (rpub_rd_data.inited ? rpub_rd_data.maxpsn : ld_una) - ld_una;
+    oz_d   = !rpub_rd_data.inited || rpub_rd_data.maxpsn == ld_una;
     psn1_d = psn_q + 24'd1;
     // S_WQE
     rk1_d  = psn1_q - ws_q.fpsn;
     rk     = psn_q - ws_q.fpsn;
-    roff_d = 33'(rk) << shift;
+    roff_d = 33'(rk) << shift_q;
+    r_at   = wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
+             wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
+    w_pk   = (wqe_rd_data.len + 32'(pmtu_q) - 32'd1) >> shift_q;
+    npsn_d = (st_q != S_WQE) ? npsn_q : (r_at || wqe_rd_data.len == '0) ? 24'd1 : w_pk[23:0];
+    a1_d   = lim_q - ws_q.fpsn + 24'd1;
+    k_d    = una0_q - ws_q.fpsn;
     // S_WX
     w_rd_d   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ;
     w_at     = wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
     w_at_d   = w_at;
     w_rdat_d = w_rd_d || w_at;
-    w_pk     = (wqe_q.len + 32'(pmtu_b) - 32'd1) >> shift;
-    w_npsn   = (w_at || wqe_q.len == '0) ? 24'd1 : w_pk[23:0];
-    lpsn_d   = ws_q.fpsn + w_npsn - 24'd1;
-    lpsn1_d  = ws_q.fpsn + w_npsn;
-    rlast_d  = rk1_q == w_npsn;
+    lpsn1_d  = ws_q.fpsn + npsn_q;
+    rlast_d  = rk1_q == npsn_q;
+    lle      = a1_q - npsn_q;
+    lpl_d    = lle != '0 && !lle[23];    // roce_req_pkg::psn_lt(last PSN, lim)
+    le1_d    = lle == 24'd1;
+    nel1_d   = npsn_q != k_q;
     rfit_d   = 34'(roff_q) + 34'(plen_q) <= 34'(wqe_q.len);
     raddr_d  = wqe_q.laddr + 64'(roff_q);
     unique case (wqe_q.opcode)
@@ -470,9 +494,11 @@ module roce_comp #(
   end
 
   always_ff @(posedge clk) begin
+    pmtu_q <= pmtu_b;  shift_q <= shift;
     d_q <= d_d;  o_q <= o_d;  psn1_q <= psn1_d;  rk1_q <= rk1_d;  roff_q <= roff_d;
     w_rd_q <= w_rd_d;  w_at_q <= w_at_d;  w_rdat_q <= w_rdat_d;  w_wcop_q <= w_wcop_d;
-    lpsn_q <= lpsn_d;  lpsn1_q <= lpsn1_d;  rlast_q <= rlast_d;  rfit_q <= rfit_d;  raddr_q <= raddr_d;
+    npsn_q <= npsn_d;  a1_q <= a1_d;  k_q <= k_d;  lpl_q <= lpl_d;  le1_q <= le1_d;  nel1_q <= nel1_d;
+    oz_q <= oz_d;  lpsn1_q <= lpsn1_d;  rlast_q <= rlast_d;  rfit_q <= rfit_d;  raddr_q <= raddr_d;
   end
 
   // ------------------------------------------------------------ the FSM
@@ -487,12 +513,14 @@ module roce_comp #(
 
   logic wb_go;              // S_WB: every output has room
   // The WQE read, from flip-flops: the WQE at cptr in S_EVAL (unused when the
-  // event ends there) and S_WRD, at cptr + 1 in every S_STEP cycle (used when
-  // the step retires WQE cptr and goes on to S_WQE).
+  // event ends there), at cptr + 1 in every S_STEP cycle (used when the step
+  // moves cptr on and goes to S_WQE) and in the cycle after it (unused).
+  // From the present state only (S_EVAL follows S_LD, S_STEP follows S_WX or
+  // S_STEP).
   logic rd_en_q, rd_en_d, rd_inc_q, rd_inc_d;
   always_comb begin
-    rd_en_d  = st_d == S_EVAL || st_d == S_WRD || st_d == S_STEP;
-    rd_inc_d = st_d == S_STEP;
+    rd_en_d  = st_q == S_LD || st_q == S_WX || st_q == S_STEP;
+    rd_inc_d = st_q == S_WX || st_q == S_STEP;
   end
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -517,6 +545,9 @@ module roce_comp #(
 
   logic [2:0]  scls;
   logic        progress;
+  logic        une_q, une_d;               // ws_q.una != una0_q
+  logic        rdp_q, rdp_d;               // ws_q.rd_done != rdd0_q (a READ/atomic retired)
+  logic        nel_q, nep1_q;              // lim_q, psn1_q != una0_q (free running)
   // S_STEP's WQE pointer checks, a cycle ahead (free running: cptr and the
   // local error do not change between S_WX and S_STEP, nor from S_STEP to S_STEP)
   logic        lerr_here_q, lerr_here_d;   // WQE cptr failed locally
@@ -525,17 +556,18 @@ module roce_comp #(
   logic        ne_una, ne_l1, ne_lim, ne_psn1;   // una would differ from una0
   always_comb begin
     scls      = syn_q[7:5];
-    ne_una    = ws_q.una != una0_q;
-    ne_l1     = lpsn1_q != una0_q;
-    ne_lim    = lim_q != una0_q;
-    ne_psn1   = psn1_q != una0_q;
+    ne_una    = une_q;
+    ne_l1     = nel1_q;
+    ne_lim    = nel_q;
+    ne_psn1   = nep1_q;
     lerr_here_d = ws_q.lerr_v && ws_q.cptr == ws_q.lerr_ptr;
     lerr_next_d = ws_q.lerr_v && ((ws_q.cptr + PW'(1)) & PMASK) == ws_q.lerr_ptr;
     fmore_d     = ws_q.cptr != (fhead_q & PMASK);
-    progress  = ws_q.una != una0_q || ws_q.rd_done != rdd0_q;
+    progress  = une_q || rdp_q;
   end
   always_ff @(posedge clk) begin
     lerr_here_q <= lerr_here_d;  lerr_next_q <= lerr_next_d;  fmore_q <= fmore_d;
+    nel_q <= lim_q != una0_q;  nep1_q <= psn1_q != una0_q;
   end
 
   // ------------------------------------------------ event outputs (data)
@@ -573,6 +605,7 @@ module roce_comp #(
   // one's state back; the row read then is the old one when the QP is the
   // same: S_LD takes ws_q instead (fwd_q).
   logic        acc;         // an event may be taken now
+  logic        fwd_ok;
   logic        in_go;       // an event taken
   logic        fwd_q, fwd_d;
   cst_t        ld_raw;
@@ -587,7 +620,10 @@ module roce_comp #(
     sr_re = 1'b0;  sr_raddr = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];  ctx_rd_en = 1'b0;  rpub_rd_en = 1'b0;
     in_go = 1'b0;  in_post = P_NONE;  in_post_st = '0;  fwd_d = 1'b0;
     acc    = (st_q == S_IDLE || (st_q == S_WB && wb_go)) && !rq_valid;
-    ld_raw = fwd_q ? ws_q : sr_rdata;
+    // the row S_WB writes in this cycle is read old: forward it (the QPN
+    // compared per source)
+    fwd_ok = st_q == S_WB && qok_q;
+    ld_raw = fwd_q ? wb_ws : sr_rdata;
     ld_ws  = ld_raw;
     if (!ld_raw.inited) begin
       ld_ws            = '0;
@@ -616,6 +652,7 @@ module roce_comp #(
           plen_d   = s_rsp_hdr.pay_len;
           haspay_d = s_rsp_hdr.info.has_payload && s_rsp_hdr.pay_len != '0;
           orig_d   = s_rsp_hdr.hdr.atomicacketh.orig;
+          fwd_d    = fwd_ok && s_rsp_hdr.hdr.bth.dqpn[QAW-1:0] == q_q;
           // the kind: read response / atomic ack / ack-nak
           in_post  = s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP  ? P_RDRESP :
                      s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK ? P_ATACK  : P_NONE;
@@ -633,6 +670,7 @@ module roce_comp #(
           fhead_d    = s_ev.ptr;
           in_post_st = s_ev.status;
           sr_raddr   = s_ev.qpn[QAW-1:0];
+          fwd_d      = fwd_ok && s_ev.qpn[QAW-1:0] == q_q;
           in_go      = 1'b1;
         end else if (s_texp_valid) begin
           s_texp_ready = 1'b1;
@@ -641,11 +679,10 @@ module roce_comp #(
           qok_d    = s_texp.qpn[23:QAW] == '0;
           trnr_d   = s_texp.rnr;
           sr_raddr = s_texp.qpn[QAW-1:0];
+          fwd_d    = fwd_ok && s_texp.qpn[QAW-1:0] == q_q;
           in_go    = 1'b1;
         end
         sr_re = in_go;  ctx_rd_en = in_go;  rpub_rd_en = in_go;
-        // the row S_WB writes in this cycle is read old: forward it
-        fwd_d = in_go && st_q == S_WB && qok_q && sr_raddr == q_q;
       end
       S_LD: begin
         una0_d   = ld_ws.una;
@@ -675,7 +712,7 @@ module roce_comp #(
     end else begin
       unique case (ev_q)
         E_RSP: begin
-          if (ws_q.err || o_q == '0 || d_q >= o_q) begin
+          if (ws_q.err || d_q >= o_q) begin   // (o = 0: d >= o)
             ev_st   = S_WB;                  // not outstanding (duplicate, stale, bogus)
             ev_drop = 1'b1;
           end else if (post_q == P_RDRESP || post_q == P_ATACK) begin
@@ -713,7 +750,7 @@ module roce_comp #(
           end else if (trnr_q) begin
             ev_resend = 1'b1;                // RNR wait over: resend
             ev_st     = S_WB;
-          end else if (o_q == '0) begin
+          end else if (oz_q) begin
             ev_st = S_WB;                    // nothing outstanding
           end else begin
             ev_post = P_TMO;
@@ -745,7 +782,7 @@ module roce_comp #(
         if (cq_in_ready) begin
           rt_push     = 1'b1;
           rt_ws.cptr  = (ws_q.cptr + PW'(1)) & PMASK;
-          rt_st       = S_WRD;
+          rt_st       = S_WQE;               // read in this cycle (cptr + 1)
         end else begin
           rt_st = S_STEP;
         end
@@ -773,7 +810,7 @@ module roce_comp #(
         rt_st   = S_STEP;
         // a response past missing responses is not used
         rt_drop = post_q == P_RDRESP || post_q == P_ATACK;
-      end else if (roce_req_pkg::psn_lt(lpsn_q, lim_q)) begin
+      end else if (lpl_q) begin             // the whole WQE acknowledged
         if (!wqe_q.signaled || cq_in_ready) begin
           rt_push     = wqe_q.signaled;
           rt_ws.cptr  = (ws_q.cptr + PW'(1)) & PMASK;
@@ -781,7 +818,7 @@ module roce_comp #(
           rt_ws.una   = lpsn1_q;
           rt_ws.nak_v = 1'b0;
           rt_une      = ne_l1;
-          if (post_q == P_NONE && post_st_q != 5'd31 && !roce_req_pkg::psn_lt(lpsn1_q, lim_q) &&
+          if (post_q == P_NONE && post_st_q != 5'd31 && le1_q &&
               !lerr_next_q) begin
             // a plain ACK that ends exactly here: nothing more to retire and
             // no post action needs the next WQE (message-rate shortcut)
@@ -865,12 +902,12 @@ module roce_comp #(
   cst_t        rr_ws;
   post_e       rr_post;
   logic [4:0]  rr_post_st;
-  logic        rr_wset, rr_gen, rr_push, rr_drop, rr_une;
+  logic        rr_wset, rr_gen, rr_push, rr_drop, rr_une, rr_rdinc;
   logic [63:0] rr_addr;
   always_comb begin
     rr_st = S_WB;  rr_ws = ws_q;  rr_post = post_q;  rr_post_st = post_st_q;
     rr_wset = 1'b0;  rr_gen = 1'b0;  rr_push = 1'b0;  rr_drop = 1'b0;  rr_addr = wr_addr_q;
-    rr_une = ne_una;
+    rr_une = ne_una;  rr_rdinc = 1'b0;
     unique case (post_q)
       P_RDRESP: begin
         if (!w_rd_q) begin
@@ -914,9 +951,10 @@ module roce_comp #(
             rr_ws.una     = lpsn1_q;
             rr_une        = ne_l1;
             rr_ws.rd_done = ws_q.rd_done + RW'(1);
+            rr_rdinc      = 1'b1;
             rr_ws.nak_v   = 1'b0;
             rr_post_st    = '0;
-            rr_st         = S_WRD;           // the next WQE may be a local error
+            rr_st         = S_WQE;           // the next WQE (read in this cycle) may be a local error
           end else begin
             rr_st = S_STEP;
           end
@@ -946,10 +984,15 @@ module roce_comp #(
       sp_st = rr_st;  sp_ws = rr_ws;  sp_post = rr_post;  sp_post_st = rr_post_st;
       sp_push = rr_push;  sp_fail = 1'b0;  sp_une = rr_une;
     end
-    // progress resets the retry budgets
-    if (sp_st == S_WB && sp_une && !sp_ws.err) begin
-      sp_ws.retry_left = ctx_q.retry_cnt;
-      sp_ws.rnr_left   = ctx_q.rnr_retry;
+  end
+
+  // progress (una moved in this event) resets the retry budgets: applied to
+  // the row S_WB writes back (and forwards), from registers
+  always_comb begin
+    wb_ws = ws_q;
+    if (une_q && !ws_q.err) begin
+      wb_ws.retry_left = ctx_q.retry_cnt;
+      wb_ws.rnr_left   = ctx_q.rnr_retry;
     end
   end
 
@@ -957,7 +1000,7 @@ module roce_comp #(
   always_comb begin
     st_d = st_q;  post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  ws_d = ws_q;  wqe_d = wqe_q;
     cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;
-    wr_addr_d = wr_addr_q;  perr_d = perr_q;  ult_d = ult_q;
+    wr_addr_d = wr_addr_q;  perr_d = perr_q;  ult_d = ult_q;  une_d = une_q;  rdp_d = rdp_q;
     cq_push = 1'b0;
     unique case (st_q)
       S_INIT: if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
@@ -967,8 +1010,10 @@ module roce_comp #(
         if (in_go) st_d = S_LD;
       end
       S_LD: begin
-        ws_d = ld_ws;
-        st_d = S_EVAL;
+        ws_d  = ld_ws;
+        une_d = 1'b0;
+        rdp_d = 1'b0;
+        st_d  = S_EVAL;
       end
       S_EVAL: begin
         st_d = ev_st;  post_d = ev_post;  post_st_d = ev_post_st;  lim_d = ev_lim;
@@ -982,9 +1027,6 @@ module roce_comp #(
           cmdk_d  = roce_req_pkg::RC_RETRY;
         end
       end
-      S_WRD: begin
-        st_d      = S_WQE;
-      end
       S_WQE: begin
         wqe_d = wqe_rd_data;
         st_d  = S_WX;
@@ -996,6 +1038,8 @@ module roce_comp #(
       S_STEP: begin
         if (rt_hit && rt_clr) ult_d = 1'b0;
         st_d = sp_st;  ws_d = sp_ws;  post_d = sp_post;  post_st_d = sp_post_st;  cq_push = sp_push;
+        une_d = sp_une;
+        if (sp_rr && rr_rdinc) rdp_d = 1'b1;
         if (rt_hit) lim_d = rt_lim;
         if (sp_fail) begin
           perr_d  = 1'b1;
@@ -1025,7 +1069,7 @@ module roce_comp #(
   // ------------------------------------------------ write back (S_WB) and the state RAM's port
   always_comb begin
     wb_go = cmd_in_ready && kick_in_ready && tc_in_ready && dc_in_ready && dec_in_ready;
-    sr_we = 1'b0;  sr_waddr = q_q;  sr_wdata = ws_q;
+    sr_we = 1'b0;  sr_waddr = q_q;  sr_wdata = wb_ws;
     cmd_push = 1'b0;  kick_push = 1'b0;  tc_push = 1'b0;  dc_push = 1'b0;  dec_push = 1'b0;
     qerr_d = 1'b0;  dma_iss_d = dma_iss_q;
     unique case (st_q)
@@ -1104,6 +1148,7 @@ module roce_comp #(
       c_retry_q <= '0;  c_tmo_q <= '0;  c_rnr_q <= '0;  c_seq_q <= '0;  c_inv_q <= '0;
       c_acc_q <= '0;  c_op_q <= '0;  c_imp_q <= '0;  c_drop_q <= '0;
       dma_iss_q <= '0;  dma_done_q <= '0;  cq_new_q <= '0;  fwd_q <= 1'b0;  ult_q <= 1'b0;
+      une_q <= 1'b0;  rdp_q <= 1'b0;
     end else begin
       st_q <= st_d;  init_q <= init_d;  q_q <= q_d;  qok_q <= qok_d;  ev_q <= ev_d;
       post_q <= post_d;  post_st_q <= post_st_d;  lim_q <= lim_d;  fhead_q <= fhead_d;
@@ -1114,6 +1159,7 @@ module roce_comp #(
       c_retry_q <= c_retry_d;  c_tmo_q <= c_tmo_d;  c_rnr_q <= c_rnr_d;  c_seq_q <= c_seq_d;  c_inv_q <= c_inv_d;
       c_acc_q <= c_acc_d;  c_op_q <= c_op_d;  c_imp_q <= c_imp_d;  c_drop_q <= c_drop_d;
       dma_iss_q <= dma_iss_d;  dma_done_q <= dma_done_d;  cq_new_q <= cq_new_d;  fwd_q <= fwd_d;  ult_q <= ult_d;
+      une_q <= une_d;  rdp_q <= rdp_d;
     end
   end
 
