@@ -963,6 +963,41 @@ module roce_comp #(
     endcase
   end
 
+  // ------------------------------------------------ S_STEP: which block decides, a cycle ahead
+  // brt: the retire step applies (rt_hit); brs: the post action is a resend
+  // (rs_hit). Set in S_WX for the first S_STEP; an S_STEP followed by S_STEP
+  // keeps its block, except a retire step that clears una < lim (then the
+  // post action follows).
+  logic brt_q, brt_d, brs_q, brs_d;
+  logic ult_wx;             // una < lim (S_WX; computed in S_WQE)
+  logic ultp_q, ultp_d;     // free running: una and lim hold from S_WQE on
+  function automatic logic rs_kind(input post_e p);
+    rs_kind = p == P_SEQ || p == P_TMO || p == P_RNR || p == P_FATAL;
+  endfunction
+  always_comb begin
+    ultp_d = roce_req_pkg::psn_lt(ws_q.una, lim_q);
+    ult_wx = ultp_q;
+    brt_d  = brt_q;
+    brs_d  = brs_q;
+    if (st_q == S_WX) begin
+      brt_d = post_q == P_FLUSH || lerr_here_q || (post_q != P_TMO && ult_wx);
+      brs_d = rs_kind(post_q);
+    end else if (st_q == S_STEP && brt_q) begin
+      brt_d = !rt_clr;
+      brs_d = rs_kind(rt_post);
+    end
+  end
+  always_ff @(posedge clk) begin
+    ultp_q <= ultp_d;
+    if (rst) begin
+      brt_q <= 1'b0;
+      brs_q <= 1'b0;
+    end else begin
+      brt_q <= brt_d;
+      brs_q <= brs_d;
+    end
+  end
+
   // ------------------------------------------------ S_STEP: the retire step, else the post action
   state_e      sp_st;
   cst_t        sp_ws;
@@ -970,13 +1005,13 @@ module roce_comp #(
   logic [4:0]  sp_post_st;
   logic        sp_push, sp_fail, sp_rr, sp_une;
   always_comb begin
-    sp_rr = !rt_hit && !rs_hit;
+    sp_rr = !brt_q && !brs_q;
     sp_post_st = post_st_q;  cq_err = 1'b0;  cq_err_st = rt_err_st;
-    if (rt_hit) begin
+    if (brt_q) begin
       sp_st = rt_st;  sp_ws = rt_ws;  sp_post = rt_post;  sp_push = rt_push;  sp_fail = rt_fail;
       sp_une = rt_une;
       cq_err = rt_err;
-    end else if (rs_hit) begin
+    end else if (brs_q) begin
       sp_st = rs_st;  sp_ws = rs_ws;  sp_post = rs_post;  sp_post_st = rs_post_st;
       sp_push = rs_push;  sp_fail = rs_fail;  sp_une = ne_una;
       cq_err = post_q == P_FATAL;  cq_err_st = st_post;
@@ -1032,25 +1067,25 @@ module roce_comp #(
         st_d  = S_WX;
       end
       S_WX: begin
-        ult_d = roce_req_pkg::psn_lt(ws_q.una, lim_q);
+        ult_d = ult_wx;
         st_d  = S_STEP;
       end
       S_STEP: begin
-        if (rt_hit && rt_clr) ult_d = 1'b0;
+        if (brt_q && rt_clr) ult_d = 1'b0;
         st_d = sp_st;  ws_d = sp_ws;  post_d = sp_post;  post_st_d = sp_post_st;  cq_push = sp_push;
         une_d = sp_une;
         if (sp_rr && rr_rdinc) rdp_d = 1'b1;
-        if (rt_hit) lim_d = rt_lim;
+        if (brt_q) lim_d = rt_lim;
         if (sp_fail) begin
           perr_d  = 1'b1;
           cmd_v_d = 1'b1;
           cmdk_d  = roce_req_pkg::RC_ERROR;
         end
-        if (!rt_hit && rs_hit && rs_cmd) begin
+        if (!brt_q && brs_q && rs_cmd) begin
           cmd_v_d = 1'b1;
           cmdk_d  = rs_cmdk;
         end
-        if (!rt_hit && rs_hit && rs_rnrt) rnrt_v_d = 1'b1;
+        if (!brt_q && brs_q && rs_rnrt) rnrt_v_d = 1'b1;
         if (sp_rr && rr_wset) wr_v_d = haspay_q;
         if (sp_rr && rr_gen) gen_v_d = 1'b1;
         if (sp_rr) wr_addr_d = rr_addr;
@@ -1105,8 +1140,8 @@ module roce_comp #(
   // ------------------------------------------------ counters
   logic step_rt, step_rs, step_rr;
   always_comb begin
-    step_rt   = st_q == S_STEP && rt_hit;
-    step_rs   = st_q == S_STEP && !rt_hit && rs_hit;
+    step_rt   = st_q == S_STEP && brt_q;
+    step_rs   = st_q == S_STEP && !brt_q && brs_q;
     step_rr   = st_q == S_STEP && sp_rr;
     c_retry_d = c_retry_q + 32'(step_rs && rs_retry);
     c_rnr_d   = c_rnr_q   + 32'(step_rs && rs_rnr);
@@ -1188,5 +1223,13 @@ module roce_comp #(
   );
 
   /* verilator lint_on PINCONNECTEMPTY */
+
+`ifndef SYNTHESIS
+  // the block chosen a cycle ahead is the one the present registers choose
+  always_ff @(posedge clk) begin
+    if (!rst && st_q == S_STEP && (brt_q != rt_hit || (!brt_q && brs_q != rs_hit)))
+      $error("%m: S_STEP block chosen ahead (rt %0d rs %0d) differs (rt %0d rs %0d)", brt_q, brs_q, rt_hit, rs_hit);
+  end
+`endif
 
 endmodule
