@@ -35,9 +35,12 @@
 // READ data is in memory when its completion is seen.
 //
 // Cycle plan (every decision from flip-flops, arithmetic a stage ahead):
+//   (slices) response headers, requester events and timer expiries arrive
+//            through lib_skid register slices (their ready from a flip-flop;
+//            a cycle of latency); the state row, QP context and requester's
+//            published state are read at the QPN of the first waiting one
 //   S_IDLE   take a QP reset, else a response header, requester event or
-//            timer expiry: read the state row, the QP context and the
-//            requester's published state (S_WB does this too, when done)
+//            timer expiry (S_WB does this too, when done)
 //   S_LD     the row (as S_WB wrote it when it wrote it in the same cycle; a
 //            fresh row for a QP never used); psn - una, maxpsn - una,
 //            maxpsn = una, psn + 1
@@ -600,10 +603,60 @@ module roce_comp #(
     cq_in_tag          = dma_iss_q + 32'(wr_v_q || gen_v_q);
   end
 
+  // ------------------------------------------------ event inputs: register slices
+  // Each event input through a lib_skid (its ready from a flip-flop). The
+  // response header is cut down to what the completer uses, its checks made
+  // before the slice.
+  typedef struct packed {
+    logic [23:0] qpn;
+    logic        ok;        // a response (READ response, ACK, atomic ACK) for a QPN of the table
+    logic [23:0] psn;
+    logic [7:0]  syn;       // AETH syndrome (0 without an AETH)
+    logic [15:0] plen;
+    logic        haspay;
+    logic [63:0] orig;
+    post_e       post;      // READ response / atomic ACK / ACK-NAK
+  } rsp_t;
+  localparam int RSP_W = 24 + 1 + 24 + 8 + 16 + 1 + 64 + 3;
+  rsp_t                 rsp_in, h;
+  logic                 h_v, h_take;
+  roce_req_pkg::rev_t   e;
+  logic                 e_v, e_take;
+  roce_req_pkg::texp_t  t;
+  logic                 t_v, t_take;
+  always_comb begin
+    rsp_in.qpn    = s_rsp_hdr.hdr.bth.dqpn;
+    rsp_in.ok     = s_rsp_hdr.hdr.bth.dqpn[23:QAW] == '0 && s_rsp_hdr.hdr.bth.dqpn != '0 &&
+                    s_rsp_hdr.info.valid && !s_rsp_hdr.info.request &&
+                    (s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP || s_rsp_hdr.info.kind == roce_pkg::KIND_ACK ||
+                     s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK);
+    rsp_in.psn    = s_rsp_hdr.hdr.bth.psn;
+    rsp_in.syn    = s_rsp_hdr.info.aeth ? s_rsp_hdr.hdr.aeth.syndrome : 8'h00;
+    rsp_in.plen   = s_rsp_hdr.pay_len;
+    rsp_in.haspay = s_rsp_hdr.info.has_payload && s_rsp_hdr.pay_len != '0;
+    rsp_in.orig   = s_rsp_hdr.hdr.atomicacketh.orig;
+    rsp_in.post   = s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP  ? P_RDRESP :
+                    s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK ? P_ATACK  : P_NONE;
+  end
+  lib_skid #(.WIDTH(RSP_W)) u_rsp_slice (
+    .clk, .rst, .s_valid(s_rsp_hdr_valid), .s_ready(s_rsp_hdr_ready), .s_data(rsp_in),
+    .m_valid(h_v), .m_ready(h_take), .m_data(h)
+  );
+  lib_skid #(.WIDTH(roce_req_pkg::REV_W)) u_ev_slice (
+    .clk, .rst, .s_valid(s_ev_valid), .s_ready(s_ev_ready), .s_data(s_ev),
+    .m_valid(e_v), .m_ready(e_take), .m_data(e)
+  );
+  lib_skid #(.WIDTH(roce_req_pkg::TEXP_W)) u_texp_slice (
+    .clk, .rst, .s_valid(s_texp_valid), .s_ready(s_texp_ready), .s_data(s_texp),
+    .m_valid(t_v), .m_ready(t_take), .m_data(t)
+  );
+
   // ------------------------------------------------ intake (S_INIT, S_IDLE or S_WB done, S_LD)
   // The next event is taken in S_IDLE or in the cycle S_WB writes the last
   // one's state back; the row read then is the old one when the QP is the
-  // same: S_LD takes ws_q instead (fwd_q).
+  // same: S_LD takes ws_q instead (fwd_q). The state, context and requester
+  // state are read at the QPN of the first waiting event in every cycle (one
+  // LUT after the slices); S_LD uses the read of the cycle the event is taken.
   logic        acc;         // an event may be taken now
   logic        fwd_ok;
   logic        in_go;       // an event taken
@@ -616,8 +669,11 @@ module roce_comp #(
     init_d = init_q;  q_d = q_q;  qok_d = qok_q;  ev_d = ev_q;  fhead_d = fhead_q;
     psn_d = psn_q;  syn_d = syn_q;  plen_d = plen_q;  haspay_d = haspay_q;  orig_d = orig_q;
     trnr_d = trnr_q;  una0_d = una0_q;  rdd0_d = rdd0_q;  ctx_d = ctx_q;
-    rq_ready = 1'b0;  s_rsp_hdr_ready = 1'b0;  s_ev_ready = 1'b0;  s_texp_ready = 1'b0;
-    sr_re = 1'b0;  sr_raddr = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];  ctx_rd_en = 1'b0;  rpub_rd_en = 1'b0;
+    rq_ready = 1'b0;  h_take = 1'b0;  e_take = 1'b0;  t_take = 1'b0;
+    sr_re      = 1'b1;             // every cycle: only the read of the cycle an event is taken is used
+    sr_raddr   = h_v ? h.qpn[QAW-1:0] : e_v ? e.qpn[QAW-1:0] : t.qpn[QAW-1:0];
+    ctx_rd_en  = 1'b1;
+    rpub_rd_en = 1'b1;
     in_go = 1'b0;  in_post = P_NONE;  in_post_st = '0;  fwd_d = 1'b0;
     acc    = (st_q == S_IDLE || (st_q == S_WB && wb_go)) && !rq_valid;
     // the row S_WB writes in this cycle is read old: forward it (the QPN
@@ -642,47 +698,37 @@ module roce_comp #(
           rq_ready = 1'b1;
         end else if (!acc) begin
           // S_WB waits for room
-        end else if (s_rsp_hdr_valid) begin
-          s_rsp_hdr_ready = 1'b1;
+        end else if (h_v) begin
+          h_take   = 1'b1;
           ev_d     = E_RSP;
-          q_d      = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];
-          qok_d    = s_rsp_hdr.hdr.bth.dqpn[23:QAW] == '0 && s_rsp_hdr.hdr.bth.dqpn != '0;
-          psn_d    = s_rsp_hdr.hdr.bth.psn;
-          syn_d    = s_rsp_hdr.info.aeth ? s_rsp_hdr.hdr.aeth.syndrome : 8'h00;
-          plen_d   = s_rsp_hdr.pay_len;
-          haspay_d = s_rsp_hdr.info.has_payload && s_rsp_hdr.pay_len != '0;
-          orig_d   = s_rsp_hdr.hdr.atomicacketh.orig;
-          fwd_d    = fwd_ok && s_rsp_hdr.hdr.bth.dqpn[QAW-1:0] == q_q;
-          // the kind: read response / atomic ack / ack-nak
-          in_post  = s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP  ? P_RDRESP :
-                     s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK ? P_ATACK  : P_NONE;
-          if (!(s_rsp_hdr.info.valid && !s_rsp_hdr.info.request &&
-                (s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP || s_rsp_hdr.info.kind == roce_pkg::KIND_ACK ||
-                 s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK))) begin
-            qok_d = 1'b0;    // not a response for us: dropped
-          end
-          in_go = 1'b1;
-        end else if (s_ev_valid) begin
-          s_ev_ready = 1'b1;
-          ev_d       = (s_ev.kind == roce_req_pkg::EV_FLUSH) ? E_FLUSH : E_ERR;
-          q_d        = s_ev.qpn[QAW-1:0];
-          qok_d      = s_ev.qpn[23:QAW] == '0;
-          fhead_d    = s_ev.ptr;
-          in_post_st = s_ev.status;
-          sr_raddr   = s_ev.qpn[QAW-1:0];
-          fwd_d      = fwd_ok && s_ev.qpn[QAW-1:0] == q_q;
+          q_d      = h.qpn[QAW-1:0];
+          qok_d    = h.ok;               // else not a response for us: dropped
+          psn_d    = h.psn;
+          syn_d    = h.syn;
+          plen_d   = h.plen;
+          haspay_d = h.haspay;
+          orig_d   = h.orig;
+          fwd_d    = fwd_ok && h.qpn[QAW-1:0] == q_q;
+          in_post  = h.post;
+          in_go    = 1'b1;
+        end else if (e_v) begin
+          e_take     = 1'b1;
+          ev_d       = (e.kind == roce_req_pkg::EV_FLUSH) ? E_FLUSH : E_ERR;
+          q_d        = e.qpn[QAW-1:0];
+          qok_d      = e.qpn[23:QAW] == '0;
+          fhead_d    = e.ptr;
+          in_post_st = e.status;
+          fwd_d      = fwd_ok && e.qpn[QAW-1:0] == q_q;
           in_go      = 1'b1;
-        end else if (s_texp_valid) begin
-          s_texp_ready = 1'b1;
+        end else if (t_v) begin
+          t_take   = 1'b1;
           ev_d     = E_TEXP;
-          q_d      = s_texp.qpn[QAW-1:0];
-          qok_d    = s_texp.qpn[23:QAW] == '0;
-          trnr_d   = s_texp.rnr;
-          sr_raddr = s_texp.qpn[QAW-1:0];
-          fwd_d    = fwd_ok && s_texp.qpn[QAW-1:0] == q_q;
+          q_d      = t.qpn[QAW-1:0];
+          qok_d    = t.qpn[23:QAW] == '0;
+          trnr_d   = t.rnr;
+          fwd_d    = fwd_ok && t.qpn[QAW-1:0] == q_q;
           in_go    = 1'b1;
         end
-        sr_re = in_go;  ctx_rd_en = in_go;  rpub_rd_en = in_go;
       end
       S_LD: begin
         una0_d   = ld_ws.una;
