@@ -35,19 +35,26 @@
 // READ data is in memory when its completion is seen.
 //
 // Cycle plan (every decision from flip-flops, arithmetic a stage ahead):
+//   (slices) response headers, requester events and timer expiries arrive
+//            through lib_skid register slices (their ready from a flip-flop;
+//            a cycle of latency); the state row, QP context and requester's
+//            published state are read at the QPN of the first waiting one
 //   S_IDLE   take a QP reset, else a response header, requester event or
-//            timer expiry: read the state row, the QP context and the
-//            requester's published state (S_WB does this too, when done)
-//   S_LD     the row (ws_q when S_WB wrote it in the same cycle; a fresh row
-//            for a QP never used); psn - una, maxpsn - una, psn + 1
+//            timer expiry (S_WB does this too, when done)
+//   S_LD     the row (as S_WB wrote it when it wrote it in the same cycle; a
+//            fresh row for a QP never used); psn - una, maxpsn - una,
+//            maxpsn = una, psn + 1
 //   S_EVAL   ACK/NAK class, outstanding or not, lim; reads the WQE at cptr
-//   S_WQE    the WQE (RAM output) registered; psn - fpsn and its byte offset
-//   S_WX     from the registered WQE: its kind, last PSN (and + 1), the
-//            response's fit and DMA address; una < lim
+//   S_WQE    the WQE (RAM output) registered, its PSN count from the RAM
+//            output; psn - fpsn and its byte offset; lim - fpsn + 1,
+//            una0 - fpsn
+//   S_WX     from the registered WQE: its kind, last PSN + 1, last PSN < lim,
+//            last PSN + 1 = lim, the response's fit and DMA address; una <
+//            lim
 //   S_STEP   one retire step or the post action; reads the WQE at cptr + 1
-//            (a step that retires a WQE goes on at S_WQE: 3 cycles per WQE)
-//   S_WRD    reads the WQE at cptr (after a flush step or a READ retired)
-//   S_WB     every output of the event at once, when all have room
+//            (a step that moves cptr on goes on at S_WQE: 3 cycles per WQE)
+//   S_WB     every output of the event at once, when all have room; the
+//            retry budgets back to full when una moved (in the row written)
 // A plain ACK or a READ response takes 6 cycles, S_LD to S_WB. Commands,
 // kicks, timer commands, DMA commands and CQEs leave through lib_fifo
 // queues (valid, data and ready from flip-flops), the DMA data through a
@@ -155,6 +162,9 @@ module roce_comp #(
   if ((1 << QAW) != NQP || (1 << SAW) != SQ_DEPTH) begin : g_bad
     $error("roce_comp: NQP and SQ_DEPTH must be powers of two");
   end
+  if (SQ_DEPTH >= (1 << roce_req_pkg::RDC_W)) begin : g_bad_rdc
+    $error("roce_comp: SQ_DEPTH must be below 2^RDC_W (progress counts READs retired in one event)");
+  end
   if (CQE_DEPTH <= SQ_DEPTH) begin : g_bad_cqe
     $error("roce_comp: CQE_DEPTH must exceed SQ_DEPTH (an event may complete every WQE of a ring)");
   end
@@ -181,7 +191,6 @@ module roce_comp #(
     S_IDLE = 4'd1,
     S_LD   = 4'd2,   // state, context, requester state read
     S_EVAL = 4'd3,
-    S_WRD  = 4'd4,   // read the WQE at cptr
     S_WQE  = 4'd5,   // WQE data valid
     S_STEP = 4'd6,   // one retire step / the post action
     S_WB   = 4'd7,   // the event's outputs (and the next event taken)
@@ -225,6 +234,7 @@ module roce_comp #(
   logic                   trnr_q, trnr_d;       // E_TEXP: RNR wait over
   // the QP
   cst_t                   ws_q, ws_d;
+  cst_t                   wb_ws;                // ws_q as S_WB writes it back
   logic [23:0]            una0_q, una0_d;       // una when the event started
   logic [RW-1:0]          rdd0_q, rdd0_d;
   roce_qp_pkg::qp_ctx_t   ctx_q, ctx_d;
@@ -409,18 +419,27 @@ module roce_comp #(
   // ------------------------------------------------------------ WQE arithmetic
   // A stage ahead of the decisions, free running (each value is read only in
   // the state after the one it is computed in, from registers that hold):
-  //   S_LD:  d = psn - una, o = maxpsn - una (for S_EVAL), psn + 1
+  //   S_LD:  d = psn - una, o = maxpsn - una, o = 0 (for S_EVAL), psn + 1
   //   S_WQE: the response's packet index in the READ (psn - fpsn) and its
-  //          byte offset (for S_WX)
-  //   S_WX:  from the registered WQE: its kind, its last PSN (and + 1), the
-  //          response's fit in the buffer and its data address (for S_STEP)
-  logic [12:0]  pmtu_b;
-  logic [3:0]   shift;
+  //          byte offset; the WQE's PSN count (from the WQE RAM's output);
+  //          lim - fpsn + 1, una0 - fpsn (for S_WX)
+  //   S_WX:  from the registered WQE: its kind, its last PSN + 1, the
+  //          response's fit in the buffer and its data address; last PSN <
+  //          lim, last PSN + 1 = lim, last PSN + 1 != una0 (for S_STEP)
+  logic [12:0]  pmtu_b, pmtu_q;
+  logic [3:0]   shift, shift_q;   // registered: valid from S_EVAL on
   /* verilator lint_off UNUSEDSIGNAL */
   logic [31:0]  w_pk;        // [31:24] always 0 (a WQE is < 2^31 bytes, packets >= 256)
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [23:0]  w_npsn;
-  logic         w_at;
+  logic [23:0]  npsn_q, npsn_d;        // the WQE's PSN count (S_WQE: wqe_q's)
+  logic         w_at, r_at;
+  logic [23:0]  a1_q, a1_d;            // lim - fpsn + 1
+  logic [23:0]  k_q, k_d;              // una0 - fpsn
+  logic [23:0]  lle;                   // lim - last PSN
+  logic         lpl_q, lpl_d;          // last PSN < lim
+  logic         le1_q, le1_d;          // last PSN + 1 = lim
+  logic         nel1_q, nel1_d;        // last PSN + 1 != una0
+  logic         oz_q, oz_d;            // o = 0
   logic [23:0]  ld_una;
   logic [23:0]  rk;                    // the response's packet index in the READ
   logic [23:0]  d_q, d_d, o_q, o_d, psn1_q, psn1_d;
@@ -428,7 +447,7 @@ module roce_comp #(
   logic [32:0]  roff_q, roff_d;        // (psn - fpsn) x PMTU
   logic         w_rd_q, w_rd_d, w_at_q, w_at_d, w_rdat_q, w_rdat_d;
   roce_qp_pkg::wc_opcode_e w_wcop_q, w_wcop_d;
-  logic [23:0]  lpsn_q, lpsn_d, lpsn1_q, lpsn1_d;   // the WQE's last PSN, and + 1
+  logic [23:0]  lpsn1_q, lpsn1_d;      // the WQE's last PSN + 1
   logic         rfit_q, rfit_d, rlast_q, rlast_d;  // response inside the buffer; its last PSN
   logic [63:0]  raddr_q, raddr_d;
   always_comb begin
@@ -443,21 +462,29 @@ module roce_comp #(
     // S_LD
     d_d    = psn_q - ld_una;
     o_d    = (rpub_rd_data.inited ? rpub_rd_data.maxpsn : ld_una) - ld_una;
+    oz_d   = !rpub_rd_data.inited || rpub_rd_data.maxpsn == ld_una;
     psn1_d = psn_q + 24'd1;
     // S_WQE
     rk1_d  = psn1_q - ws_q.fpsn;
     rk     = psn_q - ws_q.fpsn;
-    roff_d = 33'(rk) << shift;
+    roff_d = 33'(rk) << shift_q;
+    r_at   = wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
+             wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
+    w_pk   = (wqe_rd_data.len + 32'(pmtu_q) - 32'd1) >> shift_q;
+    npsn_d = (st_q != S_WQE) ? npsn_q : (r_at || wqe_rd_data.len == '0) ? 24'd1 : w_pk[23:0];
+    a1_d   = lim_q - ws_q.fpsn + 24'd1;
+    k_d    = una0_q - ws_q.fpsn;
     // S_WX
     w_rd_d   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ;
     w_at     = wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
     w_at_d   = w_at;
     w_rdat_d = w_rd_d || w_at;
-    w_pk     = (wqe_q.len + 32'(pmtu_b) - 32'd1) >> shift;
-    w_npsn   = (w_at || wqe_q.len == '0) ? 24'd1 : w_pk[23:0];
-    lpsn_d   = ws_q.fpsn + w_npsn - 24'd1;
-    lpsn1_d  = ws_q.fpsn + w_npsn;
-    rlast_d  = rk1_q == w_npsn;
+    lpsn1_d  = ws_q.fpsn + npsn_q;
+    rlast_d  = rk1_q == npsn_q;
+    lle      = a1_q - npsn_q;
+    lpl_d    = lle != '0 && !lle[23];    // roce_req_pkg::psn_lt(last PSN, lim)
+    le1_d    = lle == 24'd1;
+    nel1_d   = npsn_q != k_q;
     rfit_d   = 34'(roff_q) + 34'(plen_q) <= 34'(wqe_q.len);
     raddr_d  = wqe_q.laddr + 64'(roff_q);
     unique case (wqe_q.opcode)
@@ -470,9 +497,11 @@ module roce_comp #(
   end
 
   always_ff @(posedge clk) begin
+    pmtu_q <= pmtu_b;  shift_q <= shift;
     d_q <= d_d;  o_q <= o_d;  psn1_q <= psn1_d;  rk1_q <= rk1_d;  roff_q <= roff_d;
     w_rd_q <= w_rd_d;  w_at_q <= w_at_d;  w_rdat_q <= w_rdat_d;  w_wcop_q <= w_wcop_d;
-    lpsn_q <= lpsn_d;  lpsn1_q <= lpsn1_d;  rlast_q <= rlast_d;  rfit_q <= rfit_d;  raddr_q <= raddr_d;
+    npsn_q <= npsn_d;  a1_q <= a1_d;  k_q <= k_d;  lpl_q <= lpl_d;  le1_q <= le1_d;  nel1_q <= nel1_d;
+    oz_q <= oz_d;  lpsn1_q <= lpsn1_d;  rlast_q <= rlast_d;  rfit_q <= rfit_d;  raddr_q <= raddr_d;
   end
 
   // ------------------------------------------------------------ the FSM
@@ -487,12 +516,14 @@ module roce_comp #(
 
   logic wb_go;              // S_WB: every output has room
   // The WQE read, from flip-flops: the WQE at cptr in S_EVAL (unused when the
-  // event ends there) and S_WRD, at cptr + 1 in every S_STEP cycle (used when
-  // the step retires WQE cptr and goes on to S_WQE).
+  // event ends there), at cptr + 1 in every S_STEP cycle (used when the step
+  // moves cptr on and goes to S_WQE) and in the cycle after it (unused).
+  // From the present state only (S_EVAL follows S_LD, S_STEP follows S_WX or
+  // S_STEP).
   logic rd_en_q, rd_en_d, rd_inc_q, rd_inc_d;
   always_comb begin
-    rd_en_d  = st_d == S_EVAL || st_d == S_WRD || st_d == S_STEP;
-    rd_inc_d = st_d == S_STEP;
+    rd_en_d  = st_q == S_LD || st_q == S_WX || st_q == S_STEP;
+    rd_inc_d = st_q == S_WX || st_q == S_STEP;
   end
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -517,6 +548,9 @@ module roce_comp #(
 
   logic [2:0]  scls;
   logic        progress;
+  logic        une_q, une_d;               // ws_q.una != una0_q
+  logic        rdp_q, rdp_d;               // ws_q.rd_done != rdd0_q (a READ/atomic retired)
+  logic        nel_q, nep1_q;              // lim_q, psn1_q != una0_q (free running)
   // S_STEP's WQE pointer checks, a cycle ahead (free running: cptr and the
   // local error do not change between S_WX and S_STEP, nor from S_STEP to S_STEP)
   logic        lerr_here_q, lerr_here_d;   // WQE cptr failed locally
@@ -525,17 +559,18 @@ module roce_comp #(
   logic        ne_una, ne_l1, ne_lim, ne_psn1;   // una would differ from una0
   always_comb begin
     scls      = syn_q[7:5];
-    ne_una    = ws_q.una != una0_q;
-    ne_l1     = lpsn1_q != una0_q;
-    ne_lim    = lim_q != una0_q;
-    ne_psn1   = psn1_q != una0_q;
+    ne_una    = une_q;
+    ne_l1     = nel1_q;
+    ne_lim    = nel_q;
+    ne_psn1   = nep1_q;
     lerr_here_d = ws_q.lerr_v && ws_q.cptr == ws_q.lerr_ptr;
     lerr_next_d = ws_q.lerr_v && ((ws_q.cptr + PW'(1)) & PMASK) == ws_q.lerr_ptr;
     fmore_d     = ws_q.cptr != (fhead_q & PMASK);
-    progress  = ws_q.una != una0_q || ws_q.rd_done != rdd0_q;
+    progress  = une_q || rdp_q;
   end
   always_ff @(posedge clk) begin
     lerr_here_q <= lerr_here_d;  lerr_next_q <= lerr_next_d;  fmore_q <= fmore_d;
+    nel_q <= lim_q != una0_q;  nep1_q <= psn1_q != una0_q;
   end
 
   // ------------------------------------------------ event outputs (data)
@@ -568,11 +603,62 @@ module roce_comp #(
     cq_in_tag          = dma_iss_q + 32'(wr_v_q || gen_v_q);
   end
 
+  // ------------------------------------------------ event inputs: register slices
+  // Each event input through a lib_skid (its ready from a flip-flop). The
+  // response header is cut down to what the completer uses, its checks made
+  // before the slice.
+  typedef struct packed {
+    logic [23:0] qpn;
+    logic        ok;        // a response (READ response, ACK, atomic ACK) for a QPN of the table
+    logic [23:0] psn;
+    logic [7:0]  syn;       // AETH syndrome (0 without an AETH)
+    logic [15:0] plen;
+    logic        haspay;
+    logic [63:0] orig;
+    post_e       post;      // READ response / atomic ACK / ACK-NAK
+  } rsp_t;
+  localparam int RSP_W = 24 + 1 + 24 + 8 + 16 + 1 + 64 + 3;
+  rsp_t                 rsp_in, h;
+  logic                 h_v, h_take;
+  roce_req_pkg::rev_t   e;
+  logic                 e_v, e_take;
+  roce_req_pkg::texp_t  t;
+  logic                 t_v, t_take;
+  always_comb begin
+    rsp_in.qpn    = s_rsp_hdr.hdr.bth.dqpn;
+    rsp_in.ok     = s_rsp_hdr.hdr.bth.dqpn[23:QAW] == '0 && s_rsp_hdr.hdr.bth.dqpn != '0 &&
+                    s_rsp_hdr.info.valid && !s_rsp_hdr.info.request &&
+                    (s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP || s_rsp_hdr.info.kind == roce_pkg::KIND_ACK ||
+                     s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK);
+    rsp_in.psn    = s_rsp_hdr.hdr.bth.psn;
+    rsp_in.syn    = s_rsp_hdr.info.aeth ? s_rsp_hdr.hdr.aeth.syndrome : 8'h00;
+    rsp_in.plen   = s_rsp_hdr.pay_len;
+    rsp_in.haspay = s_rsp_hdr.info.has_payload && s_rsp_hdr.pay_len != '0;
+    rsp_in.orig   = s_rsp_hdr.hdr.atomicacketh.orig;
+    rsp_in.post   = s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP  ? P_RDRESP :
+                    s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK ? P_ATACK  : P_NONE;
+  end
+  lib_skid #(.WIDTH(RSP_W)) u_rsp_slice (
+    .clk, .rst, .s_valid(s_rsp_hdr_valid), .s_ready(s_rsp_hdr_ready), .s_data(rsp_in),
+    .m_valid(h_v), .m_ready(h_take), .m_data(h)
+  );
+  lib_skid #(.WIDTH(roce_req_pkg::REV_W)) u_ev_slice (
+    .clk, .rst, .s_valid(s_ev_valid), .s_ready(s_ev_ready), .s_data(s_ev),
+    .m_valid(e_v), .m_ready(e_take), .m_data(e)
+  );
+  lib_skid #(.WIDTH(roce_req_pkg::TEXP_W)) u_texp_slice (
+    .clk, .rst, .s_valid(s_texp_valid), .s_ready(s_texp_ready), .s_data(s_texp),
+    .m_valid(t_v), .m_ready(t_take), .m_data(t)
+  );
+
   // ------------------------------------------------ intake (S_INIT, S_IDLE or S_WB done, S_LD)
   // The next event is taken in S_IDLE or in the cycle S_WB writes the last
   // one's state back; the row read then is the old one when the QP is the
-  // same: S_LD takes ws_q instead (fwd_q).
+  // same: S_LD takes ws_q instead (fwd_q). The state, context and requester
+  // state are read at the QPN of the first waiting event in every cycle (one
+  // LUT after the slices); S_LD uses the read of the cycle the event is taken.
   logic        acc;         // an event may be taken now
+  logic        fwd_ok;
   logic        in_go;       // an event taken
   logic        fwd_q, fwd_d;
   cst_t        ld_raw;
@@ -583,11 +669,17 @@ module roce_comp #(
     init_d = init_q;  q_d = q_q;  qok_d = qok_q;  ev_d = ev_q;  fhead_d = fhead_q;
     psn_d = psn_q;  syn_d = syn_q;  plen_d = plen_q;  haspay_d = haspay_q;  orig_d = orig_q;
     trnr_d = trnr_q;  una0_d = una0_q;  rdd0_d = rdd0_q;  ctx_d = ctx_q;
-    rq_ready = 1'b0;  s_rsp_hdr_ready = 1'b0;  s_ev_ready = 1'b0;  s_texp_ready = 1'b0;
-    sr_re = 1'b0;  sr_raddr = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];  ctx_rd_en = 1'b0;  rpub_rd_en = 1'b0;
+    rq_ready = 1'b0;  h_take = 1'b0;  e_take = 1'b0;  t_take = 1'b0;
+    sr_re      = 1'b1;             // every cycle: only the read of the cycle an event is taken is used
+    sr_raddr   = h_v ? h.qpn[QAW-1:0] : e_v ? e.qpn[QAW-1:0] : t.qpn[QAW-1:0];
+    ctx_rd_en  = 1'b1;
+    rpub_rd_en = 1'b1;
     in_go = 1'b0;  in_post = P_NONE;  in_post_st = '0;  fwd_d = 1'b0;
     acc    = (st_q == S_IDLE || (st_q == S_WB && wb_go)) && !rq_valid;
-    ld_raw = fwd_q ? ws_q : sr_rdata;
+    // the row S_WB writes in this cycle is read old: forward it (the QPN
+    // compared per source)
+    fwd_ok = st_q == S_WB && qok_q;
+    ld_raw = fwd_q ? wb_ws : sr_rdata;
     ld_ws  = ld_raw;
     if (!ld_raw.inited) begin
       ld_ws            = '0;
@@ -606,46 +698,37 @@ module roce_comp #(
           rq_ready = 1'b1;
         end else if (!acc) begin
           // S_WB waits for room
-        end else if (s_rsp_hdr_valid) begin
-          s_rsp_hdr_ready = 1'b1;
+        end else if (h_v) begin
+          h_take   = 1'b1;
           ev_d     = E_RSP;
-          q_d      = s_rsp_hdr.hdr.bth.dqpn[QAW-1:0];
-          qok_d    = s_rsp_hdr.hdr.bth.dqpn[23:QAW] == '0 && s_rsp_hdr.hdr.bth.dqpn != '0;
-          psn_d    = s_rsp_hdr.hdr.bth.psn;
-          syn_d    = s_rsp_hdr.info.aeth ? s_rsp_hdr.hdr.aeth.syndrome : 8'h00;
-          plen_d   = s_rsp_hdr.pay_len;
-          haspay_d = s_rsp_hdr.info.has_payload && s_rsp_hdr.pay_len != '0;
-          orig_d   = s_rsp_hdr.hdr.atomicacketh.orig;
-          // the kind: read response / atomic ack / ack-nak
-          in_post  = s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP  ? P_RDRESP :
-                     s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK ? P_ATACK  : P_NONE;
-          if (!(s_rsp_hdr.info.valid && !s_rsp_hdr.info.request &&
-                (s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP || s_rsp_hdr.info.kind == roce_pkg::KIND_ACK ||
-                 s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK))) begin
-            qok_d = 1'b0;    // not a response for us: dropped
-          end
-          in_go = 1'b1;
-        end else if (s_ev_valid) begin
-          s_ev_ready = 1'b1;
-          ev_d       = (s_ev.kind == roce_req_pkg::EV_FLUSH) ? E_FLUSH : E_ERR;
-          q_d        = s_ev.qpn[QAW-1:0];
-          qok_d      = s_ev.qpn[23:QAW] == '0;
-          fhead_d    = s_ev.ptr;
-          in_post_st = s_ev.status;
-          sr_raddr   = s_ev.qpn[QAW-1:0];
+          q_d      = h.qpn[QAW-1:0];
+          qok_d    = h.ok;               // else not a response for us: dropped
+          psn_d    = h.psn;
+          syn_d    = h.syn;
+          plen_d   = h.plen;
+          haspay_d = h.haspay;
+          orig_d   = h.orig;
+          fwd_d    = fwd_ok && h.qpn[QAW-1:0] == q_q;
+          in_post  = h.post;
+          in_go    = 1'b1;
+        end else if (e_v) begin
+          e_take     = 1'b1;
+          ev_d       = (e.kind == roce_req_pkg::EV_FLUSH) ? E_FLUSH : E_ERR;
+          q_d        = e.qpn[QAW-1:0];
+          qok_d      = e.qpn[23:QAW] == '0;
+          fhead_d    = e.ptr;
+          in_post_st = e.status;
+          fwd_d      = fwd_ok && e.qpn[QAW-1:0] == q_q;
           in_go      = 1'b1;
-        end else if (s_texp_valid) begin
-          s_texp_ready = 1'b1;
+        end else if (t_v) begin
+          t_take   = 1'b1;
           ev_d     = E_TEXP;
-          q_d      = s_texp.qpn[QAW-1:0];
-          qok_d    = s_texp.qpn[23:QAW] == '0;
-          trnr_d   = s_texp.rnr;
-          sr_raddr = s_texp.qpn[QAW-1:0];
+          q_d      = t.qpn[QAW-1:0];
+          qok_d    = t.qpn[23:QAW] == '0;
+          trnr_d   = t.rnr;
+          fwd_d    = fwd_ok && t.qpn[QAW-1:0] == q_q;
           in_go    = 1'b1;
         end
-        sr_re = in_go;  ctx_rd_en = in_go;  rpub_rd_en = in_go;
-        // the row S_WB writes in this cycle is read old: forward it
-        fwd_d = in_go && st_q == S_WB && qok_q && sr_raddr == q_q;
       end
       S_LD: begin
         una0_d   = ld_ws.una;
@@ -675,7 +758,7 @@ module roce_comp #(
     end else begin
       unique case (ev_q)
         E_RSP: begin
-          if (ws_q.err || o_q == '0 || d_q >= o_q) begin
+          if (ws_q.err || d_q >= o_q) begin   // (o = 0: d >= o)
             ev_st   = S_WB;                  // not outstanding (duplicate, stale, bogus)
             ev_drop = 1'b1;
           end else if (post_q == P_RDRESP || post_q == P_ATACK) begin
@@ -713,7 +796,7 @@ module roce_comp #(
           end else if (trnr_q) begin
             ev_resend = 1'b1;                // RNR wait over: resend
             ev_st     = S_WB;
-          end else if (o_q == '0) begin
+          end else if (oz_q) begin
             ev_st = S_WB;                    // nothing outstanding
           end else begin
             ev_post = P_TMO;
@@ -745,7 +828,7 @@ module roce_comp #(
         if (cq_in_ready) begin
           rt_push     = 1'b1;
           rt_ws.cptr  = (ws_q.cptr + PW'(1)) & PMASK;
-          rt_st       = S_WRD;
+          rt_st       = S_WQE;               // read in this cycle (cptr + 1)
         end else begin
           rt_st = S_STEP;
         end
@@ -773,7 +856,7 @@ module roce_comp #(
         rt_st   = S_STEP;
         // a response past missing responses is not used
         rt_drop = post_q == P_RDRESP || post_q == P_ATACK;
-      end else if (roce_req_pkg::psn_lt(lpsn_q, lim_q)) begin
+      end else if (lpl_q) begin             // the whole WQE acknowledged
         if (!wqe_q.signaled || cq_in_ready) begin
           rt_push     = wqe_q.signaled;
           rt_ws.cptr  = (ws_q.cptr + PW'(1)) & PMASK;
@@ -781,7 +864,7 @@ module roce_comp #(
           rt_ws.una   = lpsn1_q;
           rt_ws.nak_v = 1'b0;
           rt_une      = ne_l1;
-          if (post_q == P_NONE && post_st_q != 5'd31 && !roce_req_pkg::psn_lt(lpsn1_q, lim_q) &&
+          if (post_q == P_NONE && post_st_q != 5'd31 && le1_q &&
               !lerr_next_q) begin
             // a plain ACK that ends exactly here: nothing more to retire and
             // no post action needs the next WQE (message-rate shortcut)
@@ -865,12 +948,12 @@ module roce_comp #(
   cst_t        rr_ws;
   post_e       rr_post;
   logic [4:0]  rr_post_st;
-  logic        rr_wset, rr_gen, rr_push, rr_drop, rr_une;
+  logic        rr_wset, rr_gen, rr_push, rr_drop, rr_une, rr_rdinc;
   logic [63:0] rr_addr;
   always_comb begin
     rr_st = S_WB;  rr_ws = ws_q;  rr_post = post_q;  rr_post_st = post_st_q;
     rr_wset = 1'b0;  rr_gen = 1'b0;  rr_push = 1'b0;  rr_drop = 1'b0;  rr_addr = wr_addr_q;
-    rr_une = ne_una;
+    rr_une = ne_una;  rr_rdinc = 1'b0;
     unique case (post_q)
       P_RDRESP: begin
         if (!w_rd_q) begin
@@ -914,15 +997,51 @@ module roce_comp #(
             rr_ws.una     = lpsn1_q;
             rr_une        = ne_l1;
             rr_ws.rd_done = ws_q.rd_done + RW'(1);
+            rr_rdinc      = 1'b1;
             rr_ws.nak_v   = 1'b0;
             rr_post_st    = '0;
-            rr_st         = S_WRD;           // the next WQE may be a local error
+            rr_st         = S_WQE;           // the next WQE (read in this cycle) may be a local error
           end else begin
             rr_st = S_STEP;
           end
         end
       end
     endcase
+  end
+
+  // ------------------------------------------------ S_STEP: which block decides, a cycle ahead
+  // brt: the retire step applies (rt_hit); brs: the post action is a resend
+  // (rs_hit). Set in S_WX for the first S_STEP; an S_STEP followed by S_STEP
+  // keeps its block, except a retire step that clears una < lim (then the
+  // post action follows).
+  logic brt_q, brt_d, brs_q, brs_d;
+  logic ult_wx;             // una < lim (S_WX; computed in S_WQE)
+  logic ultp_q, ultp_d;     // free running: una and lim hold from S_WQE on
+  function automatic logic rs_kind(input post_e p);
+    rs_kind = p == P_SEQ || p == P_TMO || p == P_RNR || p == P_FATAL;
+  endfunction
+  always_comb begin
+    ultp_d = roce_req_pkg::psn_lt(ws_q.una, lim_q);
+    ult_wx = ultp_q;
+    brt_d  = brt_q;
+    brs_d  = brs_q;
+    if (st_q == S_WX) begin
+      brt_d = post_q == P_FLUSH || lerr_here_q || (post_q != P_TMO && ult_wx);
+      brs_d = rs_kind(post_q);
+    end else if (st_q == S_STEP && brt_q) begin
+      brt_d = !rt_clr;
+      brs_d = rs_kind(rt_post);
+    end
+  end
+  always_ff @(posedge clk) begin
+    ultp_q <= ultp_d;
+    if (rst) begin
+      brt_q <= 1'b0;
+      brs_q <= 1'b0;
+    end else begin
+      brt_q <= brt_d;
+      brs_q <= brs_d;
+    end
   end
 
   // ------------------------------------------------ S_STEP: the retire step, else the post action
@@ -932,13 +1051,13 @@ module roce_comp #(
   logic [4:0]  sp_post_st;
   logic        sp_push, sp_fail, sp_rr, sp_une;
   always_comb begin
-    sp_rr = !rt_hit && !rs_hit;
+    sp_rr = !brt_q && !brs_q;
     sp_post_st = post_st_q;  cq_err = 1'b0;  cq_err_st = rt_err_st;
-    if (rt_hit) begin
+    if (brt_q) begin
       sp_st = rt_st;  sp_ws = rt_ws;  sp_post = rt_post;  sp_push = rt_push;  sp_fail = rt_fail;
       sp_une = rt_une;
       cq_err = rt_err;
-    end else if (rs_hit) begin
+    end else if (brs_q) begin
       sp_st = rs_st;  sp_ws = rs_ws;  sp_post = rs_post;  sp_post_st = rs_post_st;
       sp_push = rs_push;  sp_fail = rs_fail;  sp_une = ne_una;
       cq_err = post_q == P_FATAL;  cq_err_st = st_post;
@@ -946,10 +1065,15 @@ module roce_comp #(
       sp_st = rr_st;  sp_ws = rr_ws;  sp_post = rr_post;  sp_post_st = rr_post_st;
       sp_push = rr_push;  sp_fail = 1'b0;  sp_une = rr_une;
     end
-    // progress resets the retry budgets
-    if (sp_st == S_WB && sp_une && !sp_ws.err) begin
-      sp_ws.retry_left = ctx_q.retry_cnt;
-      sp_ws.rnr_left   = ctx_q.rnr_retry;
+  end
+
+  // progress (una moved in this event) resets the retry budgets: applied to
+  // the row S_WB writes back (and forwards), from registers
+  always_comb begin
+    wb_ws = ws_q;
+    if (une_q && !ws_q.err) begin
+      wb_ws.retry_left = ctx_q.retry_cnt;
+      wb_ws.rnr_left   = ctx_q.rnr_retry;
     end
   end
 
@@ -957,7 +1081,7 @@ module roce_comp #(
   always_comb begin
     st_d = st_q;  post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  ws_d = ws_q;  wqe_d = wqe_q;
     cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;
-    wr_addr_d = wr_addr_q;  perr_d = perr_q;  ult_d = ult_q;
+    wr_addr_d = wr_addr_q;  perr_d = perr_q;  ult_d = ult_q;  une_d = une_q;  rdp_d = rdp_q;
     cq_push = 1'b0;
     unique case (st_q)
       S_INIT: if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
@@ -967,8 +1091,10 @@ module roce_comp #(
         if (in_go) st_d = S_LD;
       end
       S_LD: begin
-        ws_d = ld_ws;
-        st_d = S_EVAL;
+        ws_d  = ld_ws;
+        une_d = 1'b0;
+        rdp_d = 1'b0;
+        st_d  = S_EVAL;
       end
       S_EVAL: begin
         st_d = ev_st;  post_d = ev_post;  post_st_d = ev_post_st;  lim_d = ev_lim;
@@ -982,31 +1108,30 @@ module roce_comp #(
           cmdk_d  = roce_req_pkg::RC_RETRY;
         end
       end
-      S_WRD: begin
-        st_d      = S_WQE;
-      end
       S_WQE: begin
         wqe_d = wqe_rd_data;
         st_d  = S_WX;
       end
       S_WX: begin
-        ult_d = roce_req_pkg::psn_lt(ws_q.una, lim_q);
+        ult_d = ult_wx;
         st_d  = S_STEP;
       end
       S_STEP: begin
-        if (rt_hit && rt_clr) ult_d = 1'b0;
+        if (brt_q && rt_clr) ult_d = 1'b0;
         st_d = sp_st;  ws_d = sp_ws;  post_d = sp_post;  post_st_d = sp_post_st;  cq_push = sp_push;
-        if (rt_hit) lim_d = rt_lim;
+        une_d = sp_une;
+        if (sp_rr && rr_rdinc) rdp_d = 1'b1;
+        if (brt_q) lim_d = rt_lim;
         if (sp_fail) begin
           perr_d  = 1'b1;
           cmd_v_d = 1'b1;
           cmdk_d  = roce_req_pkg::RC_ERROR;
         end
-        if (!rt_hit && rs_hit && rs_cmd) begin
+        if (!brt_q && brs_q && rs_cmd) begin
           cmd_v_d = 1'b1;
           cmdk_d  = rs_cmdk;
         end
-        if (!rt_hit && rs_hit && rs_rnrt) rnrt_v_d = 1'b1;
+        if (!brt_q && brs_q && rs_rnrt) rnrt_v_d = 1'b1;
         if (sp_rr && rr_wset) wr_v_d = haspay_q;
         if (sp_rr && rr_gen) gen_v_d = 1'b1;
         if (sp_rr) wr_addr_d = rr_addr;
@@ -1025,7 +1150,7 @@ module roce_comp #(
   // ------------------------------------------------ write back (S_WB) and the state RAM's port
   always_comb begin
     wb_go = cmd_in_ready && kick_in_ready && tc_in_ready && dc_in_ready && dec_in_ready;
-    sr_we = 1'b0;  sr_waddr = q_q;  sr_wdata = ws_q;
+    sr_we = 1'b0;  sr_waddr = q_q;  sr_wdata = wb_ws;
     cmd_push = 1'b0;  kick_push = 1'b0;  tc_push = 1'b0;  dc_push = 1'b0;  dec_push = 1'b0;
     qerr_d = 1'b0;  dma_iss_d = dma_iss_q;
     unique case (st_q)
@@ -1061,8 +1186,8 @@ module roce_comp #(
   // ------------------------------------------------ counters
   logic step_rt, step_rs, step_rr;
   always_comb begin
-    step_rt   = st_q == S_STEP && rt_hit;
-    step_rs   = st_q == S_STEP && !rt_hit && rs_hit;
+    step_rt   = st_q == S_STEP && brt_q;
+    step_rs   = st_q == S_STEP && !brt_q && brs_q;
     step_rr   = st_q == S_STEP && sp_rr;
     c_retry_d = c_retry_q + 32'(step_rs && rs_retry);
     c_rnr_d   = c_rnr_q   + 32'(step_rs && rs_rnr);
@@ -1104,6 +1229,7 @@ module roce_comp #(
       c_retry_q <= '0;  c_tmo_q <= '0;  c_rnr_q <= '0;  c_seq_q <= '0;  c_inv_q <= '0;
       c_acc_q <= '0;  c_op_q <= '0;  c_imp_q <= '0;  c_drop_q <= '0;
       dma_iss_q <= '0;  dma_done_q <= '0;  cq_new_q <= '0;  fwd_q <= 1'b0;  ult_q <= 1'b0;
+      une_q <= 1'b0;  rdp_q <= 1'b0;
     end else begin
       st_q <= st_d;  init_q <= init_d;  q_q <= q_d;  qok_q <= qok_d;  ev_q <= ev_d;
       post_q <= post_d;  post_st_q <= post_st_d;  lim_q <= lim_d;  fhead_q <= fhead_d;
@@ -1114,6 +1240,7 @@ module roce_comp #(
       c_retry_q <= c_retry_d;  c_tmo_q <= c_tmo_d;  c_rnr_q <= c_rnr_d;  c_seq_q <= c_seq_d;  c_inv_q <= c_inv_d;
       c_acc_q <= c_acc_d;  c_op_q <= c_op_d;  c_imp_q <= c_imp_d;  c_drop_q <= c_drop_d;
       dma_iss_q <= dma_iss_d;  dma_done_q <= dma_done_d;  cq_new_q <= cq_new_d;  fwd_q <= fwd_d;  ult_q <= ult_d;
+      une_q <= une_d;  rdp_q <= rdp_d;
     end
   end
 
@@ -1142,5 +1269,13 @@ module roce_comp #(
   );
 
   /* verilator lint_on PINCONNECTEMPTY */
+
+`ifndef SYNTHESIS
+  // the block chosen a cycle ahead is the one the present registers choose
+  always_ff @(posedge clk) begin
+    if (!rst && st_q == S_STEP && (brt_q != rt_hit || (!brt_q && brs_q != rs_hit)))
+      $error("%m: S_STEP block chosen ahead (rt %0d rs %0d) differs (rt %0d rs %0d)", brt_q, brs_q, rt_hit, rs_hit);
+  end
+`endif
 
 endmodule

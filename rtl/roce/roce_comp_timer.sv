@@ -15,9 +15,22 @@
 // means (it checks its own state), so an early or spare expiry is harmless.
 //
 // Timeout: CYC_4US x 2^timeout cycles, CYC_4US = 4.096 us at CLK_HZ; RNR:
-// units of 10 us (roce_req_pkg::rnr_units) x CYC_10US. Each operation takes 2
-// cycles (read, write); commands and the scan alternate when both wait, so
-// a row is checked at least every 4 x NQP cycles.
+// units of 10 us (roce_req_pkg::rnr_units) x CYC_10US.
+//
+// Cycle plan (a pipelined read-modify-write, every decision from flip-flops):
+//   S_WR  issue: a QP reset, else a command (arm or completer command, from
+//         register slices), else the scan; the row is read. In the same
+//         cycle the previous operation's row is written back (and its expiry
+//         pushed) from the registered row and flags of S_RD.
+//   S_RD  the row (RAM output; the row S_WR just wrote when it read that
+//         row) registered, with what the write-back needs: the PSN compares
+//         (ACK timer running, hi < the command's PSN), the deadline check and
+//         the three candidate deadlines (now + the row's timeout, now + the
+//         command's timeout, now + the RNR wait).
+// One operation every 2 cycles (S_RD, S_WR); commands and the scan
+// alternate when both wait, so a row is checked at least every 4 x NQP
+// cycles. A command is written 3 cycles after it leaves its register slice.
+// Expiries leave through a lib_fifo (valid and data from flip-flops).
 `default_nettype none
 
 module roce_comp_timer #(
@@ -64,19 +77,21 @@ module roce_comp_timer #(
 
   typedef enum logic [1:0] {
     S_INIT = 2'd0,
-    S_IDLE = 2'd1,
-    S_OP   = 2'd2    // row read: compute and write
+    S_RD   = 2'd1,   // the row (RAM output) registered, with the compares on it
+    S_WR   = 2'd2    // the row written back; the next operation issued
   } state_e;
 
   typedef enum logic [1:0] {
     O_CMD  = 2'd0,
     O_SCAN = 2'd1,
-    O_NOP  = 2'd2   // command for a QPN outside the table
+    O_NOP  = 2'd2,   // nothing (a command for a QPN outside the table; after S_INIT)
+    O_RST  = 2'd3    // a QP reset: the row cleared
   } op_e;
 
   state_e              st_q, st_d;
   logic [QAW-1:0]      init_q, init_d;
   logic [47:0]         now_q, now_d;
+  logic [47:0]         nowp_q, nowp_d;   // now + 1: in S_RD, the now of S_WR
   logic [QAW-1:0]      scan_q, scan_d;
   logic                last_scan_q, last_scan_d;   // fairness
   op_e                 op_q, op_d;
@@ -87,26 +102,49 @@ module roce_comp_timer #(
   logic [QAW-1:0]      tr_waddr, tr_raddr;
   trow_t               tr_wdata, tr_rdata;
 
+  logic                we_q, we_d;     // S_WR wrote
+  logic                fa_q, fa_d;     // ... the row it read then
+
+  // the inputs through register slices (their ready from a flip-flop)
+  logic                arm_v, arm_take, tcmd_v, tcmd_take;
+  roce_req_pkg::tcmd_t arm, tcmd;
+  lib_skid #(.WIDTH(roce_req_pkg::TCMD_W)) u_arm_slice (
+    .clk, .rst, .s_valid(s_arm_valid), .s_ready(s_arm_ready), .s_data(s_arm),
+    .m_valid(arm_v), .m_ready(arm_take), .m_data(arm)
+  );
+  lib_skid #(.WIDTH(roce_req_pkg::TCMD_W)) u_tcmd_slice (
+    .clk, .rst, .s_valid(s_tcmd_valid), .s_ready(s_tcmd_ready), .s_data(s_tcmd),
+    .m_valid(tcmd_v), .m_ready(tcmd_take), .m_data(tcmd)
+  );
+
   logic                tx_push, tx_in_ready;
   roce_req_pkg::texp_t tx_in;
   // FIFO occupancy (count) is not needed, nor the in_ready of the QP reset
   // queues (resets are register writes, far apart: the queue never fills)
   /* verilator lint_off PINCONNECTEMPTY */
-  roce_fifo #(.WIDTH(roce_req_pkg::TEXP_W), .DEPTH(4)) u_texp_q (
-    .clk, .rst, .in_valid(tx_push), .in_ready(tx_in_ready), .in_data(tx_in),
-    .out_valid(m_texp_valid), .out_ready(m_texp_ready), .out_data(m_texp), .count()
+  lib_fifo #(.WIDTH(roce_req_pkg::TEXP_W), .DEPTH(4)) u_texp_q (
+    .clk, .rst, .s_valid(tx_push), .s_ready(tx_in_ready), .s_data(tx_in),
+    .m_valid(m_texp_valid), .m_ready(m_texp_ready), .m_data(m_texp), .count()
   );
 
   logic        rq_valid, rq_ready;
   logic [23:0] rq_qpn;
-  roce_fifo #(.WIDTH(24), .DEPTH(16)) u_rst_q (
+  lib_fifo #(.WIDTH(24), .DEPTH(16)) u_rst_q (
     .clk, .rst,
-    .in_valid(qp_reset), .in_ready(), .in_data(qp_reset_qpn),
-    .out_valid(rq_valid), .out_ready(rq_ready), .out_data(rq_qpn), .count()
+    .s_valid(qp_reset), .s_ready(), .s_data(qp_reset_qpn),
+    .m_valid(rq_valid), .m_ready(rq_ready), .m_data(rq_qpn), .count()
   );
 
   function automatic logic [47:0] tmo_cycles(input logic [4:0] texp);
     tmo_cycles = 48'(CYC_4US) << texp;
+  endfunction
+
+  // the RNR wait in cycles: a constant per code (no multiplier)
+  function automatic logic [47:0] rnr_cycles(input logic [4:0] code);
+    rnr_cycles = '0;
+    for (int i = 0; i < 32; i++) begin
+      if (code == 5'(i)) rnr_cycles = 48'(roce_req_pkg::rnr_units(5'(i))) * 48'(CYC_10US);
+    end
   endfunction
 
   // rows ACK-timer running
@@ -115,68 +153,64 @@ module roce_comp_timer #(
     outst = hi_v && (!una_v || !roce_req_pkg::psn_lt(hi, una));
   endfunction
 
-  trow_t       r;        // the row being updated (module level for Yosys 0.23)
-  logic        was, is;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [47:0] dd;       // now - deadline: only its sign is needed
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic        due;
+  logic fa_t, fa_a, fa_s;
+  always_comb begin
+    fa_t = tcmd.qpn[QAW-1:0] == q_q;
+    fa_a = arm.qpn[QAW-1:0] == q_q;
+    fa_s = scan_q == q_q;
+  end
+
+  // ------------------------------------------------ issue (S_INIT, S_WR)
+  // S_WR issues the next operation: a QP reset first, else a command when the
+  // last one was a scan (commands and the scan alternate when both wait),
+  // else the scan.
   always_comb begin
     st_d        = st_q;
     init_d      = init_q;
     now_d       = now_q + 48'd1;
+    nowp_d      = nowp_q + 48'd1;
     scan_d      = scan_q;
     last_scan_d = last_scan_q;
     op_d        = op_q;
     cmd_d       = cmd_q;
     q_d         = q_q;
-    rq_ready     = 1'b0;
-    s_arm_ready  = 1'b0;
-    s_tcmd_ready = 1'b0;
-    tx_push      = 1'b0;
-    tx_in.rnr    = tr_rdata.rnr;
-    tx_in.qpn    = 24'(q_q);
-    tr_we    = 1'b0;
-    tr_waddr = q_q;
-    tr_wdata = tr_rdata;
-    tr_re    = 1'b0;
-    tr_raddr = scan_q;
-    r   = tr_rdata;
-    was = 1'b0;
-    is  = 1'b0;
-    dd  = now_q - tr_rdata.dl;
-    due = !dd[47];
-
+    rq_ready    = 1'b0;
+    arm_take    = 1'b0;
+    tcmd_take   = 1'b0;
+    tr_re       = 1'b0;
+    tr_raddr    = scan_q;
+    // the row read is the one S_WR writes (q_q): compared per source (only
+    // used when the operation issued reads)
+    fa_d        = ((tcmd_v || arm_v) && last_scan_q) ? (tcmd_v ? fa_t : fa_a) : fa_s;
     unique case (st_q)
       S_INIT: begin
-        tr_we    = 1'b1;
-        tr_waddr = init_q;
-        tr_wdata = '0;
-        init_d   = init_q + QAW'(1);
-        if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
+        init_d = init_q + QAW'(1);
+        if (init_q == QAW'(NQP - 1)) begin
+          op_d = O_NOP;
+          st_d = S_WR;
+        end
       end
-
-      S_IDLE: begin
+      S_RD: st_d = S_WR;
+      S_WR: begin
+        st_d = S_RD;
         if (rq_valid) begin
           rq_ready = 1'b1;
-          tr_we    = rq_qpn[23:QAW] == '0;
-          tr_waddr = rq_qpn[QAW-1:0];
-          tr_wdata = '0;
-        end else if ((s_tcmd_valid || s_arm_valid) && last_scan_q) begin
+          q_d      = rq_qpn[QAW-1:0];
+          op_d     = (rq_qpn[23:QAW] == '0) ? O_RST : O_NOP;
+        end else if ((tcmd_v || arm_v) && last_scan_q) begin
           // a command (the completer's first)
-          if (s_tcmd_valid) begin
-            s_tcmd_ready = 1'b1;
-            cmd_d        = s_tcmd;
+          if (tcmd_v) begin
+            tcmd_take = 1'b1;
+            cmd_d     = tcmd;
           end else begin
-            s_arm_ready = 1'b1;
-            cmd_d       = s_arm;
+            arm_take = 1'b1;
+            cmd_d    = arm;
           end
-          q_d         = s_tcmd_valid ? s_tcmd.qpn[QAW-1:0] : s_arm.qpn[QAW-1:0];
+          q_d         = tcmd_v ? tcmd.qpn[QAW-1:0] : arm.qpn[QAW-1:0];
           tr_raddr    = q_d;
           tr_re       = 1'b1;
-          op_d        = ((s_tcmd_valid ? s_tcmd.qpn[23:QAW] : s_arm.qpn[23:QAW]) == '0) ? O_CMD : O_NOP;
+          op_d        = ((tcmd_v ? tcmd.qpn[23:QAW] : arm.qpn[23:QAW]) == '0) ? O_CMD : O_NOP;
           last_scan_d = 1'b0;
-          st_d        = S_OP;
         end else begin
           q_d         = scan_q;
           tr_raddr    = scan_q;
@@ -184,60 +218,110 @@ module roce_comp_timer #(
           scan_d      = scan_q + QAW'(1);
           op_d        = O_SCAN;
           last_scan_d = 1'b1;
-          st_d        = S_OP;
         end
       end
+      default: st_d = S_WR;
+    endcase
+  end
 
-      S_OP: begin
-        st_d = S_IDLE;
-        if (op_q == O_CMD) begin
-          was = outst(r.hi_v, r.hi, r.una_v, r.una);
+  // ------------------------------------------------ S_RD: the row and the compares on it
+  // The row read in S_WR is the old one when S_WR wrote the same row: take
+  // what S_WR wrote (wd_q). Everything the write-back needs is computed here
+  // and registered (free running: read in S_WR only); deadlines from now + 1
+  // (the now of S_WR).
+  trow_t       wd_q, wd_d;          // the row S_WR wrote
+  trow_t       rw;                  // the row
+  trow_t       row_q, row_d;
+  logic        was_q, was_d;        // the ACK timer ran (hi not all acknowledged)
+  logic        hclt_q, hclt_d;      // hi < the command's PSN
+  logic        fire_q, fire_d;      // a scan finds the timer expired
+  logic [47:0] dlr_q, dlr_d;        // now + the row's timeout
+  logic [47:0] dlc_q, dlc_d;        // now + the command's timeout (TC_ARM)
+  logic [47:0] dln_q, dln_d;        // now + the command's RNR wait (TC_RNR)
+  logic [47:0] rnrc_q, rnrc_d;      // the RNR wait (cycles) of cmd_q
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [47:0] dd;                  // now - deadline: only its sign is needed
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        due;
+  always_comb begin
+    rw     = (we_q && fa_q) ? wd_q : tr_rdata;
+    row_d  = rw;
+    // the PSN compares on both sources, the choice after them
+    was_d  = (we_q && fa_q) ? outst(wd_q.hi_v, wd_q.hi, wd_q.una_v, wd_q.una)
+                            : outst(tr_rdata.hi_v, tr_rdata.hi, tr_rdata.una_v, tr_rdata.una);
+    hclt_d = (we_q && fa_q) ? roce_req_pkg::psn_lt(wd_q.hi, cmd_q.psn)
+                            : roce_req_pkg::psn_lt(tr_rdata.hi, cmd_q.psn);
+    dd     = nowp_q - rw.dl;
+    due    = !dd[47];
+    fire_d = due && (rw.rnr || (rw.texp != '0 && was_d));
+    dlr_d  = nowp_q + tmo_cycles(rw.texp);
+    dlc_d  = nowp_q + tmo_cycles(cmd_q.texp);
+    dln_d  = nowp_q + rnrc_q;
+    // from the completer's command slice (TC_RNR comes from there only): the
+    // wait of the command S_WR takes (a table of constants, no multiplier)
+    rnrc_d = rnr_cycles(tcmd.rnr);
+  end
+
+  // ------------------------------------------------ S_WR: the row written back
+  trow_t r;                          // the new row
+  always_comb begin
+    r       = row_q;
+    tr_we   = 1'b0;
+    tx_push = 1'b0;
+    tx_in.rnr = row_q.rnr;
+    tx_in.qpn = 24'(q_q);
+    if (st_q == S_WR) begin
+      unique case (op_q)
+        O_CMD: begin
+          tr_we = 1'b1;
           unique case (cmd_q.kind)
             roce_req_pkg::TC_ARM: begin
               r.texp = cmd_q.texp;
-              if (!r.hi_v || roce_req_pkg::psn_lt(r.hi, cmd_q.psn)) begin
+              if (!row_q.hi_v || hclt_q) begin
                 r.hi_v = 1'b1;
                 r.hi   = cmd_q.psn;
               end
-              if (!was && !r.rnr) r.dl = now_q + tmo_cycles(cmd_q.texp);
+              if (!was_q && !row_q.rnr) r.dl = dlc_q;
             end
             roce_req_pkg::TC_RNR: begin
               r.una_v = 1'b1;
               r.una   = cmd_q.psn;
               r.rnr   = 1'b1;
-              r.dl    = now_q + 48'(roce_req_pkg::rnr_units(cmd_q.rnr)) * 48'(CYC_10US);
+              r.dl    = dln_q;
             end
-            default: begin   // TC_UNA
+            default: begin   // TC_UNA: restart on progress while PSNs up to hi are out
               r.una_v = 1'b1;
               r.una   = cmd_q.psn;
-              is      = outst(r.hi_v, r.hi, 1'b1, cmd_q.psn);
-              if (is && !r.rnr) r.dl = now_q + tmo_cycles(r.texp);
+              if (row_q.hi_v && !hclt_q && !row_q.rnr) r.dl = dlr_q;
             end
           endcase
-          tr_we    = 1'b1;
-          tr_wdata = r;
-        end else if (op_q == O_SCAN) begin
-          if (r.rnr && due) begin
-            if (tx_in_ready) begin
-              tx_push  = 1'b1;
-              r.rnr    = 1'b0;
-              r.dl     = now_q + tmo_cycles(r.texp);
-              tr_we    = 1'b1;
-              tr_wdata = r;
-            end
-          end else if (!r.rnr && r.texp != '0 && outst(r.hi_v, r.hi, r.una_v, r.una) && due) begin
-            if (tx_in_ready) begin
-              tx_push  = 1'b1;
-              r.dl     = now_q + tmo_cycles(r.texp);
-              tr_we    = 1'b1;
-              tr_wdata = r;
-            end
+        end
+        O_SCAN: begin
+          // an expired RNR wait goes back to the ACK timer; an expired ACK
+          // timer restarts
+          if (fire_q && tx_in_ready) begin
+            tx_push = 1'b1;
+            tr_we   = 1'b1;
+            r.rnr   = 1'b0;
+            r.dl    = dlr_q;
           end
         end
-      end
-
-      default: st_d = S_IDLE;
-    endcase
+        O_RST: begin
+          tr_we = 1'b1;
+          r     = '0;
+        end
+        default: ;
+      endcase
+    end
+    tr_waddr = q_q;
+    tr_wdata = r;
+    if (st_q == S_INIT) begin
+      tr_we    = 1'b1;
+      tr_waddr = init_q;
+      tr_wdata = '0;
+    end
+    wd_d = tr_wdata;
+    we_d = tr_we;
   end
 
   always_ff @(posedge clk) begin
@@ -245,21 +329,35 @@ module roce_comp_timer #(
       st_q        <= S_INIT;
       init_q      <= '0;
       now_q       <= '0;
+      nowp_q      <= 48'd1;
       scan_q      <= '0;
       last_scan_q <= 1'b0;
-      op_q        <= O_SCAN;
+      op_q        <= O_NOP;
       cmd_q       <= '0;
       q_q         <= '0;
+      we_q        <= 1'b0;
     end else begin
       st_q        <= st_d;
       init_q      <= init_d;
       now_q       <= now_d;
+      nowp_q      <= nowp_d;
       scan_q      <= scan_d;
       last_scan_q <= last_scan_d;
       op_q        <= op_d;
       cmd_q       <= cmd_d;
       q_q         <= q_d;
+      we_q        <= we_d;
     end
+    wd_q   <= wd_d;
+    fa_q   <= fa_d;
+    row_q  <= row_d;
+    was_q  <= was_d;
+    hclt_q <= hclt_d;
+    fire_q <= fire_d;
+    dlr_q  <= dlr_d;
+    dlc_q  <= dlc_d;
+    dln_q  <= dln_d;
+    rnrc_q <= rnrc_d;
   end
 
   roce_ram_sdp #(.WIDTH(TROW_W), .DEPTH(NQP)) u_rows (
