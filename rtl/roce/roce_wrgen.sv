@@ -47,9 +47,10 @@
 //     all QPs and per slot (a post adds one, a completion its increment
 //     down), total - nqp - posted for the last round, sig_every - 1.
 //   C1: the CQE registered (cq_*_q); its slot's completed count looked up
-//     (forwarded from C2 when C2 updates the same slot) and the increment
-//     and the post-to-completion latency computed, registered (c2_*_q)
-//   C2: the counts, figures and errors updated; the completion time is C1's
+//     (forwarded from C2 when C2 updates the same slot) and the
+//     post-to-completion latency computed, registered (c2_*_q)
+//   C2: the increment (index + 1 - the count), the counts, figures and
+//     errors updated; the completion time is C1's
 //     (latency and t_last as before); done - window kept as a register
 //     (dwin_q) so the BW-peak read address is one add
 //   C3: a run whose last WR completed in C2 ends (done_q compared)
@@ -150,7 +151,11 @@ module roce_wrgen #(
   logic [32:0]   dwin_q, dwin_d;      // done - window (signed)
   logic [GEN_NQP*8-1:0] ocnt_q, ocnt_d;   // per slot: outstanding, completed (mod 256), 8 bits each
   logic [GEN_NQP*8-1:0] dcnt_q, dcnt_d;
-  logic [31:0]   idle_q, idle_d;      // cycles without progress
+  logic [31:0]   ileft_q, ileft_d;    // cycles without progress left before the timeout
+  logic [31:0]   left_q, left_d;      // total - done
+  logic          dnz_q, dnz_d;        // done != 0
+  logic          qr_v_q, qr_v_d, hit_q, hit_d;   // a QP reset, registered; it hits the run
+  logic [23:0]   qr_qpn_q, qr_qpn_d;
   // posting allowed next cycle: as the state is (anp), after a post (ap)
   logic          anp_q, anp_d, ap_q, ap_d, posted_q, posted_d, arm_q, arm_d;
   // C3: a completion was counted in C2 (fin), in G_DRAIN (fdr)
@@ -169,7 +174,7 @@ module roce_wrgen #(
 
   // lat_q && done_q != 0, registered with them (lat_min from registers)
   logic          lmv_q, lmv_d;
-  assign lmv_d = lat_d && done_d != 32'd0;
+  assign lmv_d = lat_d && dnz_d;
 
   // our completions, registered as they come (always taken)
   logic          cq_v_q;
@@ -181,7 +186,8 @@ module roce_wrgen #(
   logic [4:0]    c2_st_q, c2_st_d;
   logic [SW-1:0] c2_slot_q, c2_slot_d;
   logic [31:0]   c2_k_q, c2_k_d;
-  logic [7:0]    c2_inc_q, c2_inc_d;
+  logic [7:0]    c2_dsel_q, c2_dsel_d;   // the slot's completed count (C1's lookup)
+  logic [7:0]    c2_inc;                 // the completion's increment
   logic [31:0]   c2_lat_q, c2_lat_d;
   logic [63:0]   c2_t_q, c2_t_d;
 
@@ -230,7 +236,7 @@ module roce_wrgen #(
     c2_st_d   = cq_st_q;
     c2_slot_d = slot;
     c2_k_d    = cq_id_q[31:0];
-    c2_inc_d  = cq_id_q[7:0] + 8'd1 - dsel;
+    c2_dsel_d = dsel;
     c2_lat_d  = 32'(now_q - tpost_q);
     c2_t_d    = now_q;
   end
@@ -301,10 +307,10 @@ module roce_wrgen #(
   always_comb begin
     logic cdone;
     cdone   = c_ours && c2_ok_q;
-    outst_d = outst_q + 32'(st_q != G_IDLE && go) - (cdone ? 32'(c2_inc_q) : 32'd0);
+    outst_d = outst_q + 32'(st_q != G_IDLE && go) - (cdone ? 32'(c2_inc) : 32'd0);
     for (int s = 0; s < GEN_NQP; s++) begin
       ocnt_d[8*s +: 8] = ocnt_q[8*s +: 8] + 8'(st_q != G_IDLE && go && slot_q == SW'(s)) -
-                         ((cdone && c2_slot_q == SW'(s)) ? c2_inc_q : 8'd0);
+                         ((cdone && c2_slot_q == SW'(s)) ? c2_inc : 8'd0);
     end
     if (run_start) begin
       outst_d = '0;
@@ -314,18 +320,22 @@ module roce_wrgen #(
 
   // ---- C2: completions counted, their figures
   logic c_ours;
+  assign c2_inc = c2_k_q[7:0] + 8'd1 - c2_dsel_q;
   always_comb begin
     logic [32:0] dwin_n;
     c_ours = c2_v_q && st_q != G_IDLE;
     dcnt_d = dcnt_q;  done_d = done_q;  dwin_d = dwin_q;  eidx_d = eidx_q;  tl_d = tl_q;
+    left_d = left_q;  dnz_d = dnz_q;
     lsum_d = lsum_q;  lmin_d = lmin_q;  lmax_d = lmax_q;
     wv_d = 1'b0;  wt_d = wt_q;  fin_d = 1'b0;  fdr_d = st_q == G_DRAIN;
     ring_re = 1'b0;  ring_ra = '0;
-    dwin_n  = dwin_q + 33'(c2_inc_q);
+    dwin_n  = dwin_q + 33'(c2_inc);
     if (c_ours && !c2_ok_q) eidx_d = 32'(c2_k_q * {23'd0, nqp_q}) + 32'(c2_slot_q);
     if (c_ours && c2_ok_q) begin
       dcnt_d[8*c2_slot_q +: 8] = c2_k_q[7:0] + 8'd1;
-      done_d = done_q + {24'd0, c2_inc_q};
+      done_d = done_q + {24'd0, c2_inc};
+      left_d = left_q - {24'd0, c2_inc};
+      dnz_d  = dnz_q || c2_inc != 8'd0;
       dwin_d = dwin_n;
       tl_d   = c2_t_q;
       fin_d  = 1'b1;
@@ -344,47 +354,49 @@ module roce_wrgen #(
     end
     if (run_start) begin
       dcnt_d = '0;  done_d = '0;  dwin_d = 33'd0 - 33'(cfg_window);
+      left_d = cfg_total;  dnz_d = 1'b0;
       eidx_d = '0;  tl_d = '0;  lsum_d = '0;  lmin_d = '1;  lmax_d = '0;
     end
   end
 
   // ---- the run's state: its end (C3: every WR completed, or, draining,
-  // every WR posted), an error, abort, a QP reset, the timeout
+  // every WR posted), an error, abort, a QP reset, the timeout; each from
+  // registers (a QP reset is registered, then compared, then acts: two
+  // cycles; the timeout counts down from timeout to 0)
   always_comb begin
-    st_d   = st_q;
-    stat_d = stat_q;
-    now_d  = now_q + 64'd1;
-    idle_d = idle_q;
+    logic err, fin, ab_end, tmo_end, fin_all;
+    qr_v_d   = qp_reset && st_q != G_IDLE;
+    qr_qpn_d = qp_reset_qpn;
+    hit_d    = qr_v_q && st_q != G_IDLE && {8'd0, qr_qpn_q} >= {8'd0, qpn0_q} && {8'd0, qr_qpn_q} <= qlast_q;
+    st_d     = st_q;
+    stat_d   = stat_q;
+    now_d    = now_q + 64'd1;
+    ileft_d  = ileft_q;
+    err      = c_ours && !c2_ok_q;
+    fin      = fin_q && (left_q == 32'd0 || (fdr_q && outst_q == 32'd0));
+    ab_end   = abort && (st_q == G_DRAIN || outst_q == 32'd0);
+    tmo_end  = ileft_q == 32'd0;
+    fin_all  = err || fin || ab_end || hit_q || tmo_end;
     if (st_q != G_IDLE) begin
-      idle_d = (go || c_ours) ? '0 : idle_q + 32'd1;
-      if (c_ours && !c2_ok_q) begin
+      ileft_d = (go || c_ours) ? tmo_q : ileft_q - 32'(!tmo_end);
+      if (err) begin
         stat_d[2]    = 1'b1;
         stat_d[12:8] = c2_st_q;
-        st_d         = G_IDLE;
       end
-      if (fin_q && (done_q == total_q || (fdr_q && done_q == i_q))) st_d = G_IDLE;
-      if (abort) begin
-        // stop posting; wait for what is outstanding (a second abort: at once)
-        stat_d[3] = 1'b1;
-        if (st_q == G_DRAIN || i_q == done_q) st_d = G_IDLE;
-        else if (st_d == G_RUN) st_d = G_DRAIN;
-      end
-      if (qp_reset && {8'd0, qp_reset_qpn} >= {8'd0, qpn0_q} && {8'd0, qp_reset_qpn} <= qlast_q) begin
-        stat_d[6] = 1'b1;
-        st_d = G_IDLE;
-      end
-      if (idle_q >= tmo_q) begin
-        stat_d[4] = 1'b1;
-        st_d = G_IDLE;
-      end
-      if (st_d == G_IDLE) begin
+      if (abort) stat_d[3] = 1'b1;   // stop posting; wait for what is outstanding (a second abort: at once)
+      if (hit_q) stat_d[6] = 1'b1;
+      if (tmo_end) stat_d[4] = 1'b1;
+      if (fin_all) begin
+        st_d      = G_IDLE;
         stat_d[0] = 1'b0;
         stat_d[1] = 1'b1;
+      end else if (abort && st_q == G_RUN) begin
+        st_d = G_DRAIN;
       end
     end
     if (run_start) begin
-      stat_d = {5'd0, 1'b0, 1'b0, bad, 1'b0, 1'b0, 1'b0, bad, !bad};
-      idle_d = '0;
+      stat_d  = {5'd0, 1'b0, 1'b0, bad, 1'b0, 1'b0, 1'b0, bad, !bad};
+      ileft_d = (cfg_timeout == 32'd0) ? 32'h0100_0000 : cfg_timeout;
       if (!bad) st_d = G_RUN;
     end
   end
@@ -419,9 +431,10 @@ module roce_wrgen #(
     c2_st_q   <= c2_st_d;
     c2_slot_q <= c2_slot_d;
     c2_k_q    <= c2_k_d;
-    c2_inc_q  <= c2_inc_d;
+    c2_dsel_q <= c2_dsel_d;
     c2_lat_q  <= c2_lat_d;
     c2_t_q    <= c2_t_d;
+    qr_qpn_q  <= qr_qpn_d;
   end
 
   always_ff @(posedge clk) begin
@@ -432,7 +445,8 @@ module roce_wrgen #(
       maxo_q <= 16'd1;  maxom1_q <= '0;  sigm1_q <= '0;  maxoqm1_q <= '0;  nqp1_q <= 1'b1;
       sig_q <= 16'd1;  win_q <= 16'd1;  maxoq_q <= 8'd1;  lat_q <= 1'b0;
       i_q <= '0;  slot_q <= '0;  nslot_q <= '0;  round_q <= '0;  sigc_q <= '0;  cqpn_q <= '0;
-      done_q <= '0;  dwin_q <= '0;  idle_q <= '0;  outst_q <= '0;  rem_q <= '0;
+      done_q <= '0;  dwin_q <= '0;  ileft_q <= '0;  outst_q <= '0;  rem_q <= '0;
+      left_q <= '0;  dnz_q <= 1'b0;  qr_v_q <= 1'b0;  hit_q <= 1'b0;
       ocnt_q <= '0;  dcnt_q <= '0;
       anp_q <= 1'b0;  ap_q <= 1'b0;  posted_q <= 1'b0;  arm_q <= 1'b0;  fin_q <= 1'b0;  fdr_q <= 1'b0;
       eidx_q <= '0;  tf_q <= '0;  tl_q <= '0;  tpost_q <= '0;  lsum_q <= '0;  lmin_q <= '1;  lmax_q <= '0;
@@ -445,7 +459,8 @@ module roce_wrgen #(
       sig_q <= sig_d;  win_q <= win_d;  maxoq_q <= maxoq_d;  lat_q <= lat_d;
       sigm1_q <= sigm1_d;  maxoqm1_q <= maxoqm1_d;  nqp1_q <= nqp1_d;
       i_q <= i_d;  slot_q <= slot_d;  nslot_q <= nslot_d;  round_q <= round_d;  sigc_q <= sigc_d;  cqpn_q <= cqpn_d;
-      done_q <= done_d;  dwin_q <= dwin_d;  idle_q <= idle_d;  outst_q <= outst_d;  rem_q <= rem_d;
+      done_q <= done_d;  dwin_q <= dwin_d;  ileft_q <= ileft_d;  outst_q <= outst_d;  rem_q <= rem_d;
+      left_q <= left_d;  dnz_q <= dnz_d;  qr_v_q <= qr_v_d;  hit_q <= hit_d;
       ocnt_q <= ocnt_d;  dcnt_q <= dcnt_d;
       anp_q <= anp_d;  ap_q <= ap_d;  posted_q <= posted_d;  arm_q <= arm_d;  fin_q <= fin_d;  fdr_q <= fdr_d;
       eidx_q <= eidx_d;  tf_q <= tf_d;  tl_q <= tl_d;  tpost_q <= tpost_d;  lsum_q <= lsum_d;
