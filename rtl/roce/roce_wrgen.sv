@@ -45,7 +45,8 @@
 //     a cycle late, never wrong; the first cycle of a run posts nothing.
 //     The counts it compares are kept as registers: WRs outstanding over
 //     all QPs and per slot (a post adds one, a completion its increment
-//     down), total - nqp - posted for the last round, sig_every - 1.
+//     down) with a per-slot flag "at max_out_qp", total - nqp - posted for
+//     the last round, sig_every - 1.
 //   C1: the CQE registered (cq_*_q); its slot's completed count looked up
 //     (forwarded from C2 when C2 updates the same slot) and the
 //     post-to-completion latency computed, registered (c2_*_q)
@@ -151,6 +152,8 @@ module roce_wrgen #(
   logic [32:0]   dwin_q, dwin_d;      // done - window (signed)
   logic [GEN_NQP*8-1:0] ocnt_q, ocnt_d;   // per slot: outstanding, completed (mod 256), 8 bits each
   logic [GEN_NQP*8-1:0] dcnt_q, dcnt_d;
+  logic [GEN_NQP-1:0]   full_q, full_d;   // per slot: max_out_qp outstanding
+  logic                 af0_q, af0_d;     // slot 0: max_out_qp - 1 outstanding
   logic [31:0]   ileft_q, ileft_d;    // cycles without progress left before the timeout
   logic [31:0]   left_q, left_d;      // total - done
   logic          dnz_q, dnz_d;        // done != 0
@@ -160,6 +163,8 @@ module roce_wrgen #(
   logic          anp_q, anp_d, ap_q, ap_d, posted_q, posted_d, arm_q, arm_d;
   // C3: a completion was counted in C2 (fin), in G_DRAIN (fdr)
   logic          fin_q, fin_d, fdr_q, fdr_d;
+  // C2's completion leaves nothing to complete (fl), nothing outstanding (fo)
+  logic          fl_q, fl_d, fo_q, fo_d;
   // results
   logic [12:0]   stat_q, stat_d;
   logic [31:0]   eidx_q, eidx_d;
@@ -214,12 +219,9 @@ module roce_wrgen #(
   // ---- posting allowed, a cycle ahead: fewer than max_out outstanding over
   // all QPs and max_out_qp on the slot's QP, WRs left to post
   always_comb begin
-    logic [7:0]  outq, noutq;
-    outq     = ocnt_q[8*slot_q +: 8];
-    noutq    = ocnt_q[8*nslot_q +: 8];
-    anp_d    = i_q != total_q && outst_q < {16'd0, maxo_q} && outq < maxoq_q;
+    anp_d    = i_q != total_q && outst_q < {16'd0, maxo_q} && !full_q[slot_q];
     // (one QP: the slot after is the same, with the post counted)
-    ap_d     = i_q != tm1_q && outst_q < {16'd0, maxom1_q} && (nqp1_q ? outq < maxoqm1_q : noutq < maxoq_q);
+    ap_d     = i_q != tm1_q && outst_q < {16'd0, maxom1_q} && (nqp1_q ? !af0_q : !full_q[nslot_q]);
     posted_d = go;
     arm_d    = st_q != G_IDLE;
   end
@@ -311,10 +313,14 @@ module roce_wrgen #(
     for (int s = 0; s < GEN_NQP; s++) begin
       ocnt_d[8*s +: 8] = ocnt_q[8*s +: 8] + 8'(st_q != G_IDLE && go && slot_q == SW'(s)) -
                          ((cdone && c2_slot_q == SW'(s)) ? c2_inc : 8'd0);
+      full_d[s] = ocnt_d[8*s +: 8] >= maxoq_q;
     end
+    af0_d = ocnt_d[7:0] >= maxoqm1_q;
     if (run_start) begin
       outst_d = '0;
       ocnt_d  = '0;
+      full_d  = '0;                  // max_out_qp >= 1
+      af0_d   = maxoqm1_d == 8'd0;
     end
   end
 
@@ -328,6 +334,9 @@ module roce_wrgen #(
     left_d = left_q;  dnz_d = dnz_q;
     lsum_d = lsum_q;  lmin_d = lmin_q;  lmax_d = lmax_q;
     wv_d = 1'b0;  wt_d = wt_q;  fin_d = 1'b0;  fdr_d = st_q == G_DRAIN;
+    // (draining: no post in the same cycle, so outstanding - increment)
+    fl_d = left_q[31:8] == 24'd0 && left_q[7:0] == c2_inc;
+    fo_d = outst_q[31:8] == 24'd0 && outst_q[7:0] == c2_inc;
     ring_re = 1'b0;  ring_ra = '0;
     dwin_n  = dwin_q + 33'(c2_inc);
     if (c_ours && !c2_ok_q) eidx_d = 32'(c2_k_q * {23'd0, nqp_q}) + 32'(c2_slot_q);
@@ -373,7 +382,7 @@ module roce_wrgen #(
     now_d    = now_q + 64'd1;
     ileft_d  = ileft_q;
     err      = c_ours && !c2_ok_q;
-    fin      = fin_q && (left_q == 32'd0 || (fdr_q && outst_q == 32'd0));
+    fin      = fin_q && (fl_q || (fdr_q && fo_q));
     ab_end   = abort && (st_q == G_DRAIN || outst_q == 32'd0);
     tmo_end  = ileft_q == 32'd0;
     fin_all  = err || fin || ab_end || hit_q || tmo_end;
@@ -447,8 +456,9 @@ module roce_wrgen #(
       i_q <= '0;  slot_q <= '0;  nslot_q <= '0;  round_q <= '0;  sigc_q <= '0;  cqpn_q <= '0;
       done_q <= '0;  dwin_q <= '0;  ileft_q <= '0;  outst_q <= '0;  rem_q <= '0;
       left_q <= '0;  dnz_q <= 1'b0;  qr_v_q <= 1'b0;  hit_q <= 1'b0;
-      ocnt_q <= '0;  dcnt_q <= '0;
+      ocnt_q <= '0;  dcnt_q <= '0;  full_q <= '0;  af0_q <= 1'b1;
       anp_q <= 1'b0;  ap_q <= 1'b0;  posted_q <= 1'b0;  arm_q <= 1'b0;  fin_q <= 1'b0;  fdr_q <= 1'b0;
+      fl_q <= 1'b0;  fo_q <= 1'b0;
       eidx_q <= '0;  tf_q <= '0;  tl_q <= '0;  tpost_q <= '0;  lsum_q <= '0;  lmin_q <= '1;  lmax_q <= '0;
       wmin_q <= '0;  wv_q <= 1'b0;  wt_q <= '0;
     end else begin
@@ -461,8 +471,9 @@ module roce_wrgen #(
       i_q <= i_d;  slot_q <= slot_d;  nslot_q <= nslot_d;  round_q <= round_d;  sigc_q <= sigc_d;  cqpn_q <= cqpn_d;
       done_q <= done_d;  dwin_q <= dwin_d;  ileft_q <= ileft_d;  outst_q <= outst_d;  rem_q <= rem_d;
       left_q <= left_d;  dnz_q <= dnz_d;  qr_v_q <= qr_v_d;  hit_q <= hit_d;
-      ocnt_q <= ocnt_d;  dcnt_q <= dcnt_d;
+      ocnt_q <= ocnt_d;  dcnt_q <= dcnt_d;  full_q <= full_d;  af0_q <= af0_d;
       anp_q <= anp_d;  ap_q <= ap_d;  posted_q <= posted_d;  arm_q <= arm_d;  fin_q <= fin_d;  fdr_q <= fdr_d;
+      fl_q <= fl_d;  fo_q <= fo_d;
       eidx_q <= eidx_d;  tf_q <= tf_d;  tl_q <= tl_d;  tpost_q <= tpost_d;  lsum_q <= lsum_d;
       lmin_q <= lmin_d;  lmax_q <= lmax_d;  wmin_q <= wmin_d;  wv_q <= wv_d;  wt_q <= wt_d;
     end
