@@ -17,9 +17,23 @@
 //
 // The payload stream must carry exactly pay_len bytes (tlast on beat
 // ceil(pay_len/64)); no beat at all when pay_len is 0 or the opcode has no
-// payload. The header is taken (s_hdr_ready) in the cycle the previous
-// packet's last beat is sent, so packets leave back to back: every output
-// cycle carries a beat while headers and payload are available.
+// payload. The header is taken in the cycle the previous packet's last beat
+// is sent, so packets leave back to back: every output cycle carries a beat
+// while headers and payload are available.
+//
+// Cycle plan (every output from flip-flops):
+//   take: the header's layout (its bytes in place: the first beat's from
+//     byte 0, the bytes past it; the beat and byte counts and masks) is
+//     loaded into the state registers; a header offered while the packet
+//     before is still sent waits as its layout in a hold register
+//     (s_hdr_ready = the hold is empty), taken from there at that packet's
+//     last beat
+//   each beat: prev_q (header bytes, or the payload bytes carried over,
+//     already at their places) OR the payload beat shifted up by sh bytes,
+//     into the output register slice (lib_skid, whose registered s_ready is
+//     the room); the payload's bytes past sh are stored shifted down for
+//     the next beat
+// One cycle from a header (or a payload beat) to its beat on the output.
 `default_nettype none
 
 module roce_tx_build #(
@@ -92,6 +106,7 @@ module roce_tx_build #(
   logic [6:0]             hbytes;
   logic [16:0]            tbytes;
   logic [10:0]            pay1;
+  logic [6:0]             room4;
   logic                   opn, pnz, p_le64;     // payload after a header in the first beat, pay_len != 0, <= 64
 
   always_comb begin
@@ -127,7 +142,13 @@ module roce_tx_build #(
     lay.sh    = hbytes[5:0];
     lay.hfull = hbytes[6];
     lay.out   = 11'(tbytes[16:6]) + 11'(tbytes[5:0] != 6'd0);
-    lay.lb    = tbytes[16:6] == 11'd0 || tbytes == 17'd64;
+    // one beat: the payload rounded up to 4 fits beside the header, i.e. the
+    // payload is at most the room rounded down to 4 (the room is the
+    // opcode's: no carry chain on this path)
+    room4     = 7'd64 - {1'b0, hbytes[5:0]};
+    room4[1:0] = 2'd0;
+    lay.lb    = (!hbytes[6] || hbytes[5:0] == 6'd0) &&
+                (!has_pay || (s_hdr.pay_len[15:7] == 9'd0 && s_hdr.pay_len[6:0] <= (hbytes[6] ? 7'd0 : room4)));
     // (from pay_len, then gated: the opcode's decode beside the carry chain)
     pay1      = 11'(s_hdr.pay_len[15:6]) + 11'(s_hdr.pay_len[5:0] != 6'd0);
     lay.pay   = has_pay ? pay1 : 11'd0;
