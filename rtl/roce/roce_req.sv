@@ -29,7 +29,8 @@
 // A turn, cycle by cycle (every decision starts from registers):
 //   S_IDLE  a QP reset (state cleared), else a completer command, else the
 //           next ready QP (also chosen in the last cycle of a turn, S_PKT
-//           or S_WB, and there the same QP again when nothing else waits)
+//           or S_WB, and there the same QP again when nothing else waits),
+//           else the QP of an SQ kick waiting in its skid (not queued)
 //   S_RD    the four reads of the turn issued at q_q
 //   S_LD    the read data registered (ws_q, head_q, cpub_q, ctx_q) and what
 //           S_EVAL decides on computed from it (ld_q: RTS, behind the
@@ -46,8 +47,12 @@
 //           room, the state written back, the QP kicked again if it has work
 //   S_WB    the state written back (turns that sent nothing)
 // 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices and are pushed from the
-// slices' registers; the outputs (events, timer arms, DMA commands,
-// headers) leave from lib_fifo output registers.
+// slices' registers; the outputs leave from flip-flops: events and timer
+// arms from lib_fifo output registers, DMA commands and headers from output
+// registers of their own that S_PKT's push reaches in one cycle while
+// nothing is queued (a lib_fifo behind each holds the rest). The MR is read
+// in every S_WQE (rd_en from the state register; its key is the WQE RAM's
+// output, the one output not from a flip-flop).
 `default_nettype none
 
 module roce_req #(
@@ -195,6 +200,12 @@ module roce_req #(
   logic [NQP-1:0]          queued_q, queued_d;
   logic                    rf_push, rf_pop, rf_valid, rf_in_ready;
   logic [QAW-1:0]          rf_in, rf_out;
+  // a kick's push is decided and written a cycle after it is taken (rp_*:
+  // the kick and its lookups, registered); rfn_q counts the QPs written and
+  // not popped
+  logic                    rp_v_q, rp_v_d, sk_direct;
+  logic [QAW-1:0]          rp_q_q, rp_q_d;
+  logic [QAW:0]            rfn_q, rfn_d;
   logic                    self_kick;
 
   // FIFO occupancy (count) is not needed, nor the in_ready of the QP reset
@@ -202,7 +213,7 @@ module roce_req #(
   /* verilator lint_off PINCONNECTEMPTY */
   roce_fifo #(.WIDTH(QAW), .DEPTH(NQP)) u_ready (
     .clk, .rst,
-    .in_valid(rf_push), .in_ready(rf_in_ready), .in_data(rf_in),
+    .in_valid(rf_push), .in_ready(rf_in_ready), .in_data(rp_q_q),
     .out_valid(rf_valid), .out_ready(rf_pop), .out_data(rf_out), .count()
   );
 
@@ -211,12 +222,17 @@ module roce_req #(
   // completer's first; a self kick (S_PKT, S_WB: the turn's QP, q_q), registered, comes
   // before both. A pop clears its QP's bit a cycle later (popv_q, popq_q):
   // until then the compare with popq_q stands for the cleared bit. The FIFO
-  // never fills: it holds each of the NQP QPs at most once.
+  // never fills: it holds each of the NQP QPs at most once. A push is
+  // decided and written a cycle after the kick is taken; an SQ kick that finds the
+  // requester in S_IDLE with nothing else waiting (nothing queued, written or
+  // being written, no command, no reset) starts its QP's turn at once
+  // instead (sk_direct: its QP is queued nowhere then, so no lookup).
   logic           sk_valid, sk_ready, ck_valid, ck_ready;
   logic [23:0]    sk_qpn, ck_qpn;
   logic           popv_q, popv_d;
   logic [QAW-1:0] popq_q, popq_d;
-  logic           dup_s, dup_c, dup_k, in_c, in_k;
+  logic           in_c, in_k;
+  logic           rp_ss_q, rp_ss_d, rp_in_q, rp_in_d, rp_bit_q, rp_bit_d, rp_clr_q, rp_clr_d;
 
   lib_skid #(.WIDTH(24)) u_kick_skid (
     .clk, .rst, .s_valid(s_kick_valid), .s_ready(s_kick_ready), .s_data(s_kick_qpn),
@@ -240,19 +256,30 @@ module roce_req #(
     // a kick is pushed unless its QP is queued already (or out of the table)
     in_c     = ck_qpn[23:QAW] == '0;
     in_k     = sk_qpn[23:QAW] == '0;
-    // (a pop of ss_q_q in the cycle of the self kick: its turn starts, no push)
-    dup_s    = queued_q[ss_q_q];
-    dup_c    = !in_c || (queued_q[ck_qpn[QAW-1:0]] && !(popv_q && popq_q == ck_qpn[QAW-1:0]));
-    dup_k    = !in_k || (queued_q[sk_qpn[QAW-1:0]] && !(popv_q && popq_q == sk_qpn[QAW-1:0]));
     rf_in    = ss_v_q ? ss_q_q : ck_valid ? ck_qpn[QAW-1:0] : sk_qpn[QAW-1:0];
-    rf_push  = ss_v_q ? !dup_s : ck_valid ? !dup_c : (sk_valid && !dup_k);
+    sk_direct = st_q == S_IDLE && !rq_valid && !cm_valid && rfn_q == '0 && !rp_v_q && !ss_v_q && !ck_valid &&
+                sk_valid && in_k;
+    // the kick of this cycle, with its lookups, registered (rp_*); its push
+    // is decided and written from those registers the cycle after:
+    //   a self kick unless its QP is queued (a pop of ss_q_q in the cycle of
+    //   the self kick: its turn starts, no push), another kick unless out of
+    //   the table or queued (the compare with popq_q standing for the bit a
+    //   pop clears a cycle later)
+    rp_v_d   = ss_v_q || ck_valid || (sk_valid && !sk_direct);
+    rp_q_d   = rf_in;
+    rp_ss_d  = ss_v_q;
+    rp_in_d  = ss_v_q || (ck_valid ? in_c : in_k);
+    rp_bit_d = queued_q[rf_in];
+    rp_clr_d = popv_q && popq_q == rf_in;
+    rf_push  = rp_v_q && (rp_ss_q ? !rp_bit_q : (rp_in_q && !(rp_bit_q && !rp_clr_q)));
+    rfn_d    = rfn_q + (QAW+1)'(rf_push) - (QAW+1)'(rf_pop);
     // the kicked QP's bit is set whether pushed or not (a duplicate's bit is
     // set already): the bits do not wait for the lookups above
     for (int i = 0; i < NQP; i++) begin
       queued_d[i] = (queued_q[i] && !(popv_q && popq_q == QAW'(i))) ||
-                    (ss_v_q    ? (ss_q_q == QAW'(i) && !dup_s) :
+                    (ss_v_q    ? (ss_q_q == QAW'(i) && !queued_q[i]) :
                      ck_valid  ? (in_c && ck_qpn[QAW-1:0] == QAW'(i)) :
-                                 (sk_valid && in_k && sk_qpn[QAW-1:0] == QAW'(i)));
+                                 (sk_valid && in_k && !sk_direct && sk_qpn[QAW-1:0] == QAW'(i)));
     end
   end
 
@@ -285,14 +312,58 @@ module roce_req #(
     .clk, .rst, .s_valid(tc_push), .s_ready(tc_in_ready), .s_data(tc_in),
     .m_valid(m_tcmd_valid), .m_ready(m_tcmd_ready), .m_data(m_tcmd), .count()
   );
-  lib_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
-    .clk, .rst, .s_valid(dc_push), .s_ready(dc_in_ready), .s_data(dc_in),
-    .m_valid(m_dma_cmd_valid), .m_ready(m_dma_cmd_ready), .m_data(m_dma_cmd), .count()
+  // The DMA commands and the headers leave through an output register of
+  // their own (ho_*, do_*), in front of a lib_fifo: a word pushed while the
+  // FIFO is empty and the output register free (or being taken) goes to the
+  // output register at once, one cycle from S_PKT to the output (through the
+  // FIFO it takes three); else it queues in the FIFO, which refills the
+  // output register in order.
+  localparam int DCW = mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W;
+  localparam int HDW = roce_qp_pkg::QP_TX_HDR_W;
+  localparam int HCW = $clog2(HDR_DEPTH + 1);
+  logic            dq_v, dq_r, dq_push, do_v_q, do_v_d, do_free, dc_direct;
+  logic [DCW-1:0]  dq_data, do_q, do_d;
+  logic [2:0]      dq_count;
+  logic            hq_v, hq_r, hq_push, ho_v_q, ho_v_d, ho_free, hd_direct;
+  logic [HDW-1:0]  hq_data, ho_q, ho_d;
+  logic [HCW-1:0]  hq_count;
+  lib_fifo #(.WIDTH(DCW), .DEPTH(4)) u_dc_q (
+    .clk, .rst, .s_valid(dq_push), .s_ready(dc_in_ready), .s_data(dc_in),
+    .m_valid(dq_v), .m_ready(dq_r), .m_data(dq_data), .count(dq_count)
   );
-  lib_fifo #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W), .DEPTH(HDR_DEPTH)) u_hd_q (
-    .clk, .rst, .s_valid(hd_push), .s_ready(hd_in_ready), .s_data(hd_in),
-    .m_valid(m_hdr_valid), .m_ready(m_hdr_ready), .m_data(m_hdr), .count()
+  lib_fifo #(.WIDTH(HDW), .DEPTH(HDR_DEPTH)) u_hd_q (
+    .clk, .rst, .s_valid(hq_push), .s_ready(hd_in_ready), .s_data(hd_in),
+    .m_valid(hq_v), .m_ready(hq_r), .m_data(hq_data), .count(hq_count)
   );
+  always_comb begin
+    do_free   = !do_v_q || m_dma_cmd_ready;
+    dc_direct = dc_push && dq_count == '0 && do_free;
+    dq_push   = dc_push && !dc_direct;
+    dq_r      = do_free;
+    do_v_d    = do_free ? (dq_v || dc_direct) : do_v_q;
+    do_d      = !do_free ? do_q : dq_v ? dq_data : dc_in;
+    ho_free   = !ho_v_q || m_hdr_ready;
+    hd_direct = hd_push && hq_count == '0 && ho_free;
+    hq_push   = hd_push && !hd_direct;
+    hq_r      = ho_free;
+    ho_v_d    = ho_free ? (hq_v || hd_direct) : ho_v_q;
+    ho_d      = !ho_free ? ho_q : hq_v ? hq_data : hd_in;
+  end
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      do_v_q <= 1'b0;
+      ho_v_q <= 1'b0;
+    end else begin
+      do_v_q <= do_v_d;
+      ho_v_q <= ho_v_d;
+    end
+    do_q <= do_d;
+    ho_q <= ho_d;
+  end
+  assign m_dma_cmd_valid = do_v_q;
+  assign m_dma_cmd       = do_q;
+  assign m_hdr_valid     = ho_v_q;
+  assign m_hdr           = ho_q;
 
   // payload: the DMA read stream, through a register slice
   lib_skid #(.WIDTH(roce_pkg::DATA_W + roce_pkg::KEEP_W + 1)) u_pay_skid (
@@ -489,6 +560,16 @@ module roce_req #(
   logic [PW-1:0] cptr_m;
   logic          eq_c, eq_s;
 
+  // psn_lt (roce_req_pkg) as a carry chain and a compare side by side: a < b
+  // (mod 2^24) when b - a is in 1 .. 2^23 - 1
+  function automatic logic psn_lt_f(input logic [23:0] a, input logic [23:0] b);
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [23:0] d;   // its sign bit
+    /* verilator lint_on UNUSEDSIGNAL */
+    d        = b - a;
+    psn_lt_f = a != b && !d[23];
+  endfunction
+
   always_comb begin
     unique case (ctx_rd_data.pmtu)
       roce_qp_pkg::PMTU_512:  ld_shift = 4'd9;
@@ -504,8 +585,8 @@ module roce_req #(
     v_init      = !sr_rdata.inited && ld_n.rts;
     v_sptr      = v_init ? '0 : sr_rdata.sptr;
     ld_n.ne_sr  = sr_rdata.sptr != head_rd_data;
-    b_sr        = roce_req_pkg::psn_lt(sr_rdata.npsn, cpub_rd_data.una);
-    b_ctx       = roce_req_pkg::psn_lt(ctx_rd_data.sq_psn, cpub_rd_data.una);
+    b_sr        = psn_lt_f(sr_rdata.npsn, cpub_rd_data.una);
+    b_ctx       = psn_lt_f(ctx_rd_data.sq_psn, cpub_rd_data.una);
     ld_n.behind = cpub_rd_data.inited && (v_init ? b_ctx : b_sr);
     cptr_m      = cpub_rd_data.cptr & PMASK;
     eq_c        = cptr_m == head_rd_data;
@@ -592,7 +673,8 @@ module roce_req #(
     // the WQE at the send pointer is read in every S_EVAL (wherever it goes)
     wqe_rd_en   = st_q == S_EVAL;
     wqe_rd_addr = {q_q, ld_q.wa[SAW-1:0]};
-    mr_rd_en    = 1'b0;
+    // the MR of the WQE read in every S_WQE (its entry is looked at when mrchk)
+    mr_rd_en    = st_q == S_WQE;
     mr_rd_key   = wqe_q.lkey;
     ev_push     = 1'b0;
     ev_in       = '0;
@@ -627,6 +709,11 @@ module roce_req #(
           q_d      = nt_q;
         end
         if (nt_rd) st_d = S_RD;
+        if (sk_direct) begin
+          is_cmd_d = 1'b0;
+          q_d      = sk_qpn[QAW-1:0];
+          st_d     = S_RD;
+        end
       end
 
       S_RD: st_d = S_LD;
@@ -727,7 +814,6 @@ module roce_req #(
         mrchk_d = ws_q.soff == '0 && (wqe_rd_data.length != '0 ||
                                       wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
                                       wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD);
-        mr_rd_en  = mrchk_d;
         mr_rd_key = wqe_rd_data.lkey;
         st_d      = S_PRE;
       end
@@ -813,6 +899,8 @@ module roce_req #(
       queued_q   <= '0;
       popv_q     <= 1'b0;
       ss_v_q     <= 1'b0;
+      rp_v_q     <= 1'b0;
+      rfn_q      <= '0;
       q_q        <= '0;
       is_cmd_q   <= 1'b0;
       cmd_q      <= '0;
@@ -830,6 +918,8 @@ module roce_req #(
       queued_q   <= queued_d;
       popv_q     <= popv_d;
       ss_v_q     <= ss_v_d;
+      rp_v_q     <= rp_v_d;
+      rfn_q      <= rfn_d;
       q_q        <= q_d;
       is_cmd_q   <= is_cmd_d;
       cmd_q      <= cmd_d;
@@ -843,6 +933,11 @@ module roce_req #(
       cnt_lerr_q <= cnt_lerr_d;
     end
     popq_q  <= popq_d;
+    rp_q_q  <= rp_q_d;
+    rp_ss_q  <= rp_ss_d;
+    rp_in_q  <= rp_in_d;
+    rp_bit_q <= rp_bit_d;
+    rp_clr_q <= rp_clr_d;
     ss_q_q  <= ss_q_d;
     rem_q   <= rem_d;
     remm1_q <= remm1_d;
@@ -857,6 +952,8 @@ module roce_req #(
   // each QP is queued at most once: the ready FIFO never fills
   always_ff @(posedge clk) begin
     if (!rst && rf_push) assert (rf_in_ready) else $error("roce_req: ready FIFO full");
+    // the QPs written and not popped are what the FIFO holds
+    if (!rst) assert ((rfn_q != '0) == rf_valid) else $error("roce_req: ready FIFO count");
   end
   // what S_PRE registered still stands for the WQE and the send state in S_PKT
   always_ff @(posedge clk) begin

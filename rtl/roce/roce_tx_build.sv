@@ -17,9 +17,23 @@
 //
 // The payload stream must carry exactly pay_len bytes (tlast on beat
 // ceil(pay_len/64)); no beat at all when pay_len is 0 or the opcode has no
-// payload. The header is taken (s_hdr_ready) in the cycle the previous
-// packet's last beat is sent, so packets leave back to back: every output
-// cycle carries a beat while headers and payload are available.
+// payload. The header is taken in the cycle the previous packet's last beat
+// is sent, so packets leave back to back: every output cycle carries a beat
+// while headers and payload are available.
+//
+// Cycle plan (every output from flip-flops):
+//   take: the header's layout (its bytes in place: the first beat's from
+//     byte 0, the bytes past it; the beat and byte counts and masks) is
+//     loaded into the state registers; a header offered while the packet
+//     before is still sent waits as its layout in a hold register
+//     (s_hdr_ready = the hold is empty), taken from there at that packet's
+//     last beat
+//   each beat: prev_q (header bytes, or the payload bytes carried over,
+//     already at their places) OR the payload beat shifted up by sh bytes,
+//     into the output register slice (lib_skid, whose registered s_ready is
+//     the room); the payload's bytes past sh are stored shifted down for
+//     the next beat
+// One cycle from a header (or a payload beat) to its beat on the output.
 `default_nettype none
 
 module roce_tx_build #(
@@ -49,10 +63,33 @@ module roce_tx_build #(
   input  wire logic                        m_axis_frame_tready,
   output logic                             m_axis_frame_tlast
 );
-  localparam int DW = roce_pkg::DATA_W;
-  localparam int HW = roce_pkg::MAX_HDR_BYTES * 8;   // 320
+  localparam int DW  = roce_pkg::DATA_W;
+  localparam int HW  = roce_pkg::MAX_HDR_BYTES * 8;   // 320
+  localparam int KEEP_W_L = roce_pkg::KEEP_W;
+  // header bytes past the first beat at most (PREFIX_BYTES + 40 - 64), at least 1
+  localparam int HPB = (PREFIX_BYTES + roce_pkg::MAX_HDR_BYTES > 64) ? PREFIX_BYTES + roce_pkg::MAX_HDR_BYTES - 64 : 1;
 
   // ------------------------------------------------- header of the next packet
+  // The header's bytes in their places, and every count of its packet, from
+  // s_hdr (the layout, lay_*): the first beat's bytes hb_lo (prefix and
+  // headers from byte 0), the bytes past the first beat hb_hi (when the
+  // headers fill it: hfull), the byte count sh of the header in its last
+  // beat (payload byte 0 goes there), the beats out and in, the masks.
+  typedef struct packed {
+    logic [DW-1:0]    hb_lo;
+    logic [8*HPB-1:0] hb_hi;
+    logic [5:0]       sh;
+    logic             hfull;     // a header-only beat first
+    logic [10:0]      out;       // beats out
+    logic             lb;        // the first beat is the last
+    logic [10:0]      pay;       // payload beats in
+    logic             need;      // the first beat takes payload
+    logic [63:0]      cm;        // the first beat's payload byte mask
+    logic [63:0]      lastm;     // the last payload beat's byte mask
+    logic [63:0]      lastk;     // the last beat's tkeep
+  } lay_t;
+  lay_t lay, hold_q, hold_d, nx;
+
   // kind, request and position of the table row are for the transport
   /* verilator lint_off UNUSEDSIGNAL */
   roce_pkg::opcode_info_t info;
@@ -63,14 +100,14 @@ module roce_tx_build #(
   logic [15:0]            plen;
   logic [1:0]             pad;
   logic [HW-1:0]          hbe, hw;
-  logic [2*DW-1:0]        hb;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [2*DW-1:0]        hb;          // bytes past 64 + HPB are zero
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [6:0]             hbytes;
   logic [16:0]            tbytes;
-  logic [5:0]             n_sh;
-  logic                   n_hfull;
-  logic [10:0]            n_out, n_pay;
-  logic [6:0]             n_lastn, n_paylastn;
-  logic [DW-1:0]          n_prev;
+  logic [10:0]            pay1;
+  logic [6:0]             room4;
+  logic                   opn, pnz, p_le64;     // payload after a header in the first beat, pay_len != 0, <= 64
 
   always_comb begin
     info    = roce_pkg::roce_opcode_info(s_hdr.hdr.bth.opcode);
@@ -81,124 +118,167 @@ module roce_tx_build #(
     pad     = has_pay ? roce_pkg::roce_pad(plen) : 2'd0;
     bth        = s_hdr.hdr.bth;
     bth.padcnt = pad;
-    // headers big-endian at the top of a 40-byte window, each at its offset
+    // headers big-endian at the top of a 40-byte window, each at its offset:
+    // the table's offsets are constants per header (checked in simulation
+    // below), so each byte is an AND-OR of a few fields by the opcode's flags
     hbe = {bth, 224'd0};
-    if (info.deth)         hbe = hbe | ({s_hdr.hdr.deth,         256'd0} >> {info.off_deth, 3'd0});
-    if (info.reth)         hbe = hbe | ({s_hdr.hdr.reth,         192'd0} >> {info.off_reth, 3'd0});
-    if (info.atomiceth)    hbe = hbe | ({s_hdr.hdr.atomiceth,     96'd0} >> {info.off_atomiceth, 3'd0});
-    if (info.aeth)         hbe = hbe | ({s_hdr.hdr.aeth,         288'd0} >> {info.off_aeth, 3'd0});
-    if (info.atomicacketh) hbe = hbe | ({s_hdr.hdr.atomicacketh, 256'd0} >> {info.off_atomicacketh, 3'd0});
-    if (info.immdt)        hbe = hbe | ({s_hdr.hdr.immdt,        288'd0} >> {info.off_immdt, 3'd0});
+    if (info.deth)         hbe = hbe | ({s_hdr.hdr.deth,         256'd0} >> 96);
+    if (info.reth)         hbe = hbe | ({s_hdr.hdr.reth,         192'd0} >> 96);
+    if (info.atomiceth)    hbe = hbe | ({s_hdr.hdr.atomiceth,     96'd0} >> 96);
+    if (info.aeth)         hbe = hbe | ({s_hdr.hdr.aeth,         288'd0} >> 96);
+    if (info.atomicacketh) hbe = hbe | ({s_hdr.hdr.atomicacketh, 256'd0} >> 128);
+    if (info.immdt && info.reth)  hbe = hbe | ({s_hdr.hdr.immdt, 288'd0} >> 224);
+    if (info.immdt && info.deth)  hbe = hbe | ({s_hdr.hdr.immdt, 288'd0} >> 160);
+    if (info.immdt && !info.reth && !info.deth) hbe = hbe | ({s_hdr.hdr.immdt, 288'd0} >> 96);
     // (CNP: its 16 reserved bytes stay zero)
     for (int i = 0; i < roce_pkg::MAX_HDR_BYTES; i++) hw[8*i +: 8] = hbe[HW-8-8*i +: 8];
     hb = (2*DW)'(hw) << (8 * PREFIX_BYTES);
     if (PREFIX_BYTES > 0) hb[PFX_W-1:0] = s_hdr_prefix;
-    hbytes  = 7'(PREFIX_BYTES) + 7'(hlen);
-    tbytes  = 17'(hbytes) + 17'(plen) + 17'(pad);
-    n_sh    = hbytes[5:0];
-    n_hfull = hbytes[6];
-    n_out   = 11'((tbytes + 17'd63) >> 6);
-    n_pay   = 11'((17'(plen) + 17'd63) >> 6);
-    n_lastn = (tbytes[5:0] == 6'd0) ? 7'd64 : {1'b0, tbytes[5:0]};
-    n_paylastn = (plen[5:0] == 6'd0) ? 7'd64 : {1'b0, plen[5:0]};
-    // header bytes still to send after the first full beat (or all of them),
-    // placed so that prev >> (64 - sh) bytes yields them
-    n_prev  = (n_hfull ? hb[2*DW-1:DW] : hb[DW-1:0]) << {7'd64 - {1'b0, n_sh}, 3'd0};
+    hbytes = 7'(PREFIX_BYTES) + 7'(hlen);
+    // the payload rounded up to 4 (its pad) in the same carry chain (carry in)
+    tbytes = {15'(hbytes[6:2]) + 15'(plen[15:2]) + 15'(plen[1:0] != 2'd0), hbytes[1:0]};
+    lay.hb_lo = hb[DW-1:0];
+    lay.hb_hi = hb[DW +: 8*HPB];
+    lay.sh    = hbytes[5:0];
+    lay.hfull = hbytes[6];
+    lay.out   = 11'(tbytes[16:6]) + 11'(tbytes[5:0] != 6'd0);
+    // one beat: the payload rounded up to 4 fits beside the header, i.e. the
+    // payload is at most the room rounded down to 4 (the room is the
+    // opcode's: no carry chain on this path)
+    room4     = 7'd64 - {1'b0, hbytes[5:0]};
+    room4[1:0] = 2'd0;
+    lay.lb    = (!hbytes[6] || hbytes[5:0] == 6'd0) &&
+                (!has_pay || (s_hdr.pay_len[15:7] == 9'd0 && s_hdr.pay_len[6:0] <= (hbytes[6] ? 7'd0 : room4)));
+    // (from pay_len, then gated: the opcode's decode beside the carry chain)
+    pay1      = 11'(s_hdr.pay_len[15:6]) + 11'(s_hdr.pay_len[5:0] != 6'd0);
+    lay.pay   = has_pay ? pay1 : 11'd0;
+    opn       = has_pay && !hbytes[6];
+    pnz       = s_hdr.pay_len != 16'd0;
+    p_le64     = s_hdr.pay_len[15:6] == 10'd0 || s_hdr.pay_len == 16'd64;
+    lay.need  = opn && pnz;
+    // the masks, each byte's bit a function of 6 bits (one LUT): the last
+    // beats hold n mod 64 bytes (64 when 0); lastm is looked at only when
+    // there is payload (then plen is pay_len)
+    for (int i = 0; i < 64; i++) begin
+      lay.lastk[i] = tbytes[5:0] == 6'd0 || tbytes[5:0] > 6'(i);
+      lay.lastm[i] = s_hdr.pay_len[5:0] == 6'd0 || s_hdr.pay_len[5:0] > 6'(i);
+    end
+    for (int i = 0; i < 64; i++) lay.cm[i] = opn && pnz && (!p_le64 || lay.lastm[i]);
   end
 
   // ------------------------------------------------------------------ state
-  logic          act_q, act_d;            // a packet is being sent
-  logic          hfull_q, hfull_d;        // a header-only beat (hb0_q) comes first
-  logic [DW-1:0] hb0_q, hb0_d;
-  logic [DW-1:0] prev_q, prev_d;
-  logic [5:0]    sh_q, sh_d;
-  logic [10:0]   out_left_q, out_left_d, pay_left_q, pay_left_d;
-  logic [6:0]    lastn_q, lastn_d, paylastn_q, paylastn_d;
-  logic          mv_q, mv_d, ml_q, ml_d;
-  logic [DW-1:0] md_q, md_d;
-  logic [6:0]    mn_q, mn_d;
+  // The header is taken when the packet before sends its last beat (or none
+  // is being sent); s_hdr_ready is "the hold is empty": a header offered
+  // while the packet before is still sent waits in the hold (its layout),
+  // else it is taken at once.
+  logic             hold_v_q, hold_v_d;
+  logic             act_q, act_d;        // a packet is being sent
+  logic             hfull_q, hfull_d;    // a header-only beat (prev_q) comes first
+  logic [DW-1:0]    prev_q, prev_d;      // bytes of the next beat from before (header, payload)
+  logic [8*HPB-1:0] hp_q, hp_d;          // header bytes past the first beat
+  logic [5:0]       sh_q, sh_d;
+  logic [10:0]      out_left_q, out_left_d, pay_left_q, pay_left_d;
+  logic             lb_q, lb_d;          // this beat is the packet's last
+  logic             need_q, need_d;      // this beat takes a payload beat
+  logic [63:0]      cm_q, cm_d;          // its byte mask (0: no payload)
+  logic [63:0]      lastm_q, lastm_d;
+  logic [63:0]      lastk_q, lastk_d;
 
-  logic          out_free, need_cur, go, last_beat;
-  logic [DW-1:0] cur, body;
+  logic             out_free, go, take, ob_ready;
+  logic [DW-1:0]    cur, body, cur_m;
+  logic [KEEP_W_L-1:0] keep;
 
   always_comb begin
-    out_free  = !mv_q || m_axis_frame_tready;
-    need_cur  = !hfull_q && pay_left_q != 11'd0;
-    go        = act_q && out_free && (!need_cur || s_axis_payload_tvalid);
-    last_beat = out_left_q == 11'd1;
-    s_axis_payload_tready = act_q && out_free && need_cur;
-    s_hdr_ready = !act_q || (go && last_beat);
+    out_free = ob_ready;
+    go       = act_q && out_free && (!need_q || s_axis_payload_tvalid);
+    take     = (hold_v_q || s_hdr_valid) && (!act_q || (go && lb_q));
+    nx       = hold_v_q ? hold_q : lay;
+    s_axis_payload_tready = act_q && out_free && need_q;
+    s_hdr_ready = !hold_v_q;
+    hold_d   = hold_v_q ? hold_q : lay;
+    hold_v_d = (hold_v_q || s_hdr_valid) && !take;
 
-    cur  = s_axis_payload_tdata;
-    if (pay_left_q == 11'd1) cur = cur & roce_pkg::roce_bytes_first(paylastn_q);
-    if (!need_cur) cur = '0;
-    body = (prev_q >> {7'd64 - {1'b0, sh_q}, 3'd0}) | (cur << {sh_q, 3'd0});
+    for (int i = 0; i < KEEP_W_L; i++) cur_m[8*i +: 8] = {8{cm_q[i]}};
+    cur  = s_axis_payload_tdata & cur_m;
+    body = prev_q | (cur << {sh_q, 3'd0});
+    keep = lb_q ? lastk_q : '1;
+  end
 
+  always_comb begin
     act_d      = act_q;
     hfull_d    = hfull_q;
-    hb0_d      = hb0_q;
     prev_d     = prev_q;
+    hp_d       = hp_q;
     sh_d       = sh_q;
     out_left_d = out_left_q;
     pay_left_d = pay_left_q;
-    lastn_d    = lastn_q;
-    paylastn_d = paylastn_q;
-    mv_d       = mv_q && !m_axis_frame_tready;
-    md_d       = md_q;
-    mn_d       = mn_q;
-    ml_d       = ml_q;
-
+    lb_d       = lb_q;
+    need_d     = need_q;
+    cm_d       = cm_q;
+    lastm_d    = lastm_q;
+    lastk_d    = lastk_q;
     if (go) begin
-      mv_d       = 1'b1;
-      md_d       = hfull_q ? hb0_q : body;
-      ml_d       = last_beat;
-      mn_d       = last_beat ? lastn_q : 7'd64;
       out_left_d = out_left_q - 11'd1;
+      lb_d       = out_left_q == 11'd2;
       if (hfull_q) begin
+        // the header-only beat went: the payload comes next (or the header's rest)
         hfull_d = 1'b0;
+        prev_d  = DW'(hp_q);
+        need_d  = pay_left_q != 11'd0;
+        cm_d    = (pay_left_q == 11'd0) ? 64'd0 : (pay_left_q == 11'd1) ? lastm_q : '1;
       end else begin
-        prev_d = cur;
-        if (need_cur) pay_left_d = pay_left_q - 11'd1;
+        prev_d = cur >> {7'd64 - {1'b0, sh_q}, 3'd0};
+        if (need_q) begin
+          pay_left_d = pay_left_q - 11'd1;
+          need_d     = pay_left_q != 11'd1;
+          cm_d       = (pay_left_q == 11'd1) ? 64'd0 : (pay_left_q == 11'd2) ? lastm_q : '1;
+        end
       end
-      if (last_beat) act_d = 1'b0;
+      if (lb_q) act_d = 1'b0;
     end
-    if (s_hdr_valid && s_hdr_ready) begin
+    if (take) begin
       act_d      = 1'b1;
-      hfull_d    = n_hfull;
-      hb0_d      = hb[DW-1:0];
-      prev_d     = n_prev;
-      sh_d       = n_sh;
-      out_left_d = n_out;
-      pay_left_d = n_pay;
-      lastn_d    = n_lastn;
-      paylastn_d = n_paylastn;
+      hfull_d    = nx.hfull;
+      prev_d     = nx.hb_lo;
+      hp_d       = nx.hb_hi;
+      sh_d       = nx.sh;
+      out_left_d = nx.out;
+      pay_left_d = nx.pay;
+      lb_d       = nx.lb;
+      need_d     = nx.need;
+      cm_d       = nx.cm;
+      lastm_d    = nx.lastm;
+      lastk_d    = nx.lastk;
     end
   end
 
-  assign m_axis_frame_tvalid = mv_q;
-  assign m_axis_frame_tdata  = md_q;
-  assign m_axis_frame_tkeep  = roce_pkg::roce_keep_first(mn_q);
-  assign m_axis_frame_tlast  = ml_q;
+  // the frame out, through a register slice (valid, data and keep from flip-flops)
+  lib_skid #(.WIDTH(DW + KEEP_W_L + 1)) u_out (
+    .clk, .rst, .s_valid(go), .s_ready(ob_ready), .s_data({body, keep, lb_q}),
+    .m_valid(m_axis_frame_tvalid), .m_ready(m_axis_frame_tready),
+    .m_data({m_axis_frame_tdata, m_axis_frame_tkeep, m_axis_frame_tlast})
+  );
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      act_q <= 1'b0;
-      mv_q  <= 1'b0;
+      act_q    <= 1'b0;
+      hold_v_q <= 1'b0;
     end else begin
-      act_q <= act_d;
-      mv_q  <= mv_d;
+      act_q    <= act_d;
+      hold_v_q <= hold_v_d;
     end
+    hold_q     <= hold_d;
     hfull_q    <= hfull_d;
-    hb0_q      <= hb0_d;
     prev_q     <= prev_d;
+    hp_q       <= hp_d;
     sh_q       <= sh_d;
     out_left_q <= out_left_d;
     pay_left_q <= pay_left_d;
-    lastn_q    <= lastn_d;
-    paylastn_q <= paylastn_d;
-    md_q       <= md_d;
-    mn_q       <= mn_d;
-    ml_q       <= ml_d;
+    lb_q       <= lb_d;
+    need_q     <= need_d;
+    cm_q       <= cm_d;
+    lastm_q    <= lastm_d;
+    lastk_q    <= lastk_d;
   end
 
 `ifndef SYNTHESIS
@@ -218,6 +298,13 @@ module roce_tx_build #(
       $error("roce_tx_build: payload tlast %0b with %0d beats left by pay_len", s_axis_payload_tlast, pay_left_q);
     if (!rst && s_hdr_valid && s_hdr_ready && !info.valid)
       $error("roce_tx_build: opcode %02h is not in the opcode table", s_hdr.hdr.bth.opcode);
+    // the header offsets the layout above takes as constants
+    if (!rst && s_hdr_valid && s_hdr_ready &&
+        ((info.deth && info.off_deth != 6'd12) || (info.reth && info.off_reth != 6'd12) ||
+         (info.atomiceth && info.off_atomiceth != 6'd12) || (info.aeth && info.off_aeth != 6'd12) ||
+         (info.atomicacketh && info.off_atomicacketh != 6'd16) ||
+         (info.immdt && info.off_immdt != (info.reth ? 6'd28 : info.deth ? 6'd20 : 6'd12))))
+      $error("roce_tx_build: opcode %02h: a header offset the layout does not know", s_hdr.hdr.bth.opcode);
   end
 `endif
 

@@ -1,5 +1,5 @@
 // roce_tx_prefix: the Ethernet/IPv4/UDP header (42 bytes) in front of a RoCE
-// packet's BTH, computed over three registered stages between the TX mux and
+// packet's BTH, computed over two registered stages between the TX mux and
 // roce_tx_build, so no wide length or checksum arithmetic sits on one path.
 //
 // In: a qp_tx_hdr_t (the RoCE headers, the peer's MAC/IP, the UDP source port)
@@ -11,12 +11,13 @@
 //
 // Cycle plan (each stage is a lib_skid, so every output and s_hdr_ready come
 // from flip-flops and one header per cycle passes):
-//   A: the opcode table (header length, payload or not), the payload length
-//      rounded up to 4 (pad), the one's complement sum of the peer's IP words
-//   B: the IPv4 total length (header + payload + pad + ICRC + 28), the
-//      checksum partial sum with the constant words and our IP
-//   C: the checksum (one end-around add and the inversion), the UDP length;
-//      the prefix is wiring of stage C's registers
+//   A: the opcode table (header length, payload or not) and the IPv4 total
+//      length (header + payload + pad + ICRC + 28) in one carry chain (the
+//      pad is its carry in); the checksum partial sum: the peer's IP words
+//      and then base_q (two one's complement adds, each two parallel carry
+//      chains and a select)
+//   B: the checksum (one more one's complement add with the total length,
+//      inverted), the UDP length; the prefix is wiring of stage B's registers
 // our_mac and our_ip (firmware registers that do not change while packets are
 // sent) are registered, and base_q, the sum of the constant words and our IP,
 // is computed from them two registers further on.
@@ -37,10 +38,9 @@ module roce_tx_prefix (
 );
   localparam int RW = roce_qp_pkg::ROCE_TX_HDR_W;
   // the stages' widths (Yosys 0.23 takes no $bits of a type): the headers and
-  // addresses every stage carries, and 3 x 16 bits of figures
+  // addresses every stage carries, and 2 or 3 x 16 bits of figures
   localparam int CW = RW + 32 + 48 + 16;
-  localparam int AW_ = CW + 3 * 16;
-  localparam int BW_ = CW + 2 * 16;
+  localparam int AW_ = CW + 2 * 16;
   localparam int CW_ = CW + 3 * 16;
   // the IPv4 words that do not depend on the packet: version/IHL/TOS, flags
   // (DF), TTL/protocol (identification and the checksum field are 0)
@@ -68,15 +68,24 @@ module roce_tx_prefix (
     base_q   <= base_d;
   end
 
+  // one's complement sum of two 16-bit words: both sums at once (with and
+  // without the end-around carry), the carry of the first chooses
+  function automatic logic [15:0] oc_add(input logic [15:0] x, input logic [15:0] y);
+    logic [16:0] s0;
+    logic [15:0] s1;
+    s0     = 17'(x) + 17'(y);
+    s1     = x + y + 16'd1;
+    oc_add = s0[16] ? s1 : s0[15:0];
+  endfunction
+
   // --------------------------------------------------------------- stage A
   typedef struct packed {
     logic [RW-1:0] roce;
     logic [31:0]   remote_ip;
     logic [47:0]   remote_mac;
     logic [15:0]   udp_sport;
-    logic [15:0]   hl32;    // RoCE header length + ICRC (4) + IPv4 and UDP headers (28)
-    logic [15:0]   pay4;    // payload + pad
-    logic [15:0]   dsum;    // the peer's IP words, one's complement sum
+    logic [15:0]   ip_len;   // IPv4 total length
+    logic [15:0]   psum;     // every checksummed word but the total length
   } st_a_t;
   st_a_t a_d, a_q;
   logic  a_v, a_r;
@@ -87,16 +96,21 @@ module roce_tx_prefix (
   /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
+    logic [15:0] hl32, pay;
     in_roce     = s_hdr.roce;
     in_info     = roce_pkg::roce_opcode_info(in_roce.hdr.bth.opcode);
+    // RoCE header length + ICRC (4) + IPv4 and UDP headers (28)
+    hl32           = 16'(in_info.hdr_len) + 16'(roce_pkg::ICRC_BYTES) +
+                     16'(net_pkg::IPV4_HDR_BYTES + net_pkg::UDP_HDR_BYTES);
+    pay            = in_info.has_payload ? in_roce.pay_len : 16'd0;
     a_d.roce       = s_hdr.roce;
     a_d.remote_ip  = s_hdr.remote_ip;
     a_d.remote_mac = s_hdr.remote_mac;
     a_d.udp_sport  = s_hdr.udp_sport;
-    a_d.hl32       = 16'(in_info.hdr_len) + 16'(roce_pkg::ICRC_BYTES) +
-                     16'(net_pkg::IPV4_HDR_BYTES + net_pkg::UDP_HDR_BYTES);
-    a_d.pay4       = in_info.has_payload ? in_roce.pay_len + 16'(roce_pkg::roce_pad(in_roce.pay_len)) : 16'd0;
-    a_d.dsum       = fold16(17'(s_hdr.remote_ip[31:16]) + 17'(s_hdr.remote_ip[15:0]));
+    // hl32 + the payload rounded up to 4 (its pad), one carry chain: the
+    // rounding is the chain's carry in
+    a_d.ip_len     = {hl32[15:2] + pay[15:2] + 14'(pay[1:0] != 2'd0), hl32[1:0]};
+    a_d.psum       = oc_add(base_q, oc_add(s_hdr.remote_ip[31:16], s_hdr.remote_ip[15:0]));
   end
 
   lib_skid #(.WIDTH(AW_)) u_a (
@@ -111,33 +125,6 @@ module roce_tx_prefix (
     logic [31:0]   remote_ip;
     logic [47:0]   remote_mac;
     logic [15:0]   udp_sport;
-    logic [15:0]   ip_len;   // IPv4 total length
-    logic [15:0]   psum;     // every checksummed word but the total length
-  } st_b_t;
-  st_b_t b_d, b_q;
-  logic  b_v, b_r;
-
-  always_comb begin
-    b_d.roce       = a_q.roce;
-    b_d.remote_ip  = a_q.remote_ip;
-    b_d.remote_mac = a_q.remote_mac;
-    b_d.udp_sport  = a_q.udp_sport;
-    b_d.ip_len     = a_q.hl32 + a_q.pay4;
-    b_d.psum       = fold16(17'(base_q) + 17'(a_q.dsum));
-  end
-
-  lib_skid #(.WIDTH(BW_)) u_b (
-    .clk, .rst,
-    .s_valid(a_v), .s_ready(a_r), .s_data(b_d),
-    .m_valid(b_v), .m_ready(b_r), .m_data(b_q)
-  );
-
-  // --------------------------------------------------------------- stage C
-  typedef struct packed {
-    logic [RW-1:0] roce;
-    logic [31:0]   remote_ip;
-    logic [47:0]   remote_mac;
-    logic [15:0]   udp_sport;
     logic [15:0]   ip_len;
     logic [15:0]   udp_len;
     logic [15:0]   csum;
@@ -145,18 +132,18 @@ module roce_tx_prefix (
   st_c_t c_d, c_q;
 
   always_comb begin
-    c_d.roce       = b_q.roce;
-    c_d.remote_ip  = b_q.remote_ip;
-    c_d.remote_mac = b_q.remote_mac;
-    c_d.udp_sport  = b_q.udp_sport;
-    c_d.ip_len     = b_q.ip_len;
-    c_d.udp_len    = b_q.ip_len - 16'(net_pkg::IPV4_HDR_BYTES);
-    c_d.csum       = ~fold16(17'(b_q.psum) + 17'(b_q.ip_len));
+    c_d.roce       = a_q.roce;
+    c_d.remote_ip  = a_q.remote_ip;
+    c_d.remote_mac = a_q.remote_mac;
+    c_d.udp_sport  = a_q.udp_sport;
+    c_d.ip_len     = a_q.ip_len;
+    c_d.udp_len    = a_q.ip_len - 16'(net_pkg::IPV4_HDR_BYTES);
+    c_d.csum       = ~oc_add(a_q.psum, a_q.ip_len);
   end
 
   lib_skid #(.WIDTH(CW_)) u_c (
     .clk, .rst,
-    .s_valid(b_v), .s_ready(b_r), .s_data(c_d),
+    .s_valid(a_v), .s_ready(a_r), .s_data(c_d),
     .m_valid(m_hdr_valid), .m_ready(m_hdr_ready), .m_data(c_q)
   );
 
@@ -172,7 +159,7 @@ module roce_tx_prefix (
 
 `ifndef SYNTHESIS
   initial begin
-    if ($bits(st_a_t) != AW_ || $bits(st_b_t) != BW_ || $bits(st_c_t) != CW_)
+    if ($bits(st_a_t) != AW_ || $bits(st_c_t) != CW_)
       $fatal(1, "roce_tx_prefix: stage widths disagree with the structs");
   end
   // the prefix is the one net_pkg's reference function gives for the same header
