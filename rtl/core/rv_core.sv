@@ -125,13 +125,34 @@ module rv_core #(
   logic            e_taken, e_late, e_w_load;
   // Forwarding, decided a cycle ahead: operand n of E comes from M, W or X
   // (one-hot, registered), else from e_rsn_q; e_wl: it waits for a load in W.
-  logic [2:0]      e_fwd1_q, e_fwd1_d, e_fwd2_q, e_fwd2_d;
+  logic [2:0]      e_fwd1_d, e_fwd2_d;
+  logic            e_w1, e_w2;            // operand 1 / 2 comes from W now
+  // The same choice binary (0: own register, 1: M, 2: W, 3: X), so that each
+  // operand is one 4:1 mux after registers: for rs1, rs2 (e_a, e_b) and for
+  // the ALU's operands (e_opa, e_opb), whose own registers hold the pc, zero,
+  // the immediate or 4 (the link of jal / jalr) instead when not a register.
+  // (not an FSM: Yosys 0.23's fsm_extract crashes on these)
+  (* fsm_encoding = "none" *) logic [1:0] e_s1_q, e_s2_q, e_sa_q, e_sb_q;
+  logic [1:0]      e_s1_d, e_s2_d, e_sa_d, e_sb_d;
+  logic            e_ua_q, e_ua_d, e_ub_q, e_ub_d;   // opa / opb is rs1 / rs2
+  logic [31:0]     e_opav_q, e_opav_d, e_opbv_q, e_opbv_d;
+  logic            d_ua, d_ub;
+  logic [31:0]     d_opav, d_opbv;
+  // The ALU's result class, one-hot, decoded in D: {logic, slt, shr, shl,
+  // add}; e_div_q: the result is the divider's.
+  logic [4:0]      d_cls, e_cls_q, e_cls_d;
+  logic            e_div_q, e_div_d;
   logic            e_wl_q, e_wl_d;
   logic [1:0]      e_addr_lo;             // low bits of rs1 + imm (alignment checks)
   logic            e_tmis_q, e_tmis_d;    // the branch target is misaligned (from D)
   core_pkg::exc_t    e_exc_out;
-  core_pkg::ctrl_t   e_chk;     // decode of E's word, for its encoding checks
-  logic              e_unused;
+  // Where the tval of E's exception comes from: e_exc_out (0), the access
+  // address (1: M's result) or the jalr target (2: rs1 + imm from M's
+  // registers); filled in on the way into W, so no address adder sits in
+  // front of m_exc.
+  logic [1:0]      e_tsrc, m_tsrc_q, m_tsrc_d;
+  logic            e_csrok_q, e_csrok_d;  // E's CSR address exists (checked in D)
+  logic            e_early;               // an encoding exception of E's word
   logic            div_ready;
   logic [31:0]     div_result;
 
@@ -171,8 +192,9 @@ module rv_core #(
   // X: the register write of the instruction that left W last cycle, for
   // forwarding to E (load data reaches E only from here).
   logic [31:0]     x_data_q, x_data_d;
-  logic            csr_we;
-  logic            irq_take, irq_take_next, wfi_wake;
+  logic            csr_we, w_mret;
+  logic            w_csrw;                // W holds a CSR write (from registers)
+  logic            irq_take, irq_take_next_nw, wfi_wake;
   logic [3:0]      irq_cause;
   logic            rf_we;
   logic            irq_hold_q, irq_hold_d;
@@ -252,17 +274,26 @@ module rv_core #(
   // youngest older writer of rs wins (M, then W, then X). A load in W is not
   // forwarded (its data comes from the bus this cycle): E waits for it to
   // reach X (e_w_load).
-  function automatic logic [31:0] fwd(input logic [2:0] sel, input logic [31:0] val,
-                                      input logic [31:0] m_res, input logic [31:0] w_res,
-                                      input logic [31:0] x_res);
+  function automatic logic [31:0] fwd4(input logic [1:0] sel, input logic [31:0] val,
+                                       input logic [31:0] m_res, input logic [31:0] w_res,
+                                       input logic [31:0] x_res);
+    unique case (sel)
+      2'd1:    fwd4 = m_res;
+      2'd2:    fwd4 = w_res;
+      2'd3:    fwd4 = x_res;
+      default: fwd4 = val;
+    endcase
+  endfunction
+
+  function automatic logic [1:0] fwd_enc(input logic [2:0] sel);
     if (sel[0]) begin
-      fwd = m_res;
+      fwd_enc = 2'd1;
     end else if (sel[1]) begin
-      fwd = w_res;
+      fwd_enc = 2'd2;
     end else if (sel[2]) begin
-      fwd = x_res;
+      fwd_enc = 2'd3;
     end else begin
-      fwd = val;
+      fwd_enc = 2'd0;
     end
   endfunction
 
@@ -289,15 +320,71 @@ module rv_core #(
   endfunction
 
   always_comb begin
-    e_fwd1_d = fwd_next(stall_e, d_instr[19:15], e_fwd1_q[1]);
-    e_fwd2_d = fwd_next(stall_e, d_instr[24:20], e_fwd2_q[1]);
+    e_w1     = e_s1_q == 2'd2;
+    e_w2     = e_s2_q == 2'd2;
+    e_fwd1_d = fwd_next(stall_e, d_instr[19:15], e_w1);
+    e_fwd2_d = fwd_next(stall_e, d_instr[24:20], e_w2);
+    e_ua_d   = stall_e ? e_ua_q : d_ua;
+    e_ub_d   = stall_e ? e_ub_q : d_ub;
+    e_s1_d   = fwd_enc(e_fwd1_d);
+    e_s2_d   = fwd_enc(e_fwd2_d);
+    e_sa_d   = e_ua_d ? e_s1_d : 2'd0;
+    e_sb_d   = e_ub_d ? e_s2_d : 2'd0;
+  end
+
+  // The ALU operands' own registers and the result class, from D: straight
+  // from the word's opcode bits [6:2] (not through the decoder; an encoding
+  // the decoder calls illegal traps, whatever it computes). Opcodes (bits
+  // 6,5,4,2): LOAD 0000, STORE 0100, OP-IMM 0010, OP 0110, AUIPC 0011,
+  // LUI 0111, BRANCH / JALR / JAL / SYSTEM 1xxx (the ALU's result matters
+  // for jal / jalr only: pc + 4).
+  logic d_isop, d_div_raw;
+  always_comb begin
+    // opa: the pc (auipc, jal, jalr), zero (lui), else rs1
+    d_ua   = !d_instr[6] && !(d_instr[4] && d_instr[2]);
+    if (d_instr[6] || (d_instr[4] && d_instr[2] && !d_instr[5])) begin
+      d_opav = d_pc_q;
+    end else if (d_instr[4] && d_instr[2]) begin
+      d_opav = 32'b0;
+    end else begin
+      d_opav = d_rs1_val;
+    end
+    // opb: rs2 (op), 4 (jal, jalr), the U (lui, auipc), S (store) or I immediate
+    d_ub   = !d_instr[6] && d_instr[5] && d_instr[4] && !d_instr[2];
+    if (d_instr[6]) begin
+      d_opbv = 32'd4;                       // the link: pc + 4
+    end else if (d_instr[4] && d_instr[2]) begin
+      d_opbv = {d_instr[31:12], 12'b0};
+    end else if (d_instr[4] && d_instr[5]) begin
+      d_opbv = d_rs2_val;
+    end else if (!d_instr[4] && d_instr[5]) begin
+      d_opbv = {{20{d_instr[31]}}, d_instr[31:25], d_instr[11:7]};
+    end else begin
+      d_opbv = {{20{d_instr[31]}}, d_instr[31:20]};
+    end
+    // op / op-imm choose the class by funct3; everything else adds; a divide
+    // (op, funct7 bit 0, funct3 1xx) takes the divider's result
+    d_isop    = !d_instr[6] && d_instr[4] && !d_instr[2];
+    d_div_raw = d_isop && d_instr[5] && d_instr[25] && d_instr[14];
+    d_cls     = '0;
+    if (!d_isop) begin
+      d_cls[0] = 1'b1;
+    end else if (!d_div_raw) begin
+      unique case (d_instr[14:12])
+        3'b000:          d_cls[0] = 1'b1;
+        3'b001:          d_cls[1] = 1'b1;
+        3'b101:          d_cls[2] = 1'b1;
+        3'b010, 3'b011:  d_cls[3] = 1'b1;
+        default:         d_cls[4] = 1'b1;
+      endcase
+    end
   end
 
   // A load in W that E's instruction needs next cycle (E waits for it).
   always_comb begin
     if (stall_e) begin
       e_wl_d = stall_w && w_ctrl_q.load &&
-               ((e_ctrl_q.rs1_used && e_fwd1_q[1]) || (e_ctrl_q.rs2_used && e_fwd2_q[1]));
+               ((e_ctrl_q.rs1_used && e_w1) || (e_ctrl_q.rs2_used && e_w2));
     end else begin
       e_wl_d = m_ctrl_q.load &&
                ((d_rs1_used && e_fwd1_d[1]) || (d_rs2_used && e_fwd2_d[1]));
@@ -308,6 +395,7 @@ module rv_core #(
     .a      (e_opa),
     .b      (e_opb),
     .op     (e_ctrl_q.alu_op),
+    .cls    (e_cls_q),
     .result (e_alu)
   );
 
@@ -325,16 +413,11 @@ module rv_core #(
   );
 
   always_comb begin
-    e_a = fwd(e_fwd1_q, e_rs1_q, m_result_q, w_result_q, x_data_q);
-    e_b = fwd(e_fwd2_q, e_rs2_q, m_result_q, w_result_q, x_data_q);
+    e_a   = fwd4(e_s1_q, e_rs1_q, m_result_q, w_result_q, x_data_q);
+    e_b   = fwd4(e_s2_q, e_rs2_q, m_result_q, w_result_q, x_data_q);
+    e_opa = fwd4(e_sa_q, e_opav_q, m_result_q, w_result_q, x_data_q);
+    e_opb = fwd4(e_sb_q, e_opbv_q, m_result_q, w_result_q, x_data_q);
     e_w_load = e_valid_q && e_wl_q;
-
-    unique case (e_ctrl_q.opa_sel)
-      core_pkg::OPA_PC:   e_opa = e_pc_q;
-      core_pkg::OPA_ZERO: e_opa = 32'b0;
-      default:          e_opa = e_a;
-    endcase
-    e_opb = e_ctrl_q.opb_imm ? e_ctrl_q.imm : e_b;
 
     unique case (e_ctrl_q.funct3)
       3'b000:  e_taken = (e_a == e_b);                    // beq
@@ -352,57 +435,46 @@ module rv_core #(
     e_addr_lo     = e_a[1:0] + e_ctrl_q.imm[1:0];
   end
 
-  // The encoding checks of E's word (carried in e_exc tval while no exception
-  // is pending): only illegal, ecall and ebreak of this decode are used.
-  rv_decode u_decode_e (
-    .instr (e_exc_q.tval),
-    .ctrl  (e_chk)
-  );
-
   always_comb begin
-    e_unused = ^e_chk;
-  end
-
-  always_comb begin
-    if (e_ctrl_q.jal || e_ctrl_q.jalr) begin
-      e_result = e_pc_q + 32'd4;
-    end else if (e_ctrl_q.div) begin
-      e_result = div_result;
-    end else begin
-      e_result = e_alu;
-    end
+    // jal / jalr: the ALU adds pc + 4; a divide: the ALU gives 0
+    e_result = e_alu | (e_div_q ? div_result : 32'b0);
 
     // A CSR that does not exist or a write to a read-only one: checked here,
     // from registers (tval: the word, carried from D).
     e_csr_bad = (e_ctrl_q.csr_op != core_pkg::CSR_NONE) &&
-                (!csr_chk_exists || (e_ctrl_q.csr_write && (e_ctrl_q.csr_addr[11:10] == 2'b11)));
+                (!e_csrok_q || (e_ctrl_q.csr_write && (e_ctrl_q.csr_addr[11:10] == 2'b11)));
     e_exc_out = e_exc_q;
+    e_tsrc    = 2'd0;
+    // Flat, so that the late conditions (the branch compare, the address's
+    // low bits) only decide valid and tsrc: the encoding exceptions first
+    // (illegal, ecall, ebreak), then jalr / branch target misaligned, then a
+    // misaligned access. tval is final here except for a misaligned jalr or
+    // access (tsrc: filled in on the way into W); a taken misaligned branch's
+    // tval is the target, put in whenever no encoding exception stands.
+    e_early = e_ctrl_q.illegal || e_csr_bad || e_ctrl_q.ecall || e_ctrl_q.ebreak;
     if (!e_exc_q.valid) begin
-      if (e_chk.illegal || e_csr_bad) begin
-        e_exc_out.valid = 1'b1;
-        e_exc_out.cause = core_pkg::EXC_ILLEGAL;
-      end else if (e_chk.ecall) begin
-        e_exc_out.valid = 1'b1;
+      e_exc_out.valid = e_early || (e_ctrl_q.jalr && e_addr_lo[1]) || (e_taken && e_tmis_q) ||
+                        ((e_ctrl_q.load || e_ctrl_q.store) &&
+                         (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
+                          ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00))));
+      if (e_ctrl_q.illegal || e_csr_bad) begin
+        e_exc_out.cause = core_pkg::EXC_ILLEGAL;          // tval: the word
+      end else if (e_ctrl_q.ecall) begin
         e_exc_out.cause = core_pkg::EXC_ECALL_M;
         e_exc_out.tval  = 32'b0;
-      end else if (e_chk.ebreak) begin
-        e_exc_out.valid = 1'b1;
+      end else if (e_ctrl_q.ebreak) begin
         e_exc_out.cause = core_pkg::EXC_BREAKPOINT;
         e_exc_out.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
-      end else if (e_ctrl_q.jalr && e_addr_lo[1]) begin
-        e_exc_out.valid = 1'b1;
-        e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
-        e_exc_out.tval  = e_jalr_target;
-      end else if (e_taken && e_tmis_q) begin
-        e_exc_out.valid = 1'b1;
-        e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
+      end else begin
+        e_exc_out.cause = ((e_ctrl_q.jalr && e_addr_lo[1]) || (e_taken && e_tmis_q)) ?
+                          core_pkg::EXC_INSN_MISALIGNED :
+                          (e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED);
         e_exc_out.tval  = e_target_q;
-      end else if ((e_ctrl_q.load || e_ctrl_q.store) &&
-                   (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
-                    ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00)))) begin
-        e_exc_out.valid = 1'b1;
-        e_exc_out.cause = e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED;
-        e_exc_out.tval  = e_alu;
+        if (e_ctrl_q.jalr && e_addr_lo[1]) begin
+          e_tsrc = 2'd2;                    // e_jalr_target
+        end else if (!(e_taken && e_tmis_q)) begin
+          e_tsrc = 2'd1;                    // e_alu, the address
+        end
       end
     end
   end
@@ -473,8 +545,11 @@ module rv_core #(
     end else if (stall_m) begin
       m_req_d = m_mem && (!stall_w || w_safe);
     end else begin
-      // not when M's instruction takes an interrupt at W next cycle
-      m_req_d = e_mem && !stall_e && !r_go_q && m_safe && !(irq_take_next && m_valid_q && !irq_hold_d);
+      // not when M's instruction may take an interrupt at W next cycle: W
+      // does not flush here (no trap, no mret), and while W writes a CSR
+      // (which may enable one) the request waits a cycle
+      m_req_d = e_mem && !stall_e && !r_go_q && m_safe &&
+                !((irq_take_next_nw || w_csrw) && m_valid_q && !irq_hold_d);
     end
   end
 
@@ -504,7 +579,7 @@ module rv_core #(
   rv_csr u_csr (
     .clk          (clk),
     .rst          (rst),
-    .chk_addr     (e_ctrl_q.csr_addr),
+    .chk_addr     (d_instr[31:20]),
     .chk_exists   (csr_chk_exists),
     .addr         (m_ctrl_q.csr_addr),
     .rdata        (csr_rdata),
@@ -517,13 +592,13 @@ module rv_core #(
     .trap_pc      (w_pc_q[31:2]),
     .trap_tval    (w_trap_tval),
     .trap_target  (csr_trap_target),
-    .mret         (w_retire && w_ctrl_q.mret),
+    .mret         (w_mret),
     .mepc         (csr_mepc),
     .retire       (w_retire),
     .irq_timer    (irq_timer),
     .irq_external (irq_external),
     .irq_take     (irq_take),
-    .irq_take_next(irq_take_next),
+    .irq_take_next_nw(irq_take_next_nw),
     .irq_cause    (irq_cause),
     .wfi_wake     (wfi_wake)
   );
@@ -570,13 +645,19 @@ module rv_core #(
       core_pkg::CSR_RC: csr_wdata = w_result_q & ~csr_src;
       default:        csr_wdata = csr_src;
     endcase
-    csr_we = w_retire && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+    // A CSR instruction or mret makes no bus access, so it never waits at W
+    // and never takes a bus error: its retirement needs no bus input.
+    csr_we = w_valid_q && !w_irq && !w_exc_q.valid &&
+             (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+    w_mret = w_valid_q && !w_irq && !w_exc_q.valid && w_ctrl_q.mret;
+    w_csrw = w_valid_q && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
 
     x_data_d  = w_final;
   end
 
   always_comb begin
-    w_flush    = w_trap || (w_retire && (w_ctrl_q.mret || w_ctrl_q.fence_i));
+    // (mret and fence.i make no bus access: they retire unless they trap)
+    w_flush    = w_trap || (w_valid_q && !w_irq && !w_exc_q.valid && (w_ctrl_q.mret || w_ctrl_q.fence_i));
     irq_hold_d = w_retire ? w_ctrl_q.mret : irq_hold_q;
     if (w_trap) begin
       w_flush_pc = csr_trap_target;
@@ -624,6 +705,11 @@ module rv_core #(
         w_a_d      = m_a_q;
         w_issued_d = m_req_q;
         w_exc_d    = m_exc_q;
+        if (m_tsrc_q == 2'd1) begin
+          w_exc_d.tval = m_result_q;
+        end else if (m_tsrc_q == 2'd2) begin
+          w_exc_d.tval = (m_a_q + m_ctrl_q.imm) & 32'hFFFF_FFFE;
+        end
       end
     end
 
@@ -635,10 +721,12 @@ module rv_core #(
     m_a_d      = m_a_q;
     m_b_d      = m_b_q;
     m_exc_d    = m_exc_q;
+    m_tsrc_d   = m_tsrc_q;
     if (w_flush || (!stall_m && (stall_e || r_go_q))) begin
       m_valid_d = 1'b0;
       m_ctrl_d  = '0;
       m_exc_d   = '0;
+      m_tsrc_d  = 2'd0;
     end else if (!stall_m) begin
       m_valid_d  = e_valid_q;
       m_pc_d     = e_pc_q;
@@ -647,6 +735,7 @@ module rv_core #(
       m_a_d      = e_a;
       m_b_d      = e_b;
       m_exc_d    = e_exc_out;
+      m_tsrc_d   = e_tsrc;
     end
 
     // E <- D
@@ -659,6 +748,11 @@ module rv_core #(
     e_tmis_d   = e_tmis_q;
     e_pred_d   = e_pred_q;
     e_exc_d    = e_exc_q;
+    e_opav_d   = e_opav_q;
+    e_opbv_d   = e_opbv_q;
+    e_cls_d    = e_cls_q;
+    e_div_d    = e_div_q;
+    e_csrok_d  = stall_e ? e_csrok_q : csr_chk_exists;
     if (w_flush || r_go_q || (!stall_e && stall_d)) begin
       e_valid_d = 1'b0;
       e_ctrl_d  = '0;
@@ -666,14 +760,20 @@ module rv_core #(
     end else if (stall_e) begin
       // Holding: keep the operands up to date, as the instructions they are
       // forwarded from move on.
-      e_rs1_d = e_a;
-      e_rs2_d = e_b;
+      e_rs1_d  = e_a;
+      e_rs2_d  = e_b;
+      e_opav_d = e_opa;
+      e_opbv_d = e_opb;
     end else begin
       e_valid_d  = d_valid_q;
       e_pc_d     = d_pc_q;
       e_ctrl_d   = d_ctrl;
       e_rs1_d    = d_rs1_val;
       e_rs2_d    = d_rs2_val;
+      e_opav_d   = d_opav;
+      e_opbv_d   = d_opbv;
+      e_cls_d    = d_cls;
+      e_div_d    = d_div_raw;
       e_target_d = d_target;
       e_tmis_d   = d_dec.imm[1];
       e_pred_d   = d_pred;
@@ -763,12 +863,22 @@ module rv_core #(
     e_target_q <= e_target_d;
     e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
-    e_fwd1_q   <= e_fwd1_d;
-    e_fwd2_q   <= e_fwd2_d;
+    e_s1_q     <= e_s1_d;
+    e_s2_q     <= e_s2_d;
+    e_sa_q     <= e_sa_d;
+    e_sb_q     <= e_sb_d;
+    e_ua_q     <= e_ua_d;
+    e_ub_q     <= e_ub_d;
+    e_opav_q   <= e_opav_d;
+    e_opbv_q   <= e_opbv_d;
+    e_cls_q    <= e_cls_d;
+    e_div_q    <= e_div_d;
+    e_csrok_q  <= e_csrok_d;
     e_wl_q     <= e_wl_d;
     m_pc_q     <= m_pc_d;
     m_result_q <= m_result_d;
     m_a_q      <= m_a_d;
+    m_tsrc_q   <= m_tsrc_d;
     m_b_q      <= m_b_d;
     w_pc_q     <= w_pc_d;
     w_result_q <= w_result_d;

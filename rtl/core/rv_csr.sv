@@ -36,7 +36,8 @@ module rv_csr (
   input  wire logic        irq_external,
   // registered: from the lines of the cycle before and the enables of this cycle
   output logic             irq_take,   // an enabled interrupt is pending and MIE=1
-  output logic             irq_take_next,  // irq_take of the next cycle
+  output logic             irq_take_next_nw,  // irq_take of the next cycle, if this
+                                              // cycle has no trap, mret or CSR write
   output logic      [3:0]  irq_cause,
   output logic             wfi_wake    // an interrupt is pending and enabled in mie (any MIE)
 );
@@ -61,6 +62,7 @@ module rv_csr (
   logic        wdata_ones;
   logic        take_q, take_d;
   logic        wake_q, wake_d;
+  logic        en_ms, en_ie, mtie_n, meie_n;
   logic [3:0]  cause_q, cause_d;
 
   logic [31:0] mstatus_v, mie_v, mip_v;
@@ -215,14 +217,21 @@ module rv_csr (
     mepc = {mepc_q, 2'b00};
 
     // From the next state of the enables, so a write that disables an
-    // interrupt holds from the next instruction on.
-    wake_d  = (irq_timer && mtie_d) || (irq_external && meie_d);
-    take_d  = mie_d && wake_d;
+    // interrupt holds from the next instruction on (written flat: the
+    // enables after this cycle's CSR write, then trap and mret on MIE).
+    en_ms   = we && (waddr == core_pkg::CSR_MSTATUS);
+    en_ie   = we && (waddr == core_pkg::CSR_MIE);
+    mtie_n  = en_ie ? wdata[7] : mtie_q;
+    meie_n  = en_ie ? wdata[11] : meie_q;
+    wake_d  = (irq_timer && mtie_n) || (irq_external && meie_n);
+    take_d  = !trap && (mret ? mpie_q : (en_ms ? wdata[3] : mie_q)) && wake_d;
+    // without trap, mret and CSR write the enables stay: from registers and
+    // the interrupt lines only
+    irq_take_next_nw = mie_q && ((irq_timer && mtie_q) || (irq_external && meie_q));
     // Priority: machine external before machine timer.
-    cause_d = (irq_external && meie_d) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
+    cause_d = (irq_external && meie_n) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
     wfi_wake  = wake_q;
     irq_take  = take_q;
-    irq_take_next = take_d;
     irq_cause = cause_q;
   end
 
