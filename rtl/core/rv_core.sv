@@ -109,7 +109,7 @@ module rv_core #(
   logic [31:0]     d_rs1_val, d_rs2_val;
   logic [31:0]     rf_rdata1, rf_rdata2;
   logic            csr_chk_exists;
-  logic            load_use;
+  logic            m_late;                // M holds a load, multiply or CSR read
 
   // E stage.
   logic            e_valid_q, e_valid_d;
@@ -126,7 +126,9 @@ module rv_core #(
   // Forwarding, decided a cycle ahead: operand n of E comes from M, W or X
   // (one-hot, registered), else from e_rsn_q; e_wl: it waits for a load in W.
   logic [2:0]      e_fwd1_d, e_fwd2_d;
-  logic            e_w1, e_w2;            // operand 1 / 2 comes from W now
+  logic            e_m1, e_m2, e_w1, e_w2;   // operand 1 / 2 comes from M / W now
+  logic            e_ml_q, e_ml_d;        // E waits for a late result in M
+  logic            e_m_late;
   // The same choice binary (0: own register, 1: M, 2: W, 3: X), so that each
   // operand is one 4:1 mux after registers: for rs1, rs2 (e_a, e_b) and for
   // the ALU's operands (e_opa, e_opb), whose own registers hold the pc, zero,
@@ -227,10 +229,12 @@ module rv_core #(
     d_jb_imm   = d_instr[2] ? {{11{d_instr[31]}}, d_instr[31], d_instr[19:12], d_instr[20], d_instr[30:21], 1'b0}
                             : {{19{d_instr[31]}}, d_instr[31], d_instr[7], d_instr[30:25], d_instr[11:8], 1'b0};
     d_target   = d_pc_q + d_jb_imm;
-    d_rs1_used = !((d_instr[6:0] == core_pkg::OPC_LUI) || (d_instr[6:0] == core_pkg::OPC_AUIPC) ||
-                   (d_instr[6:0] == core_pkg::OPC_JAL));
-    d_rs2_used = (d_instr[6:0] == core_pkg::OPC_BRANCH) || (d_instr[6:0] == core_pkg::OPC_STORE) ||
-                 (d_instr[6:0] == core_pkg::OPC_OP);
+    // From opcode bits 6:2 (exact for every legal opcode; an illegal word
+    // traps, whatever it waits for or predicts): rs1 is unused by lui /
+    // auipc (x01x1 with bit 4) and jal (11x11), rs2 used by branch, store
+    // and op (x1x00, not system).
+    d_rs1_used = !((d_instr[4] && d_instr[2]) || (d_instr[6] && d_instr[3]));
+    d_rs2_used = d_instr[5] && !d_instr[3] && !d_instr[2] && !(d_instr[6] && d_instr[4]);
 
     // Exceptions found in D: the fetch fault and a misaligned jal (both from
     // registers or the opcode); the encoding (illegal, ecall, ebreak) is
@@ -252,21 +256,20 @@ module rv_core #(
 
     // From the opcode alone (an excepting instruction that jumps here is
     // cancelled at W all the same): backward branches, jal.
-    d_pred = (d_instr[6:0] == core_pkg::OPC_BRANCH) && d_instr[31] && !d_instr[8];
-    d_jump = d_valid_q && ((d_instr[6:0] == core_pkg::OPC_JAL) || d_pred);
+    // (opcode bits 6:2: branch is the legal one with 6 set, 4 and 2 clear;
+    // jal the one with 6 and 3 set)
+    d_pred = d_instr[6] && !d_instr[4] && !d_instr[2] && d_instr[31] && !d_instr[8];
+    d_jump = d_valid_q && ((d_instr[6] && d_instr[3]) || d_pred);
 
     // No bypass here: what W writes this cycle reaches E from X next cycle.
     d_rs1_val = rf_rdata1;
     d_rs2_val = rf_rdata2;
 
     // A result produced late (load data, CSR read at W, product at M) cannot
-    // be forwarded to the next instruction in time: one bubble.
+    // be forwarded to the next instruction from M: the user goes on to E and
+    // waits there one cycle (e_ml, registered), then takes it from W.
     e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE);
-    // (from the decode before the exception squash: a needless stall of an
-    // excepting instruction is harmless)
-    load_use = d_valid_q && e_valid_q && e_late && e_ctrl_q.rd_we &&
-               ((d_rs1_used && (d_instr[19:15] == e_ctrl_q.rd)) ||
-                (d_rs2_used && (d_instr[24:20] == e_ctrl_q.rd)));
+    m_late   = m_ctrl_q.load || m_ctrl_q.mul || (m_ctrl_q.csr_op != core_pkg::CSR_NONE);
   end
 
   // ---------------------------------------------------------------- E stage
@@ -303,13 +306,19 @@ module rv_core #(
   // now, not forwardable) is still owed: from X next cycle, or W again while
   // W stalls.
   function automatic logic [2:0] fwd_next(input logic hold, input logic [4:0] rs,
-                                          input logic cur_w);
+                                          input logic cur_m, input logic cur_w);
     logic m_hit, w_hit, x_hit;
     m_hit = e_valid_q && e_ctrl_q.rd_we && (e_ctrl_q.rd == rs);
     w_hit = m_valid_q && m_ctrl_q.rd_we && (m_ctrl_q.rd == rs);
     x_hit = w_valid_q && w_ctrl_q.rd_we && (w_ctrl_q.rd == rs);
     if (hold) begin
-      fwd_next = (cur_w && w_ctrl_q.load) ? (stall_w ? 3'b010 : 3'b100) : 3'b000;
+      if (cur_m && m_late) begin
+        fwd_next = stall_m ? 3'b001 : 3'b010;     // a late result in M: from W next
+      end else if (cur_w && w_ctrl_q.load) begin
+        fwd_next = stall_w ? 3'b010 : 3'b100;
+      end else begin
+        fwd_next = 3'b000;
+      end
     end else if (m_hit) begin
       fwd_next = 3'b001;
     end else if (w_hit) begin
@@ -320,10 +329,12 @@ module rv_core #(
   endfunction
 
   always_comb begin
+    e_m1     = e_s1_q == 2'd1;
+    e_m2     = e_s2_q == 2'd1;
     e_w1     = e_s1_q == 2'd2;
     e_w2     = e_s2_q == 2'd2;
-    e_fwd1_d = fwd_next(stall_e, d_instr[19:15], e_w1);
-    e_fwd2_d = fwd_next(stall_e, d_instr[24:20], e_w2);
+    e_fwd1_d = fwd_next(stall_e, d_instr[19:15], e_m1, e_w1);
+    e_fwd2_d = fwd_next(stall_e, d_instr[24:20], e_m2, e_w2);
     e_ua_d   = stall_e ? e_ua_q : d_ua;
     e_ub_d   = stall_e ? e_ub_q : d_ub;
     e_s1_d   = fwd_enc(e_fwd1_d);
@@ -380,14 +391,23 @@ module rv_core #(
     end
   end
 
-  // A load in W that E's instruction needs next cycle (E waits for it).
+  // A load in W that E's instruction needs next cycle (E waits for it to
+  // reach X), and a late result in M that it needs next cycle (E waits for
+  // it to reach W). (From the decode before the exception squash: a needless
+  // wait of an excepting instruction is harmless.)
   always_comb begin
     if (stall_e) begin
-      e_wl_d = stall_w && w_ctrl_q.load &&
-               ((e_ctrl_q.rs1_used && e_w1) || (e_ctrl_q.rs2_used && e_w2));
+      e_wl_d = (stall_w && w_ctrl_q.load &&
+                ((e_ctrl_q.rs1_used && e_w1) || (e_ctrl_q.rs2_used && e_w2))) ||
+               (!stall_m && m_ctrl_q.load &&
+                ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2)));
+      e_ml_d = stall_m && m_late &&
+               ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2));
     end else begin
       e_wl_d = m_ctrl_q.load &&
                ((d_rs1_used && e_fwd1_d[1]) || (d_rs2_used && e_fwd2_d[1]));
+      e_ml_d = e_late &&
+               ((d_rs1_used && e_fwd1_d[0]) || (d_rs2_used && e_fwd2_d[0]));
     end
   end
 
@@ -402,7 +422,7 @@ module rv_core #(
   rv_div u_div (
     .clk    (clk),
     .rst    (rst),
-    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !e_w_load && !w_flush && !r_go_q),
+    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !e_w_load && !e_m_late && !w_flush && !r_go_q),
     .ack    (!stall_m),
     .kill   (w_flush),
     .op     (e_ctrl_q.div_op),
@@ -418,6 +438,7 @@ module rv_core #(
     e_opa = fwd4(e_sa_q, e_opav_q, m_result_q, w_result_q, x_data_q);
     e_opb = fwd4(e_sb_q, e_opbv_q, m_result_q, w_result_q, x_data_q);
     e_w_load = e_valid_q && e_wl_q;
+    e_m_late = e_valid_q && e_ml_q;
 
     unique case (e_ctrl_q.funct3)
       3'b000:  e_taken = (e_a == e_b);                    // beq
@@ -671,8 +692,9 @@ module rv_core #(
   // ---------------------------------------------------------------- control
   always_comb begin
     stall_m = stall_w || (m_mem && !(m_req_q && dbus_gnt)) || m_csr_wait;
-    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !div_ready) || e_w_load;
-    stall_d = stall_e || load_use;
+    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !div_ready) || e_w_load ||
+              e_m_late;
+    stall_d = stall_e;
   end
 
   // ---------------------------------------------------------------- pipeline registers
@@ -875,6 +897,7 @@ module rv_core #(
     e_div_q    <= e_div_d;
     e_csrok_q  <= e_csrok_d;
     e_wl_q     <= e_wl_d;
+    e_ml_q     <= e_ml_d;
     m_pc_q     <= m_pc_d;
     m_result_q <= m_result_d;
     m_a_q      <= m_a_d;
