@@ -503,17 +503,16 @@ module rv_core #(
   // Redirect: jalr always, a branch whose prediction was wrong; not for an
   // excepting one (its own encoding and alignment checked here directly,
   // not through e_exc_out).
+  // (the target whether or not E redirects: it is used only with r_go)
   always_comb begin
-    e_redirect_pc = 32'b0;
+    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : (e_taken ? e_target_q : (e_pc_q + 32'd4));
     e_go          = 1'b0;
     if (e_valid_q && !e_exc_q.valid && !stall_e && !w_flush && !r_go_q) begin
       if (e_ctrl_q.jalr && (e_ctrl_q.funct3 == 3'b000) && !e_addr_lo[1]) begin
         e_go          = 1'b1;
-        e_redirect_pc = e_jalr_target;
       end else if (e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] != 2'b01) && (e_taken != e_pred_q) &&
                    !(e_taken && e_tmis_q)) begin
         e_go          = 1'b1;
-        e_redirect_pc = e_taken ? e_target_q : (e_pc_q + 32'd4);
       end
     end
   end
@@ -602,7 +601,8 @@ module rv_core #(
     .rst          (rst),
     .chk_addr     (d_instr[31:20]),
     .chk_exists   (csr_chk_exists),
-    .addr         (m_ctrl_q.csr_addr),
+    .raddr        (e_ctrl_q.csr_addr),
+    .raddr_take   (!stall_m),
     .rdata        (csr_rdata),
     .waddr        (w_ctrl_q.csr_addr),
     .we           (csr_we),

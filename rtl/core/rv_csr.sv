@@ -12,8 +12,11 @@ module rv_csr (
   input  wire logic [11:0] chk_addr,
   output logic             chk_exists,
 
-  // Read (combinational, from the state) and write (when we) of an access.
-  input  wire logic [11:0] addr,
+  // Read (combinational, from the state; the address decoded a stage ahead:
+  // raddr is E's, registered when M takes E's instruction, raddr_take) and
+  // write (when we) of an access.
+  input  wire logic [11:0] raddr,
+  input  wire logic        raddr_take,
   output logic      [31:0] rdata,
   input  wire logic [11:0] waddr,
   input  wire logic        we,
@@ -66,7 +69,7 @@ module rv_csr (
   logic [3:0]  cause_q, cause_d;
 
   logic [31:0] mstatus_v, mie_v, mip_v;
-  logic        hpm_zero;   // mhpmcounter3..31(h), mhpmevent3..31 and user aliases: read zero
+  logic [12:0] rsel_q, rsel_d;   // read select (see rsel_of)
 
   always_comb begin
     mstatus_v = 32'b0;
@@ -92,6 +95,30 @@ module rv_csr (
               (a[11:5] == 7'b1100000) || (a[11:5] == 7'b1100100));
   endfunction
 
+  function automatic logic [12:0] rsel_of(input logic [11:0] a);
+    rsel_of = '0;
+    unique case (a)
+      core_pkg::CSR_MSTATUS:   rsel_of[0]  = 1'b1;
+      core_pkg::CSR_MISA:      rsel_of[1]  = 1'b1;
+      core_pkg::CSR_MIE:       rsel_of[2]  = 1'b1;
+      core_pkg::CSR_MTVEC:     rsel_of[3]  = 1'b1;
+      core_pkg::CSR_MSCRATCH:  rsel_of[4]  = 1'b1;
+      core_pkg::CSR_MEPC:      rsel_of[5]  = 1'b1;
+      core_pkg::CSR_MCAUSE:    rsel_of[6]  = 1'b1;
+      core_pkg::CSR_MTVAL:     rsel_of[7]  = 1'b1;
+      core_pkg::CSR_MIP:       rsel_of[8]  = 1'b1;
+      core_pkg::CSR_MCYCLE,
+      core_pkg::CSR_CYCLE:     rsel_of[9]  = 1'b1;
+      core_pkg::CSR_MCYCLEH,
+      core_pkg::CSR_CYCLEH:    rsel_of[10] = 1'b1;
+      core_pkg::CSR_MINSTRET,
+      core_pkg::CSR_INSTRET:   rsel_of[11] = 1'b1;
+      core_pkg::CSR_MINSTRETH,
+      core_pkg::CSR_INSTRETH:  rsel_of[12] = 1'b1;
+      default: ;
+    endcase
+  endfunction
+
   function automatic logic exists(input logic [11:0] a);
     unique case (a)
       core_pkg::CSR_MSTATUS, core_pkg::CSR_MISA, core_pkg::CSR_MIE, core_pkg::CSR_MTVEC,
@@ -109,32 +136,16 @@ module rv_csr (
 
   always_comb begin
     chk_exists = exists(chk_addr);
-    hpm_zero   = is_hpm(addr);
-
-    unique case (addr)
-      core_pkg::CSR_MSTATUS:   rdata = mstatus_v;
-      core_pkg::CSR_MISA:      rdata = core_pkg::MISA_VALUE;
-      core_pkg::CSR_MIE:       rdata = mie_v;
-      core_pkg::CSR_MTVEC:     rdata = mtvec_q;
-      core_pkg::CSR_MSCRATCH:  rdata = mscratch_q;
-      core_pkg::CSR_MEPC:      rdata = {mepc_q, 2'b00};
-      core_pkg::CSR_MCAUSE:    rdata = {mcause_irq_q, 27'b0, mcause_code_q};
-      core_pkg::CSR_MTVAL:     rdata = mtval_q;
-      core_pkg::CSR_MIP:       rdata = mip_v;
-      core_pkg::CSR_MCYCLE,
-      core_pkg::CSR_CYCLE:     rdata = mcycle_q[31:0];
-      core_pkg::CSR_MCYCLEH,
-      core_pkg::CSR_CYCLEH:    rdata = mcycle_q[63:32];
-      core_pkg::CSR_MINSTRET,
-      core_pkg::CSR_INSTRET:   rdata = minstret_q[31:0];
-      core_pkg::CSR_MINSTRETH,
-      core_pkg::CSR_INSTRETH:  rdata = minstret_q[63:32];
-      // mstatush, mcountinhibit (counters always run), mvendorid, marchid, mimpid, mhartid and the hpm counters read 0.
-      default:               rdata = 32'b0;
-    endcase
-    if (hpm_zero) begin
-      rdata = 32'b0;
-    end
+    // the read select of the CSR in M, one-hot (none: reads 0: mstatush,
+    // mcountinhibit, the ids, the hpm counters)
+    rsel_d = raddr_take ? rsel_of(raddr) : rsel_q;
+    rdata  = ({32{rsel_q[0]}} & mstatus_v) | ({32{rsel_q[1]}} & core_pkg::MISA_VALUE) |
+             ({32{rsel_q[2]}} & mie_v) | ({32{rsel_q[3]}} & mtvec_q) |
+             ({32{rsel_q[4]}} & mscratch_q) | ({32{rsel_q[5]}} & {mepc_q, 2'b00}) |
+             ({32{rsel_q[6]}} & {mcause_irq_q, 27'b0, mcause_code_q}) | ({32{rsel_q[7]}} & mtval_q) |
+             ({32{rsel_q[8]}} & mip_v) | ({32{rsel_q[9]}} & mcycle_q[31:0]) |
+             ({32{rsel_q[10]}} & mcycle_q[63:32]) | ({32{rsel_q[11]}} & minstret_q[31:0]) |
+             ({32{rsel_q[12]}} & minstret_q[63:32]);
   end
 
   always_comb begin
@@ -273,6 +284,7 @@ module rv_csr (
       wake_q        <= wake_d;
       cause_q       <= cause_d;
     end
+    rsel_q <= rsel_d;
   end
 
 endmodule
