@@ -5,34 +5,45 @@
 //   F  imem_addr is the register f_pc: the next word is chosen a cycle ahead
 //      (f_pc + 4, or a redirect), its fetch-fault check too
 //   D  the word arrives from the BRAM (or from d_instr, where D keeps it while
-//      it stalls); decode, register read (no bypass: what W writes reaches E
-//      from X), exceptions of the fetch and the encoding (flat, no priority
+//      it stalls); decode (the encoding checks too, registered into E with
+//      the control), CSR existence check, register read (no bypass: what W
+//      writes reaches E from X), exceptions of the fetch (flat, no priority
 //      through the decoder). jal and backward branches redirect F here, from
-//      the word alone (static prediction: backward taken, forward not
+//      opcode bits alone (static prediction: backward taken, forward not
 //      taken): a taken jump costs one bubble. The forwarding of E's operands
-//      is chosen here, a cycle ahead.
-//   E  operands from registers only (one-hot M/W/X select, registered), ALU,
-//      branch resolution, address alignment (from the two low bits alone),
-//      CSR existence check, iterative divide (stalls E). A misprediction or a
+//      is chosen here, a cycle ahead, and the ALU's operand registers are
+//      filled (the pc, zero, the immediate, 4 for a link, or the register)
+//      with the ALU's result class, all from opcode bits 6:2 and funct3.
+//   E  operands from registers only (a binary M/W/X select, registered: one
+//      4:1 mux per operand bit), ALU (every kind in parallel, gated by its
+//      one-hot class), branch resolution, address alignment (from the two
+//      low bits alone), iterative divide (stalls E). A misprediction or a
 //      jalr is registered (r_go) and redirects F the cycle after: the wrong
 //      path in D and E is emptied then (3 bubbles). Byte enables and store
 //      data are put on their lanes here, for M's registered bus outputs.
+//      The exception of E is decided flat (the late branch compare and
+//      address bits decide valid only); the tval of a misaligned jalr or
+//      access is filled in on the way into W (m_tsrc).
 //   M  the sbus request (dbus_req registered, see below), multiply (operands
 //      registered in front, product registered behind: a DSP-friendly
-//      two-cycle path), CSR read (registered into w_result; only while W is
-//      empty, so the state is that left by every older instruction)
+//      two-cycle path), CSR read (its select decoded in E and registered;
+//      the value registered into w_result; only while W is empty, so the
+//      state is that left by every older instruction)
 //   W  commit: load data, CSR write, traps, mret, wfi, fence.i, register
 //      write. The one place architectural state changes, so every trap is
-//      precise; an sbus error arrives here with rvalid.
+//      precise; an sbus error arrives here with rvalid. A CSR write, mret
+//      and fence.i make no bus access: their effects need no bus input.
 //   X  the register write of the instruction that left W (forwarded to E)
 //
 // Forwarding: E takes operands from M (ALU, jump link, divide results), W
 // (also the product and a CSR's old value) and X (everything, load data
 // included). A load, multiply or CSR read followed by a user costs one
-// bubble, a load used two instructions later one more.
+// bubble (the user waits in E, e_ml, registered a cycle ahead), a load used
+// two instructions later one more (e_wl).
 // The bus request of a load or store is registered: it is presented only
 // while W holds nothing that could trap, flush, stall or access the bus (and
-// not when W takes an interrupt next cycle), so a load or store right after
+// not when W may take an interrupt next cycle: from registers, and not while
+// W writes a CSR), so a load or store right after
 // another one is requested the cycle after the first one's response.
 // Interrupts (pending/enabled state registered in rv_csr) are taken at W on
 // an instruction that has not started a bus access and is not a wfi, never
@@ -238,7 +249,7 @@ module rv_core #(
 
     // Exceptions found in D: the fetch fault and a misaligned jal (both from
     // registers or the opcode); the encoding (illegal, ecall, ebreak) is
-    // checked in E from the word, which travels in tval.
+    // decoded here and raised in E (from e_ctrl); the word travels in tval.
     d_jal_mis   = (d_instr[6:0] == core_pkg::OPC_JAL) && d_instr[21];   // target[1] = imm[1]
     d_exc.valid = d_ffault_q || d_jal_mis;
     d_exc.cause = d_ffault_q ? core_pkg::EXC_INSN_ACCESS : core_pkg::EXC_INSN_MISALIGNED;

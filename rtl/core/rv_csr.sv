@@ -8,7 +8,7 @@ module rv_csr (
   input  wire logic        clk,
   input  wire logic        rst,
 
-  // Existence check of the CSR of an instruction (rv_core's E stage).
+  // Existence check of the CSR of an instruction (rv_core's D stage).
   input  wire logic [11:0] chk_addr,
   output logic             chk_exists,
 
