@@ -42,28 +42,16 @@ module rv_alu (
 `else
     fill = (op == core_pkg::ALU_SRA) && a[31];
 `endif
-    for (int i = 0; i < 32; i++) begin
-      r1[i] = (i + 32'(shamt[1:0]) < 32) ? a[(i + 32'(shamt[1:0])) % 32] : fill;
-    end
-    for (int i = 0; i < 32; i++) begin
-      r2[i] = (i + 4 * 32'(shamt[3:2]) < 32) ? r1[(i + 4 * 32'(shamt[3:2])) % 32] : fill;
-    end
-    for (int i = 0; i < 32; i++) begin
-      shr[i] = !shamt[4] ? r2[i] : (i < 16) ? r2[i + 16] : fill;
-    end
+    r1  = 32'({{32{fill}}, a} >> shamt[1:0]);
+    r2  = 32'({{32{fill}}, r1} >> {shamt[3:2], 2'b00});
+    shr = shamt[4] ? {{16{fill}}, r2[31:16]} : r2;
   end
 
   // left shift, the same three steps
   always_comb begin
-    for (int i = 0; i < 32; i++) begin
-      l1[i] = (i >= 32'(shamt[1:0])) ? a[(i + 32 - 32'(shamt[1:0])) % 32] : 1'b0;
-    end
-    for (int i = 0; i < 32; i++) begin
-      l2[i] = (i >= 4 * 32'(shamt[3:2])) ? l1[(i + 32 - 4 * 32'(shamt[3:2])) % 32] : 1'b0;
-    end
-    for (int i = 0; i < 32; i++) begin
-      shl[i] = !shamt[4] ? l2[i] : (i >= 16) ? l2[i - 16] : 1'b0;
-    end
+    l1  = a << shamt[1:0];
+    l2  = l1 << {shamt[3:2], 2'b00};
+    shl = shamt[4] ? {l2[15:0], 16'b0} : l2;
   end
 
   always_comb begin

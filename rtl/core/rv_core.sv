@@ -291,12 +291,7 @@ module rv_core #(
   function automatic logic [31:0] fwd4(input logic [1:0] sel, input logic [31:0] val,
                                        input logic [31:0] m_res, input logic [31:0] w_res,
                                        input logic [31:0] x_res);
-    unique case (sel)
-      2'd1:    fwd4 = m_res;
-      2'd2:    fwd4 = w_res;
-      2'd3:    fwd4 = x_res;
-      default: fwd4 = val;
-    endcase
+    fwd4 = sel[1] ? (sel[0] ? x_res : w_res) : (sel[0] ? m_res : val);
   endfunction
 
   function automatic logic [1:0] fwd_enc(input logic [2:0] sel);
