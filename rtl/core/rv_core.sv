@@ -43,7 +43,7 @@
 // The bus request of a load or store is registered: it is presented only
 // while W holds nothing that could trap, flush, stall or access the bus (and
 // not when W may take an interrupt next cycle: from registers, and not while
-// W writes a CSR), so a load or store right after
+// W writes mstatus or mie), so a load or store right after
 // another one is requested the cycle after the first one's response.
 // Interrupts (pending/enabled state registered in rv_csr) are taken at W on
 // an instruction that has not started a bus access and is not a wfi, never
@@ -206,7 +206,7 @@ module rv_core #(
   // forwarding to E (load data reaches E only from here).
   logic [31:0]     x_data_q, x_data_d;
   logic            csr_we, w_mret;
-  logic            w_csrw;                // W holds a CSR write (from registers)
+  logic            w_csrw;                // W writes mstatus or mie (from registers)
   logic            irq_take, irq_take_next_nw, wfi_wake;
   logic [3:0]      irq_cause;
   logic            rf_we;
@@ -572,8 +572,8 @@ module rv_core #(
       m_req_d = m_mem && (!stall_w || w_safe);
     end else begin
       // not when M's instruction may take an interrupt at W next cycle: W
-      // does not flush here (no trap, no mret), and while W writes a CSR
-      // (which may enable one) the request waits a cycle
+      // does not flush here (no trap, no mret), and while W writes mstatus
+      // or mie (which may enable one) the request waits a cycle
       m_req_d = e_mem && !stall_e && !r_go_q && m_safe &&
                 !((irq_take_next_nw || w_csrw) && m_valid_q && !irq_hold_d);
     end
@@ -677,7 +677,8 @@ module rv_core #(
     csr_we = w_valid_q && !w_irq && !w_exc_q.valid &&
              (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
     w_mret = w_valid_q && !w_irq && !w_exc_q.valid && w_ctrl_q.mret;
-    w_csrw = w_valid_q && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+    w_csrw = w_valid_q && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write &&
+             ((w_ctrl_q.csr_addr == core_pkg::CSR_MSTATUS) || (w_ctrl_q.csr_addr == core_pkg::CSR_MIE));
 
     x_data_d  = w_final;
   end
