@@ -5,34 +5,45 @@
 //   F  imem_addr is the register f_pc: the next word is chosen a cycle ahead
 //      (f_pc + 4, or a redirect), its fetch-fault check too
 //   D  the word arrives from the BRAM (or from d_instr, where D keeps it while
-//      it stalls); decode, register read (no bypass: what W writes reaches E
-//      from X), exceptions of the fetch and the encoding (flat, no priority
+//      it stalls); decode (the encoding checks too, registered into E with
+//      the control), CSR existence check, register read (no bypass: what W
+//      writes reaches E from X), exceptions of the fetch (flat, no priority
 //      through the decoder). jal and backward branches redirect F here, from
-//      the word alone (static prediction: backward taken, forward not
+//      opcode bits alone (static prediction: backward taken, forward not
 //      taken): a taken jump costs one bubble. The forwarding of E's operands
-//      is chosen here, a cycle ahead.
-//   E  operands from registers only (one-hot M/W/X select, registered), ALU,
-//      branch resolution, address alignment (from the two low bits alone),
-//      CSR existence check, iterative divide (stalls E). A misprediction or a
+//      is chosen here, a cycle ahead, and the ALU's operand registers are
+//      filled (the pc, zero, the immediate, 4 for a link, or the register)
+//      with the ALU's result class, all from opcode bits 6:2 and funct3.
+//   E  operands from registers only (a binary M/W/X select, registered: one
+//      4:1 mux per operand bit), ALU (every kind in parallel, gated by its
+//      one-hot class), branch resolution, address alignment (from the two
+//      low bits alone), iterative divide (stalls E). A misprediction or a
 //      jalr is registered (r_go) and redirects F the cycle after: the wrong
 //      path in D and E is emptied then (3 bubbles). Byte enables and store
 //      data are put on their lanes here, for M's registered bus outputs.
+//      The exception of E is decided flat (the late branch compare and
+//      address bits decide valid only); the tval of a misaligned jalr or
+//      access is filled in on the way into W (m_tsrc).
 //   M  the sbus request (dbus_req registered, see below), multiply (operands
 //      registered in front, product registered behind: a DSP-friendly
-//      two-cycle path), CSR read (registered into w_result; only while W is
-//      empty, so the state is that left by every older instruction)
+//      two-cycle path), CSR read (its select decoded in E and registered;
+//      the value registered into w_result; only while W is empty, so the
+//      state is that left by every older instruction)
 //   W  commit: load data, CSR write, traps, mret, wfi, fence.i, register
 //      write. The one place architectural state changes, so every trap is
-//      precise; an sbus error arrives here with rvalid.
+//      precise; an sbus error arrives here with rvalid. A CSR write, mret
+//      and fence.i make no bus access: their effects need no bus input.
 //   X  the register write of the instruction that left W (forwarded to E)
 //
 // Forwarding: E takes operands from M (ALU, jump link, divide results), W
 // (also the product and a CSR's old value) and X (everything, load data
 // included). A load, multiply or CSR read followed by a user costs one
-// bubble, a load used two instructions later one more.
+// bubble (the user waits in E, e_ml, registered a cycle ahead), a load used
+// two instructions later one more (e_wl).
 // The bus request of a load or store is registered: it is presented only
 // while W holds nothing that could trap, flush, stall or access the bus (and
-// not when W takes an interrupt next cycle), so a load or store right after
+// not when W may take an interrupt next cycle: from registers, and not while
+// W writes mstatus or mie), so a load or store right after
 // another one is requested the cycle after the first one's response.
 // Interrupts (pending/enabled state registered in rv_csr) are taken at W on
 // an instruction that has not started a bus access and is not a wfi, never
@@ -109,7 +120,7 @@ module rv_core #(
   logic [31:0]     d_rs1_val, d_rs2_val;
   logic [31:0]     rf_rdata1, rf_rdata2;
   logic            csr_chk_exists;
-  logic            load_use;
+  logic            m_late;                // M holds a load, multiply or CSR read
 
   // E stage.
   logic            e_valid_q, e_valid_d;
@@ -125,13 +136,36 @@ module rv_core #(
   logic            e_taken, e_late, e_w_load;
   // Forwarding, decided a cycle ahead: operand n of E comes from M, W or X
   // (one-hot, registered), else from e_rsn_q; e_wl: it waits for a load in W.
-  logic [2:0]      e_fwd1_q, e_fwd1_d, e_fwd2_q, e_fwd2_d;
+  logic [2:0]      e_fwd1_d, e_fwd2_d;
+  logic            e_m1, e_m2, e_w1, e_w2;   // operand 1 / 2 comes from M / W now
+  logic            e_ml_q, e_ml_d;        // E waits for a late result in M
+  logic            e_m_late;
+  // The same choice binary (0: own register, 1: M, 2: W, 3: X), so that each
+  // operand is one 4:1 mux after registers: for rs1, rs2 (e_a, e_b) and for
+  // the ALU's operands (e_opa, e_opb), whose own registers hold the pc, zero,
+  // the immediate or 4 (the link of jal / jalr) instead when not a register.
+  // (not an FSM: Yosys 0.23's fsm_extract crashes on these)
+  (* fsm_encoding = "none" *) logic [1:0] e_s1_q, e_s2_q, e_sa_q, e_sb_q;
+  logic [1:0]      e_s1_d, e_s2_d, e_sa_d, e_sb_d;
+  logic            e_ua_q, e_ua_d, e_ub_q, e_ub_d;   // opa / opb is rs1 / rs2
+  logic [31:0]     e_opav_q, e_opav_d, e_opbv_q, e_opbv_d;
+  logic            d_ua, d_ub;
+  logic [31:0]     d_opav, d_opbv;
+  // The ALU's result class, one-hot, decoded in D: {logic, slt, shr, shl,
+  // add}; e_div_q: the result is the divider's.
+  logic [4:0]      d_cls, e_cls_q, e_cls_d;
+  logic            e_div_q, e_div_d;
   logic            e_wl_q, e_wl_d;
   logic [1:0]      e_addr_lo;             // low bits of rs1 + imm (alignment checks)
   logic            e_tmis_q, e_tmis_d;    // the branch target is misaligned (from D)
   core_pkg::exc_t    e_exc_out;
-  core_pkg::ctrl_t   e_chk;     // decode of E's word, for its encoding checks
-  logic              e_unused;
+  // Where the tval of E's exception comes from: e_exc_out (0), the access
+  // address (1: M's result) or the jalr target (2: rs1 + imm from M's
+  // registers); filled in on the way into W, so no address adder sits in
+  // front of m_exc.
+  logic [1:0]      e_tsrc, m_tsrc_q, m_tsrc_d;
+  logic            e_csrok_q, e_csrok_d;  // E's CSR address exists (checked in D)
+  logic            e_early;               // an encoding exception of E's word
   logic            div_ready;
   logic [31:0]     div_result;
 
@@ -171,8 +205,9 @@ module rv_core #(
   // X: the register write of the instruction that left W last cycle, for
   // forwarding to E (load data reaches E only from here).
   logic [31:0]     x_data_q, x_data_d;
-  logic            csr_we;
-  logic            irq_take, irq_take_next, wfi_wake;
+  logic            csr_we, w_mret;
+  logic            w_csrw;                // W writes mstatus or mie (from registers)
+  logic            irq_take, irq_take_next_nw, wfi_wake;
   logic [3:0]      irq_cause;
   logic            rf_we;
   logic            irq_hold_q, irq_hold_d;
@@ -205,14 +240,16 @@ module rv_core #(
     d_jb_imm   = d_instr[2] ? {{11{d_instr[31]}}, d_instr[31], d_instr[19:12], d_instr[20], d_instr[30:21], 1'b0}
                             : {{19{d_instr[31]}}, d_instr[31], d_instr[7], d_instr[30:25], d_instr[11:8], 1'b0};
     d_target   = d_pc_q + d_jb_imm;
-    d_rs1_used = !((d_instr[6:0] == core_pkg::OPC_LUI) || (d_instr[6:0] == core_pkg::OPC_AUIPC) ||
-                   (d_instr[6:0] == core_pkg::OPC_JAL));
-    d_rs2_used = (d_instr[6:0] == core_pkg::OPC_BRANCH) || (d_instr[6:0] == core_pkg::OPC_STORE) ||
-                 (d_instr[6:0] == core_pkg::OPC_OP);
+    // From opcode bits 6:2 (exact for every legal opcode; an illegal word
+    // traps, whatever it waits for or predicts): rs1 is unused by lui /
+    // auipc (x01x1 with bit 4) and jal (11x11), rs2 used by branch, store
+    // and op (x1x00, not system).
+    d_rs1_used = !((d_instr[4] && d_instr[2]) || (d_instr[6] && d_instr[3]));
+    d_rs2_used = d_instr[5] && !d_instr[3] && !d_instr[2] && !(d_instr[6] && d_instr[4]);
 
     // Exceptions found in D: the fetch fault and a misaligned jal (both from
     // registers or the opcode); the encoding (illegal, ecall, ebreak) is
-    // checked in E from the word, which travels in tval.
+    // decoded here and raised in E (from e_ctrl); the word travels in tval.
     d_jal_mis   = (d_instr[6:0] == core_pkg::OPC_JAL) && d_instr[21];   // target[1] = imm[1]
     d_exc.valid = d_ffault_q || d_jal_mis;
     d_exc.cause = d_ffault_q ? core_pkg::EXC_INSN_ACCESS : core_pkg::EXC_INSN_MISALIGNED;
@@ -230,21 +267,20 @@ module rv_core #(
 
     // From the opcode alone (an excepting instruction that jumps here is
     // cancelled at W all the same): backward branches, jal.
-    d_pred = (d_instr[6:0] == core_pkg::OPC_BRANCH) && d_instr[31] && !d_instr[8];
-    d_jump = d_valid_q && ((d_instr[6:0] == core_pkg::OPC_JAL) || d_pred);
+    // (opcode bits 6:2: branch is the legal one with 6 set, 4 and 2 clear;
+    // jal the one with 6 and 3 set)
+    d_pred = d_instr[6] && !d_instr[4] && !d_instr[2] && d_instr[31] && !d_instr[8];
+    d_jump = d_valid_q && ((d_instr[6] && d_instr[3]) || d_pred);
 
     // No bypass here: what W writes this cycle reaches E from X next cycle.
     d_rs1_val = rf_rdata1;
     d_rs2_val = rf_rdata2;
 
     // A result produced late (load data, CSR read at W, product at M) cannot
-    // be forwarded to the next instruction in time: one bubble.
+    // be forwarded to the next instruction from M: the user goes on to E and
+    // waits there one cycle (e_ml, registered), then takes it from W.
     e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE);
-    // (from the decode before the exception squash: a needless stall of an
-    // excepting instruction is harmless)
-    load_use = d_valid_q && e_valid_q && e_late && e_ctrl_q.rd_we &&
-               ((d_rs1_used && (d_instr[19:15] == e_ctrl_q.rd)) ||
-                (d_rs2_used && (d_instr[24:20] == e_ctrl_q.rd)));
+    m_late   = m_ctrl_q.load || m_ctrl_q.mul || (m_ctrl_q.csr_op != core_pkg::CSR_NONE);
   end
 
   // ---------------------------------------------------------------- E stage
@@ -252,17 +288,21 @@ module rv_core #(
   // youngest older writer of rs wins (M, then W, then X). A load in W is not
   // forwarded (its data comes from the bus this cycle): E waits for it to
   // reach X (e_w_load).
-  function automatic logic [31:0] fwd(input logic [2:0] sel, input logic [31:0] val,
-                                      input logic [31:0] m_res, input logic [31:0] w_res,
-                                      input logic [31:0] x_res);
+  function automatic logic [31:0] fwd4(input logic [1:0] sel, input logic [31:0] val,
+                                       input logic [31:0] m_res, input logic [31:0] w_res,
+                                       input logic [31:0] x_res);
+    fwd4 = sel[1] ? (sel[0] ? x_res : w_res) : (sel[0] ? m_res : val);
+  endfunction
+
+  function automatic logic [1:0] fwd_enc(input logic [2:0] sel);
     if (sel[0]) begin
-      fwd = m_res;
+      fwd_enc = 2'd1;
     end else if (sel[1]) begin
-      fwd = w_res;
+      fwd_enc = 2'd2;
     end else if (sel[2]) begin
-      fwd = x_res;
+      fwd_enc = 2'd3;
     end else begin
-      fwd = val;
+      fwd_enc = 2'd0;
     end
   endfunction
 
@@ -272,13 +312,19 @@ module rv_core #(
   // now, not forwardable) is still owed: from X next cycle, or W again while
   // W stalls.
   function automatic logic [2:0] fwd_next(input logic hold, input logic [4:0] rs,
-                                          input logic cur_w);
+                                          input logic cur_m, input logic cur_w);
     logic m_hit, w_hit, x_hit;
     m_hit = e_valid_q && e_ctrl_q.rd_we && (e_ctrl_q.rd == rs);
     w_hit = m_valid_q && m_ctrl_q.rd_we && (m_ctrl_q.rd == rs);
     x_hit = w_valid_q && w_ctrl_q.rd_we && (w_ctrl_q.rd == rs);
     if (hold) begin
-      fwd_next = (cur_w && w_ctrl_q.load) ? (stall_w ? 3'b010 : 3'b100) : 3'b000;
+      if (cur_m && m_late) begin
+        fwd_next = stall_m ? 3'b001 : 3'b010;     // a late result in M: from W next
+      end else if (cur_w && w_ctrl_q.load) begin
+        fwd_next = stall_w ? 3'b010 : 3'b100;
+      end else begin
+        fwd_next = 3'b000;
+      end
     end else if (m_hit) begin
       fwd_next = 3'b001;
     end else if (w_hit) begin
@@ -289,18 +335,85 @@ module rv_core #(
   endfunction
 
   always_comb begin
-    e_fwd1_d = fwd_next(stall_e, d_instr[19:15], e_fwd1_q[1]);
-    e_fwd2_d = fwd_next(stall_e, d_instr[24:20], e_fwd2_q[1]);
+    e_m1     = e_s1_q == 2'd1;
+    e_m2     = e_s2_q == 2'd1;
+    e_w1     = e_s1_q == 2'd2;
+    e_w2     = e_s2_q == 2'd2;
+    e_fwd1_d = fwd_next(stall_e, d_instr[19:15], e_m1, e_w1);
+    e_fwd2_d = fwd_next(stall_e, d_instr[24:20], e_m2, e_w2);
+    e_ua_d   = stall_e ? e_ua_q : d_ua;
+    e_ub_d   = stall_e ? e_ub_q : d_ub;
+    e_s1_d   = fwd_enc(e_fwd1_d);
+    e_s2_d   = fwd_enc(e_fwd2_d);
+    e_sa_d   = e_ua_d ? e_s1_d : 2'd0;
+    e_sb_d   = e_ub_d ? e_s2_d : 2'd0;
   end
 
-  // A load in W that E's instruction needs next cycle (E waits for it).
+  // The ALU operands' own registers and the result class, from D: straight
+  // from the word's opcode bits [6:2] (not through the decoder; an encoding
+  // the decoder calls illegal traps, whatever it computes). Opcodes (bits
+  // 6,5,4,2): LOAD 0000, STORE 0100, OP-IMM 0010, OP 0110, AUIPC 0011,
+  // LUI 0111, BRANCH / JALR / JAL / SYSTEM 1xxx (the ALU's result matters
+  // for jal / jalr only: pc + 4).
+  logic d_isop, d_div_raw;
+  always_comb begin
+    // opa: the pc (auipc, jal, jalr), zero (lui), else rs1
+    d_ua   = !d_instr[6] && !(d_instr[4] && d_instr[2]);
+    if (d_instr[6] || (d_instr[4] && d_instr[2] && !d_instr[5])) begin
+      d_opav = d_pc_q;
+    end else if (d_instr[4] && d_instr[2]) begin
+      d_opav = 32'b0;
+    end else begin
+      d_opav = d_rs1_val;
+    end
+    // opb: rs2 (op), 4 (jal, jalr), the U (lui, auipc), S (store) or I immediate
+    d_ub   = !d_instr[6] && d_instr[5] && d_instr[4] && !d_instr[2];
+    if (d_instr[6]) begin
+      d_opbv = 32'd4;                       // the link: pc + 4
+    end else if (d_instr[4] && d_instr[2]) begin
+      d_opbv = {d_instr[31:12], 12'b0};
+    end else if (d_instr[4] && d_instr[5]) begin
+      d_opbv = d_rs2_val;
+    end else if (!d_instr[4] && d_instr[5]) begin
+      d_opbv = {{20{d_instr[31]}}, d_instr[31:25], d_instr[11:7]};
+    end else begin
+      d_opbv = {{20{d_instr[31]}}, d_instr[31:20]};
+    end
+    // op / op-imm choose the class by funct3; everything else adds; a divide
+    // (op, funct7 bit 0, funct3 1xx) takes the divider's result
+    d_isop    = !d_instr[6] && d_instr[4] && !d_instr[2];
+    d_div_raw = d_isop && d_instr[5] && d_instr[25] && d_instr[14];
+    d_cls     = '0;
+    if (!d_isop) begin
+      d_cls[0] = 1'b1;
+    end else if (!d_div_raw) begin
+      unique case (d_instr[14:12])
+        3'b000:          d_cls[0] = 1'b1;
+        3'b001:          d_cls[1] = 1'b1;
+        3'b101:          d_cls[2] = 1'b1;
+        3'b010, 3'b011:  d_cls[3] = 1'b1;
+        default:         d_cls[4] = 1'b1;
+      endcase
+    end
+  end
+
+  // A load in W that E's instruction needs next cycle (E waits for it to
+  // reach X), and a late result in M that it needs next cycle (E waits for
+  // it to reach W). (From the decode before the exception squash: a needless
+  // wait of an excepting instruction is harmless.)
   always_comb begin
     if (stall_e) begin
-      e_wl_d = stall_w && w_ctrl_q.load &&
-               ((e_ctrl_q.rs1_used && e_fwd1_q[1]) || (e_ctrl_q.rs2_used && e_fwd2_q[1]));
+      e_wl_d = (stall_w && w_ctrl_q.load &&
+                ((e_ctrl_q.rs1_used && e_w1) || (e_ctrl_q.rs2_used && e_w2))) ||
+               (!stall_m && m_ctrl_q.load &&
+                ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2)));
+      e_ml_d = stall_m && m_late &&
+               ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2));
     end else begin
       e_wl_d = m_ctrl_q.load &&
                ((d_rs1_used && e_fwd1_d[1]) || (d_rs2_used && e_fwd2_d[1]));
+      e_ml_d = e_late &&
+               ((d_rs1_used && e_fwd1_d[0]) || (d_rs2_used && e_fwd2_d[0]));
     end
   end
 
@@ -308,13 +421,14 @@ module rv_core #(
     .a      (e_opa),
     .b      (e_opb),
     .op     (e_ctrl_q.alu_op),
+    .cls    (e_cls_q),
     .result (e_alu)
   );
 
   rv_div u_div (
     .clk    (clk),
     .rst    (rst),
-    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !e_w_load && !w_flush && !r_go_q),
+    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !e_w_load && !e_m_late && !w_flush && !r_go_q),
     .ack    (!stall_m),
     .kill   (w_flush),
     .op     (e_ctrl_q.div_op),
@@ -325,16 +439,12 @@ module rv_core #(
   );
 
   always_comb begin
-    e_a = fwd(e_fwd1_q, e_rs1_q, m_result_q, w_result_q, x_data_q);
-    e_b = fwd(e_fwd2_q, e_rs2_q, m_result_q, w_result_q, x_data_q);
+    e_a   = fwd4(e_s1_q, e_rs1_q, m_result_q, w_result_q, x_data_q);
+    e_b   = fwd4(e_s2_q, e_rs2_q, m_result_q, w_result_q, x_data_q);
+    e_opa = fwd4(e_sa_q, e_opav_q, m_result_q, w_result_q, x_data_q);
+    e_opb = fwd4(e_sb_q, e_opbv_q, m_result_q, w_result_q, x_data_q);
     e_w_load = e_valid_q && e_wl_q;
-
-    unique case (e_ctrl_q.opa_sel)
-      core_pkg::OPA_PC:   e_opa = e_pc_q;
-      core_pkg::OPA_ZERO: e_opa = 32'b0;
-      default:          e_opa = e_a;
-    endcase
-    e_opb = e_ctrl_q.opb_imm ? e_ctrl_q.imm : e_b;
+    e_m_late = e_valid_q && e_ml_q;
 
     unique case (e_ctrl_q.funct3)
       3'b000:  e_taken = (e_a == e_b);                    // beq
@@ -352,57 +462,46 @@ module rv_core #(
     e_addr_lo     = e_a[1:0] + e_ctrl_q.imm[1:0];
   end
 
-  // The encoding checks of E's word (carried in e_exc tval while no exception
-  // is pending): only illegal, ecall and ebreak of this decode are used.
-  rv_decode u_decode_e (
-    .instr (e_exc_q.tval),
-    .ctrl  (e_chk)
-  );
-
   always_comb begin
-    e_unused = ^e_chk;
-  end
-
-  always_comb begin
-    if (e_ctrl_q.jal || e_ctrl_q.jalr) begin
-      e_result = e_pc_q + 32'd4;
-    end else if (e_ctrl_q.div) begin
-      e_result = div_result;
-    end else begin
-      e_result = e_alu;
-    end
+    // jal / jalr: the ALU adds pc + 4; a divide: the ALU gives 0
+    e_result = e_alu | (e_div_q ? div_result : 32'b0);
 
     // A CSR that does not exist or a write to a read-only one: checked here,
     // from registers (tval: the word, carried from D).
     e_csr_bad = (e_ctrl_q.csr_op != core_pkg::CSR_NONE) &&
-                (!csr_chk_exists || (e_ctrl_q.csr_write && (e_ctrl_q.csr_addr[11:10] == 2'b11)));
+                (!e_csrok_q || (e_ctrl_q.csr_write && (e_ctrl_q.csr_addr[11:10] == 2'b11)));
     e_exc_out = e_exc_q;
+    e_tsrc    = 2'd0;
+    // Flat, so that the late conditions (the branch compare, the address's
+    // low bits) only decide valid and tsrc: the encoding exceptions first
+    // (illegal, ecall, ebreak), then jalr / branch target misaligned, then a
+    // misaligned access. tval is final here except for a misaligned jalr or
+    // access (tsrc: filled in on the way into W); a taken misaligned branch's
+    // tval is the target, put in whenever no encoding exception stands.
+    e_early = e_ctrl_q.illegal || e_csr_bad || e_ctrl_q.ecall || e_ctrl_q.ebreak;
     if (!e_exc_q.valid) begin
-      if (e_chk.illegal || e_csr_bad) begin
-        e_exc_out.valid = 1'b1;
-        e_exc_out.cause = core_pkg::EXC_ILLEGAL;
-      end else if (e_chk.ecall) begin
-        e_exc_out.valid = 1'b1;
+      e_exc_out.valid = e_early || (e_ctrl_q.jalr && e_addr_lo[1]) || (e_taken && e_tmis_q) ||
+                        ((e_ctrl_q.load || e_ctrl_q.store) &&
+                         (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
+                          ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00))));
+      if (e_ctrl_q.illegal || e_csr_bad) begin
+        e_exc_out.cause = core_pkg::EXC_ILLEGAL;          // tval: the word
+      end else if (e_ctrl_q.ecall) begin
         e_exc_out.cause = core_pkg::EXC_ECALL_M;
         e_exc_out.tval  = 32'b0;
-      end else if (e_chk.ebreak) begin
-        e_exc_out.valid = 1'b1;
+      end else if (e_ctrl_q.ebreak) begin
         e_exc_out.cause = core_pkg::EXC_BREAKPOINT;
         e_exc_out.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
-      end else if (e_ctrl_q.jalr && e_addr_lo[1]) begin
-        e_exc_out.valid = 1'b1;
-        e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
-        e_exc_out.tval  = e_jalr_target;
-      end else if (e_taken && e_tmis_q) begin
-        e_exc_out.valid = 1'b1;
-        e_exc_out.cause = core_pkg::EXC_INSN_MISALIGNED;
+      end else begin
+        e_exc_out.cause = ((e_ctrl_q.jalr && e_addr_lo[1]) || (e_taken && e_tmis_q)) ?
+                          core_pkg::EXC_INSN_MISALIGNED :
+                          (e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED);
         e_exc_out.tval  = e_target_q;
-      end else if ((e_ctrl_q.load || e_ctrl_q.store) &&
-                   (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
-                    ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00)))) begin
-        e_exc_out.valid = 1'b1;
-        e_exc_out.cause = e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED;
-        e_exc_out.tval  = e_alu;
+        if (e_ctrl_q.jalr && e_addr_lo[1]) begin
+          e_tsrc = 2'd2;                    // e_jalr_target
+        end else if (!(e_taken && e_tmis_q)) begin
+          e_tsrc = 2'd1;                    // e_alu, the address
+        end
       end
     end
   end
@@ -410,17 +509,16 @@ module rv_core #(
   // Redirect: jalr always, a branch whose prediction was wrong; not for an
   // excepting one (its own encoding and alignment checked here directly,
   // not through e_exc_out).
+  // (the target whether or not E redirects: it is used only with r_go)
   always_comb begin
-    e_redirect_pc = 32'b0;
+    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : (e_taken ? e_target_q : (e_pc_q + 32'd4));
     e_go          = 1'b0;
     if (e_valid_q && !e_exc_q.valid && !stall_e && !w_flush && !r_go_q) begin
       if (e_ctrl_q.jalr && (e_ctrl_q.funct3 == 3'b000) && !e_addr_lo[1]) begin
         e_go          = 1'b1;
-        e_redirect_pc = e_jalr_target;
       end else if (e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] != 2'b01) && (e_taken != e_pred_q) &&
                    !(e_taken && e_tmis_q)) begin
         e_go          = 1'b1;
-        e_redirect_pc = e_taken ? e_target_q : (e_pc_q + 32'd4);
       end
     end
   end
@@ -473,8 +571,11 @@ module rv_core #(
     end else if (stall_m) begin
       m_req_d = m_mem && (!stall_w || w_safe);
     end else begin
-      // not when M's instruction takes an interrupt at W next cycle
-      m_req_d = e_mem && !stall_e && !r_go_q && m_safe && !(irq_take_next && m_valid_q && !irq_hold_d);
+      // not when M's instruction may take an interrupt at W next cycle: W
+      // does not flush here (no trap, no mret), and while W writes mstatus
+      // or mie (which may enable one) the request waits a cycle
+      m_req_d = e_mem && !stall_e && !r_go_q && m_safe &&
+                !((irq_take_next_nw || w_csrw) && m_valid_q && !irq_hold_d);
     end
   end
 
@@ -504,9 +605,10 @@ module rv_core #(
   rv_csr u_csr (
     .clk          (clk),
     .rst          (rst),
-    .chk_addr     (e_ctrl_q.csr_addr),
+    .chk_addr     (d_instr[31:20]),
     .chk_exists   (csr_chk_exists),
-    .addr         (m_ctrl_q.csr_addr),
+    .raddr        (e_ctrl_q.csr_addr),
+    .raddr_take   (!stall_m),
     .rdata        (csr_rdata),
     .waddr        (w_ctrl_q.csr_addr),
     .we           (csr_we),
@@ -517,13 +619,13 @@ module rv_core #(
     .trap_pc      (w_pc_q[31:2]),
     .trap_tval    (w_trap_tval),
     .trap_target  (csr_trap_target),
-    .mret         (w_retire && w_ctrl_q.mret),
+    .mret         (w_mret),
     .mepc         (csr_mepc),
     .retire       (w_retire),
     .irq_timer    (irq_timer),
     .irq_external (irq_external),
     .irq_take     (irq_take),
-    .irq_take_next(irq_take_next),
+    .irq_take_next_nw(irq_take_next_nw),
     .irq_cause    (irq_cause),
     .wfi_wake     (wfi_wake)
   );
@@ -570,13 +672,20 @@ module rv_core #(
       core_pkg::CSR_RC: csr_wdata = w_result_q & ~csr_src;
       default:        csr_wdata = csr_src;
     endcase
-    csr_we = w_retire && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+    // A CSR instruction or mret makes no bus access, so it never waits at W
+    // and never takes a bus error: its retirement needs no bus input.
+    csr_we = w_valid_q && !w_irq && !w_exc_q.valid &&
+             (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write;
+    w_mret = w_valid_q && !w_irq && !w_exc_q.valid && w_ctrl_q.mret;
+    w_csrw = w_valid_q && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write &&
+             ((w_ctrl_q.csr_addr == core_pkg::CSR_MSTATUS) || (w_ctrl_q.csr_addr == core_pkg::CSR_MIE));
 
     x_data_d  = w_final;
   end
 
   always_comb begin
-    w_flush    = w_trap || (w_retire && (w_ctrl_q.mret || w_ctrl_q.fence_i));
+    // (mret and fence.i make no bus access: they retire unless they trap)
+    w_flush    = w_trap || (w_valid_q && !w_irq && !w_exc_q.valid && (w_ctrl_q.mret || w_ctrl_q.fence_i));
     irq_hold_d = w_retire ? w_ctrl_q.mret : irq_hold_q;
     if (w_trap) begin
       w_flush_pc = csr_trap_target;
@@ -590,8 +699,9 @@ module rv_core #(
   // ---------------------------------------------------------------- control
   always_comb begin
     stall_m = stall_w || (m_mem && !(m_req_q && dbus_gnt)) || m_csr_wait;
-    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !div_ready) || e_w_load;
-    stall_d = stall_e || load_use;
+    stall_e = stall_m || (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !div_ready) || e_w_load ||
+              e_m_late;
+    stall_d = stall_e;
   end
 
   // ---------------------------------------------------------------- pipeline registers
@@ -624,6 +734,11 @@ module rv_core #(
         w_a_d      = m_a_q;
         w_issued_d = m_req_q;
         w_exc_d    = m_exc_q;
+        if (m_tsrc_q == 2'd1) begin
+          w_exc_d.tval = m_result_q;
+        end else if (m_tsrc_q == 2'd2) begin
+          w_exc_d.tval = (m_a_q + m_ctrl_q.imm) & 32'hFFFF_FFFE;
+        end
       end
     end
 
@@ -635,10 +750,12 @@ module rv_core #(
     m_a_d      = m_a_q;
     m_b_d      = m_b_q;
     m_exc_d    = m_exc_q;
+    m_tsrc_d   = m_tsrc_q;
     if (w_flush || (!stall_m && (stall_e || r_go_q))) begin
       m_valid_d = 1'b0;
       m_ctrl_d  = '0;
       m_exc_d   = '0;
+      m_tsrc_d  = 2'd0;
     end else if (!stall_m) begin
       m_valid_d  = e_valid_q;
       m_pc_d     = e_pc_q;
@@ -647,6 +764,7 @@ module rv_core #(
       m_a_d      = e_a;
       m_b_d      = e_b;
       m_exc_d    = e_exc_out;
+      m_tsrc_d   = e_tsrc;
     end
 
     // E <- D
@@ -659,6 +777,11 @@ module rv_core #(
     e_tmis_d   = e_tmis_q;
     e_pred_d   = e_pred_q;
     e_exc_d    = e_exc_q;
+    e_opav_d   = e_opav_q;
+    e_opbv_d   = e_opbv_q;
+    e_cls_d    = e_cls_q;
+    e_div_d    = e_div_q;
+    e_csrok_d  = stall_e ? e_csrok_q : csr_chk_exists;
     if (w_flush || r_go_q || (!stall_e && stall_d)) begin
       e_valid_d = 1'b0;
       e_ctrl_d  = '0;
@@ -666,14 +789,20 @@ module rv_core #(
     end else if (stall_e) begin
       // Holding: keep the operands up to date, as the instructions they are
       // forwarded from move on.
-      e_rs1_d = e_a;
-      e_rs2_d = e_b;
+      e_rs1_d  = e_a;
+      e_rs2_d  = e_b;
+      e_opav_d = e_opa;
+      e_opbv_d = e_opb;
     end else begin
       e_valid_d  = d_valid_q;
       e_pc_d     = d_pc_q;
       e_ctrl_d   = d_ctrl;
       e_rs1_d    = d_rs1_val;
       e_rs2_d    = d_rs2_val;
+      e_opav_d   = d_opav;
+      e_opbv_d   = d_opbv;
+      e_cls_d    = d_cls;
+      e_div_d    = d_div_raw;
       e_target_d = d_target;
       e_tmis_d   = d_dec.imm[1];
       e_pred_d   = d_pred;
@@ -763,12 +892,23 @@ module rv_core #(
     e_target_q <= e_target_d;
     e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
-    e_fwd1_q   <= e_fwd1_d;
-    e_fwd2_q   <= e_fwd2_d;
+    e_s1_q     <= e_s1_d;
+    e_s2_q     <= e_s2_d;
+    e_sa_q     <= e_sa_d;
+    e_sb_q     <= e_sb_d;
+    e_ua_q     <= e_ua_d;
+    e_ub_q     <= e_ub_d;
+    e_opav_q   <= e_opav_d;
+    e_opbv_q   <= e_opbv_d;
+    e_cls_q    <= e_cls_d;
+    e_div_q    <= e_div_d;
+    e_csrok_q  <= e_csrok_d;
     e_wl_q     <= e_wl_d;
+    e_ml_q     <= e_ml_d;
     m_pc_q     <= m_pc_d;
     m_result_q <= m_result_d;
     m_a_q      <= m_a_d;
+    m_tsrc_q   <= m_tsrc_d;
     m_b_q      <= m_b_d;
     w_pc_q     <= w_pc_d;
     w_result_q <= w_result_d;

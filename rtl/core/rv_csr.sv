@@ -8,12 +8,15 @@ module rv_csr (
   input  wire logic        clk,
   input  wire logic        rst,
 
-  // Existence check of the CSR of an instruction (rv_core's E stage).
+  // Existence check of the CSR of an instruction (rv_core's D stage).
   input  wire logic [11:0] chk_addr,
   output logic             chk_exists,
 
-  // Read (combinational, from the state) and write (when we) of an access.
-  input  wire logic [11:0] addr,
+  // Read (combinational, from the state; the address decoded a stage ahead:
+  // raddr is E's, registered when M takes E's instruction, raddr_take) and
+  // write (when we) of an access.
+  input  wire logic [11:0] raddr,
+  input  wire logic        raddr_take,
   output logic      [31:0] rdata,
   input  wire logic [11:0] waddr,
   input  wire logic        we,
@@ -36,7 +39,8 @@ module rv_csr (
   input  wire logic        irq_external,
   // registered: from the lines of the cycle before and the enables of this cycle
   output logic             irq_take,   // an enabled interrupt is pending and MIE=1
-  output logic             irq_take_next,  // irq_take of the next cycle
+  output logic             irq_take_next_nw,  // irq_take of the next cycle, if this
+                                              // cycle has no trap, mret or CSR write
   output logic      [3:0]  irq_cause,
   output logic             wfi_wake    // an interrupt is pending and enabled in mie (any MIE)
 );
@@ -61,10 +65,11 @@ module rv_csr (
   logic        wdata_ones;
   logic        take_q, take_d;
   logic        wake_q, wake_d;
+  logic        en_ms, en_ie, mtie_n, meie_n;
   logic [3:0]  cause_q, cause_d;
 
   logic [31:0] mstatus_v, mie_v, mip_v;
-  logic        hpm_zero;   // mhpmcounter3..31(h), mhpmevent3..31 and user aliases: read zero
+  logic [12:0] rsel_q, rsel_d;   // read select (see rsel_of)
 
   always_comb begin
     mstatus_v = 32'b0;
@@ -90,6 +95,30 @@ module rv_csr (
               (a[11:5] == 7'b1100000) || (a[11:5] == 7'b1100100));
   endfunction
 
+  function automatic logic [12:0] rsel_of(input logic [11:0] a);
+    rsel_of = '0;
+    unique case (a)
+      core_pkg::CSR_MSTATUS:   rsel_of[0]  = 1'b1;
+      core_pkg::CSR_MISA:      rsel_of[1]  = 1'b1;
+      core_pkg::CSR_MIE:       rsel_of[2]  = 1'b1;
+      core_pkg::CSR_MTVEC:     rsel_of[3]  = 1'b1;
+      core_pkg::CSR_MSCRATCH:  rsel_of[4]  = 1'b1;
+      core_pkg::CSR_MEPC:      rsel_of[5]  = 1'b1;
+      core_pkg::CSR_MCAUSE:    rsel_of[6]  = 1'b1;
+      core_pkg::CSR_MTVAL:     rsel_of[7]  = 1'b1;
+      core_pkg::CSR_MIP:       rsel_of[8]  = 1'b1;
+      core_pkg::CSR_MCYCLE,
+      core_pkg::CSR_CYCLE:     rsel_of[9]  = 1'b1;
+      core_pkg::CSR_MCYCLEH,
+      core_pkg::CSR_CYCLEH:    rsel_of[10] = 1'b1;
+      core_pkg::CSR_MINSTRET,
+      core_pkg::CSR_INSTRET:   rsel_of[11] = 1'b1;
+      core_pkg::CSR_MINSTRETH,
+      core_pkg::CSR_INSTRETH:  rsel_of[12] = 1'b1;
+      default: ;
+    endcase
+  endfunction
+
   function automatic logic exists(input logic [11:0] a);
     unique case (a)
       core_pkg::CSR_MSTATUS, core_pkg::CSR_MISA, core_pkg::CSR_MIE, core_pkg::CSR_MTVEC,
@@ -107,32 +136,16 @@ module rv_csr (
 
   always_comb begin
     chk_exists = exists(chk_addr);
-    hpm_zero   = is_hpm(addr);
-
-    unique case (addr)
-      core_pkg::CSR_MSTATUS:   rdata = mstatus_v;
-      core_pkg::CSR_MISA:      rdata = core_pkg::MISA_VALUE;
-      core_pkg::CSR_MIE:       rdata = mie_v;
-      core_pkg::CSR_MTVEC:     rdata = mtvec_q;
-      core_pkg::CSR_MSCRATCH:  rdata = mscratch_q;
-      core_pkg::CSR_MEPC:      rdata = {mepc_q, 2'b00};
-      core_pkg::CSR_MCAUSE:    rdata = {mcause_irq_q, 27'b0, mcause_code_q};
-      core_pkg::CSR_MTVAL:     rdata = mtval_q;
-      core_pkg::CSR_MIP:       rdata = mip_v;
-      core_pkg::CSR_MCYCLE,
-      core_pkg::CSR_CYCLE:     rdata = mcycle_q[31:0];
-      core_pkg::CSR_MCYCLEH,
-      core_pkg::CSR_CYCLEH:    rdata = mcycle_q[63:32];
-      core_pkg::CSR_MINSTRET,
-      core_pkg::CSR_INSTRET:   rdata = minstret_q[31:0];
-      core_pkg::CSR_MINSTRETH,
-      core_pkg::CSR_INSTRETH:  rdata = minstret_q[63:32];
-      // mstatush, mcountinhibit (counters always run), mvendorid, marchid, mimpid, mhartid and the hpm counters read 0.
-      default:               rdata = 32'b0;
-    endcase
-    if (hpm_zero) begin
-      rdata = 32'b0;
-    end
+    // the read select of the CSR in M, one-hot (none: reads 0: mstatush,
+    // mcountinhibit, the ids, the hpm counters)
+    rsel_d = raddr_take ? rsel_of(raddr) : rsel_q;
+    rdata  = ({32{rsel_q[0]}} & mstatus_v) | ({32{rsel_q[1]}} & core_pkg::MISA_VALUE) |
+             ({32{rsel_q[2]}} & mie_v) | ({32{rsel_q[3]}} & mtvec_q) |
+             ({32{rsel_q[4]}} & mscratch_q) | ({32{rsel_q[5]}} & {mepc_q, 2'b00}) |
+             ({32{rsel_q[6]}} & {mcause_irq_q, 27'b0, mcause_code_q}) | ({32{rsel_q[7]}} & mtval_q) |
+             ({32{rsel_q[8]}} & mip_v) | ({32{rsel_q[9]}} & mcycle_q[31:0]) |
+             ({32{rsel_q[10]}} & mcycle_q[63:32]) | ({32{rsel_q[11]}} & minstret_q[31:0]) |
+             ({32{rsel_q[12]}} & minstret_q[63:32]);
   end
 
   always_comb begin
@@ -215,14 +228,21 @@ module rv_csr (
     mepc = {mepc_q, 2'b00};
 
     // From the next state of the enables, so a write that disables an
-    // interrupt holds from the next instruction on.
-    wake_d  = (irq_timer && mtie_d) || (irq_external && meie_d);
-    take_d  = mie_d && wake_d;
+    // interrupt holds from the next instruction on (written flat: the
+    // enables after this cycle's CSR write, then trap and mret on MIE).
+    en_ms   = we && (waddr == core_pkg::CSR_MSTATUS);
+    en_ie   = we && (waddr == core_pkg::CSR_MIE);
+    mtie_n  = en_ie ? wdata[7] : mtie_q;
+    meie_n  = en_ie ? wdata[11] : meie_q;
+    wake_d  = (irq_timer && mtie_n) || (irq_external && meie_n);
+    take_d  = !trap && (mret ? mpie_q : (en_ms ? wdata[3] : mie_q)) && wake_d;
+    // without trap, mret and CSR write the enables stay: from registers and
+    // the interrupt lines only
+    irq_take_next_nw = mie_q && ((irq_timer && mtie_q) || (irq_external && meie_q));
     // Priority: machine external before machine timer.
-    cause_d = (irq_external && meie_d) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
+    cause_d = (irq_external && meie_n) ? core_pkg::IRQ_M_EXTERNAL : core_pkg::IRQ_M_TIMER;
     wfi_wake  = wake_q;
     irq_take  = take_q;
-    irq_take_next = take_d;
     irq_cause = cause_q;
   end
 
@@ -264,6 +284,7 @@ module rv_csr (
       wake_q        <= wake_d;
       cause_q       <= cause_d;
     end
+    rsel_q <= rsel_d;
   end
 
 endmodule

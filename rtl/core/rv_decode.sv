@@ -2,6 +2,8 @@
 // rv_decode: combinational RV32IM + Zicsr decoder. Every encoding not in the
 // ISA sets ctrl.illegal (the existence of a CSR is checked by rv_csr); the
 // other fields of an illegal word are left as decoded (rv_core cancels it).
+// imm is decoded from the opcode's format bits alone: meaningful only for the
+// instructions that use an immediate (and the CSR instructions' zimm).
 module rv_decode (
   input  wire logic [31:0] instr,
   output core_pkg::ctrl_t    ctrl
@@ -11,7 +13,7 @@ module rv_decode (
   logic [2:0] funct3;
   logic [6:0] funct7;
   logic [4:0] rs1, rs2, rd;
-  logic [31:0] imm_i, imm_s, imm_b, imm_u, imm_j;
+  logic [31:0] imm_i, imm_s, imm_b, imm_u, imm_j, imm_z, imm;
   logic        illegal;
 
   always_comb begin
@@ -26,6 +28,27 @@ module rv_decode (
     imm_b  = {{19{instr[31]}}, instr[31], instr[7], instr[30:25], instr[11:8], 1'b0};
     imm_u  = {instr[31:12], 12'b0};
     imm_j  = {{11{instr[31]}}, instr[31], instr[19:12], instr[20], instr[30:21], 1'b0};
+    imm_z  = {27'b0, rs1};    // a CSR instruction's zimm
+    // The immediate's format from opcode bits 6:2 alone (every opcode that
+    // uses one: LUI / AUIPC U, JAL J, JALR / LOAD / OP-IMM I, BRANCH B,
+    // STORE S, SYSTEM zimm); for the others it is a don't care.
+    if (instr[6]) begin
+      if (instr[3]) begin
+        imm = imm_j;
+      end else if (instr[2]) begin
+        imm = imm_i;
+      end else if (instr[4]) begin
+        imm = imm_z;
+      end else begin
+        imm = imm_b;
+      end
+    end else if (instr[4] && instr[2]) begin
+      imm = imm_u;
+    end else if (instr[5] && !instr[4]) begin
+      imm = imm_s;
+    end else begin
+      imm = imm_i;
+    end
   end
 
   always_comb begin
@@ -47,37 +70,31 @@ module rv_decode (
         ctrl.rd_we   = 1'b1;
         ctrl.opa_sel = core_pkg::OPA_ZERO;
         ctrl.opb_imm = 1'b1;
-        ctrl.imm     = imm_u;
       end
       core_pkg::OPC_AUIPC: begin
         ctrl.rd_we   = 1'b1;
         ctrl.opa_sel = core_pkg::OPA_PC;
         ctrl.opb_imm = 1'b1;
-        ctrl.imm     = imm_u;
       end
       core_pkg::OPC_JAL: begin
         ctrl.rd_we = 1'b1;
         ctrl.jal   = 1'b1;
-        ctrl.imm   = imm_j;
       end
       core_pkg::OPC_JALR: begin
         ctrl.rd_we    = 1'b1;
         ctrl.jalr     = 1'b1;
         ctrl.rs1_used = 1'b1;
-        ctrl.imm      = imm_i;
       end
       core_pkg::OPC_BRANCH: begin
         ctrl.branch   = 1'b1;
         ctrl.rs1_used = 1'b1;
         ctrl.rs2_used = 1'b1;
-        ctrl.imm      = imm_b;
       end
       core_pkg::OPC_LOAD: begin
         ctrl.rd_we        = 1'b1;
         ctrl.load         = 1'b1;
         ctrl.rs1_used     = 1'b1;
         ctrl.opb_imm      = 1'b1;
-        ctrl.imm          = imm_i;
         ctrl.mem_unsigned = funct3[2];
         // lb lh lw lbu lhu
       end
@@ -86,13 +103,11 @@ module rv_decode (
         ctrl.rs1_used = 1'b1;
         ctrl.rs2_used = 1'b1;
         ctrl.opb_imm  = 1'b1;
-        ctrl.imm      = imm_s;
       end
       core_pkg::OPC_OP_IMM: begin
         ctrl.rd_we    = 1'b1;
         ctrl.rs1_used = 1'b1;
         ctrl.opb_imm  = 1'b1;
-        ctrl.imm      = imm_i;
         unique case (funct3)
           3'b000: ctrl.alu_op = core_pkg::ALU_ADD;
           3'b010: ctrl.alu_op = core_pkg::ALU_SLT;
@@ -151,7 +166,6 @@ module rv_decode (
           endcase
           // csrrw always writes; csrrs/csrrc with x0 / zimm 0 only read.
           ctrl.csr_write = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
-          ctrl.imm       = {27'b0, rs1};
         end
       end
       default: ;
@@ -161,6 +175,7 @@ module rv_decode (
       ctrl.rd_we = 1'b0;
     end
     ctrl.illegal = illegal;
+    ctrl.imm     = imm;
   end
 
   // Every encoding not in the ISA, as one flat sum of products (no priority

@@ -7,7 +7,7 @@
 // (arid = read client, awid = write client); R and B responses are routed
 // back by rid / bid, so the memory may interleave responses of different IDs
 // and must keep each ID in order (AXI4 rule). W beats follow AW grant order
-// (a W route FIFO of WQ_DEPTH bursts): a write client must send a granted
+// (a W route FIFO of WQ_DEPTH bursts, built in): a write client must send a granted
 // burst's beats without long gaps, which mem_dma_wr guarantees by asking for
 // AW only once the burst is buffered. R and B are shared by all clients
 // (s_axi_rdata/rresp/rlast and s_axi_bresp are common wires, the valids are
@@ -17,7 +17,10 @@
 // Every burst is INCR with 64-byte beats (clients send only address and
 // length). Every output comes from registers: the clients' AR and AW enter
 // through a skid each (one cycle), W leaves through a skid (no added cycle),
-// R and B pass through a skid each on the way back (one cycle each).
+// R and B pass through a skid each on the way back (one cycle each). The R
+// and B skids carry rid / bid decoded one-hot and the W route FIFO holds the
+// granted client one-hot beside its index, so every per-client rvalid,
+// bvalid and wready is a single gate after registers.
 `default_nettype none
 
 module mem_axi_arb #(
@@ -164,28 +167,28 @@ module mem_axi_arb #(
   assign m_axi_arvalid = ar_v_q;
 
   // ------------------------------------------------------------ R
-  // through a skid: m_axi_rready and the clients' R signals from registers
-  logic [ID_W-1:0] r_id;
+  // through a skid: m_axi_rready and the clients' R signals from registers.
+  // The skid carries rid decoded one-hot, so each client's rvalid is one
+  // gate after the skid's registers.
+  logic [NR-1:0]   r_sel_in, r_sel;
   logic            r_valid, r_ready;
 
-  lib_skid #(.WIDTH(ID_W + DW + 3)) u_r_skid (
+  always_comb begin
+    r_sel_in = '0;
+    for (int i = 0; i < NR; i++) r_sel_in[i] = (32'(m_axi_rid) == i);
+  end
+
+  lib_skid #(.WIDTH(NR + DW + 3)) u_r_skid (
     .clk, .rst,
     .s_valid(m_axi_rvalid), .s_ready(m_axi_rready),
-    .s_data({m_axi_rid, m_axi_rdata, m_axi_rresp, m_axi_rlast}),
+    .s_data({r_sel_in, m_axi_rdata, m_axi_rresp, m_axi_rlast}),
     .m_valid(r_valid), .m_ready(r_ready),
-    .m_data({r_id, s_axi_rdata, s_axi_rresp, s_axi_rlast})
+    .m_data({r_sel, s_axi_rdata, s_axi_rresp, s_axi_rlast})
   );
 
-  always_comb begin
-    s_axi_rvalid = '0;
-    r_ready      = 1'b1;   // a response for no client is dropped (cannot happen)
-    for (int i = 0; i < NR; i++) begin
-      if (32'(r_id) == i) begin
-        s_axi_rvalid[i] = r_valid;
-        r_ready         = s_axi_rready[i];
-      end
-    end
-  end
+  // a response for no client is dropped (cannot happen)
+  assign s_axi_rvalid = r_valid ? r_sel : '0;
+  assign r_ready      = (r_sel & ~s_axi_rready) == '0;
 
   // ------------------------------------------------------------ AW
   // every client's AW enters through a skid (s_axi_awready from a register)
@@ -208,7 +211,7 @@ module mem_axi_arb #(
   logic [7:0]     aw_len_q, aw_len_d;
   logic           wq_in_ready, wq_valid, wq_pop;
   logic [WIW-1:0] wq_head;
-  logic [$clog2(WQ_DEPTH+1)-1:0] unused_wq_count;
+  logic [NW-1:0]  aw_gnt_oh, wq_head_oh;
 
   always_comb begin
     aw_found = 1'b0;
@@ -258,13 +261,70 @@ module mem_axi_arb #(
   assign m_axi_awburst = mem_pkg::AXI_BURST_INCR;
   assign m_axi_awvalid = aw_v_q;
 
-  // which client's W beats come next, in AW grant order
-  lib_fifo #(.WIDTH(WIW), .DEPTH(WQ_DEPTH)) u_wq (
-    .clk, .rst,
-    .s_valid(aw_take), .s_ready(wq_in_ready), .s_data(aw_gnt),
-    .m_valid(wq_valid), .m_ready(wq_pop), .m_data(wq_head),
-    .count(unused_wq_count)
-  );
+  // which client's W beats come next, in AW grant order: a FIFO of WQ_DEPTH
+  // grants (first word fall through, its head in registers: the index for
+  // the data mux, and the client one-hot, cleared while the FIFO is empty,
+  // so each s_axi_wready is one gate after registers). A grant pushed at one
+  // edge is at the head after the next one (as in lib_fifo).
+  localparam int unsigned QAW = $clog2(WQ_DEPTH);
+  localparam int unsigned QCW = $clog2(WQ_DEPTH + 1);
+
+  if (WQ_DEPTH < 2 || (1 << QAW) != WQ_DEPTH) begin : g_bad_wq
+    $error("mem_axi_arb: WQ_DEPTH must be a power of two >= 2");
+  end
+
+  logic [NW+WIW-1:0] wq_mem_q [WQ_DEPTH];
+  logic [QAW:0]      wq_wp_q, wq_wp_d, wq_rp_q, wq_rp_d;
+  logic [QCW-1:0]    wq_cnt_q, wq_cnt_d;
+  logic              wq_valid_q, wq_valid_d, wq_push, wq_load;
+  logic [NW-1:0]     wq_oh_q, wq_oh_d;
+  logic [WIW-1:0]    wq_idx_q, wq_idx_d;
+  logic [NW+WIW-1:0] wq_rd;
+
+  always_comb begin
+    aw_gnt_oh = '0;
+    aw_gnt_oh[aw_gnt] = 1'b1;
+  end
+
+  assign wq_in_ready = wq_cnt_q < QCW'(WQ_DEPTH);   // registers only
+
+  always_comb begin
+    wq_push    = aw_take;
+    wq_rd      = wq_mem_q[wq_rp_q[QAW-1:0]];
+    // refill the head whenever it empties (wq_pop implies wq_valid)
+    wq_load    = (wq_rp_q != wq_wp_q) && (!wq_valid_q || wq_pop);
+    wq_wp_d    = wq_wp_q + (QAW+1)'(wq_push);
+    wq_rp_d    = wq_rp_q + (QAW+1)'(wq_load);
+    wq_cnt_d   = wq_cnt_q + QCW'(wq_push) - QCW'(wq_pop);
+    wq_valid_d = wq_load || (wq_valid_q && !wq_pop);
+    wq_oh_d    = wq_load ? wq_rd[WIW +: NW] : (wq_pop ? '0 : wq_oh_q);
+    wq_idx_d   = wq_load ? wq_rd[WIW-1:0] : wq_idx_q;
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      wq_wp_q    <= '0;
+      wq_rp_q    <= '0;
+      wq_cnt_q   <= '0;
+      wq_valid_q <= 1'b0;
+      wq_oh_q    <= '0;
+    end else begin
+      wq_wp_q    <= wq_wp_d;
+      wq_rp_q    <= wq_rp_d;
+      wq_cnt_q   <= wq_cnt_d;
+      wq_valid_q <= wq_valid_d;
+      wq_oh_q    <= wq_oh_d;
+    end
+    wq_idx_q <= wq_idx_d;
+  end
+
+  always_ff @(posedge clk) begin
+    if (wq_push) wq_mem_q[wq_wp_q[QAW-1:0]] <= {aw_gnt_oh, aw_gnt};
+  end
+
+  assign wq_valid   = wq_valid_q;
+  assign wq_head    = wq_idx_q;
+  assign wq_head_oh = wq_oh_q;
 
   // ------------------------------------------------------------ W
   // the W output is a skid, so s_axi_wready comes from registers only
@@ -275,8 +335,7 @@ module mem_axi_arb #(
 
   always_comb begin
     w_take       = wq_valid && s_axi_wvalid[wq_head] && w_in_ready;
-    s_axi_wready = '0;
-    if (wq_valid) s_axi_wready[wq_head] = w_in_ready;
+    s_axi_wready = w_in_ready ? wq_head_oh : '0;
     wq_pop = w_take && s_axi_wlast[wq_head];
     w_data = s_axi_wdata[DW*wq_head +: DW];
     w_strb = s_axi_wstrb[SW*wq_head +: SW];
@@ -292,23 +351,21 @@ module mem_axi_arb #(
 
   // ------------------------------------------------------------ B
   // through a skid: m_axi_bready and the clients' B signals from registers
-  logic [ID_W-1:0] b_id;
+  // (bid decoded one-hot ahead of the skid, as for R)
+  logic [NW-1:0]   b_sel_in, b_sel;
   logic            b_valid, b_ready;
 
-  lib_skid #(.WIDTH(ID_W + 2)) u_b_skid (
+  always_comb begin
+    b_sel_in = '0;
+    for (int i = 0; i < NW; i++) b_sel_in[i] = (32'(m_axi_bid) == i);
+  end
+
+  lib_skid #(.WIDTH(NW + 2)) u_b_skid (
     .clk, .rst,
-    .s_valid(m_axi_bvalid), .s_ready(m_axi_bready), .s_data({m_axi_bid, m_axi_bresp}),
-    .m_valid(b_valid), .m_ready(b_ready), .m_data({b_id, s_axi_bresp})
+    .s_valid(m_axi_bvalid), .s_ready(m_axi_bready), .s_data({b_sel_in, m_axi_bresp}),
+    .m_valid(b_valid), .m_ready(b_ready), .m_data({b_sel, s_axi_bresp})
   );
 
-  always_comb begin
-    s_axi_bvalid = '0;
-    b_ready      = 1'b1;
-    for (int i = 0; i < NW; i++) begin
-      if (32'(b_id) == i) begin
-        s_axi_bvalid[i] = b_valid;
-        b_ready         = s_axi_bready[i];
-      end
-    end
-  end
+  assign s_axi_bvalid = b_valid ? b_sel : '0;
+  assign b_ready      = (b_sel & ~s_axi_bready) == '0;
 endmodule

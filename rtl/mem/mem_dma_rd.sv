@@ -11,6 +11,10 @@
 // (lanes < off) as they came from memory; the merged beat is rotated right by
 // off in two registered steps: by off[5:3] * 8 lanes into stage R, by off[2:0]
 // lanes into the output skid (one cycle more than a one-step rotation).
+// The realigner's state (zero-length command, waiting for the first beat,
+// flush, merge) is kept one-hot in registers, worked out at the edge before,
+// and the beat-count compares it needs (nin == 1, 2, nout == 1) travel in the
+// command info FIFO, so no decision starts from a wide compare.
 // Beat counts and whether a command ends in its first 4 KiB page are worked
 // out on the way into the command skid; the splitter holds the next burst
 // (size, last, beats after it) in registers. It issues a burst only when the
@@ -70,9 +74,12 @@ module mem_dma_rd #(
     logic [BW-1:0] nout;    // beats sent on the stream
     logic [5:0]    lastn;   // len[5:0]: bytes in the last stream beat (0 = 64)
     logic          zero;    // len == 0
+    logic          nin1;    // nin == 1
+    logic          nin2;    // nin == 2
+    logic          nout1;   // nout == 1
     logic [TW-1:0] tag;
   } info_t;
-  localparam int unsigned INFO_W = 6 + 2*BW + 6 + 1 + TW;   // $bits(info_t), for Yosys
+  localparam int unsigned INFO_W = 6 + 2*BW + 6 + 4 + TW;   // $bits(info_t), for Yosys
 
   // ------------------------------------------------------------ command input
   // Beat counts and whether the command fits in its first burst are worked
@@ -140,6 +147,9 @@ module mem_dma_rd #(
     info_in.zero  = cmd.zero;
     info_in.nin   = cmd.nin;
     info_in.nout  = cmd.nout;
+    info_in.nin1  = cmd.nin == BW'(1);
+    info_in.nin2  = cmd.nin == BW'(2);
+    info_in.nout1 = cmd.nout == BW'(1);
     info_in.lastn = cmd.len[5:0];
     info_in.tag   = cmd.tag;
     cmd_ready     = sp_free && info_in_ready;
@@ -255,17 +265,22 @@ module mem_dma_rd #(
   logic [SW-1:0]        hi_q, hi_d;        // lanes >= cur_q.off: taken from prev_q
   logic [SW-1:0]        lkeep_q, lkeep_d;  // tkeep of the command's last beat
   logic [BW-1:0]        inleft_q, inleft_d, outleft_q, outleft_d;
-  logic                 in0_q, in0_d;      // inleft_q == 0
+  logic                 in1_q, in1_d;      // inleft_q == 1
   logic                 out1_q, out1_d;    // outleft_q == 1
   logic [1:0]           st_q, st_d;
   logic [DW-1:0]        prev_q, prev_d;
-  logic                 prev_v_q, prev_v_d;
+  // the realigner's state, one-hot and registered (worked out for each move
+  // at the edge before, so no decision waits on a compare of cur_q):
+  //   fz: a zero-length command; ff: a command waiting for its first beat;
+  //   fb: case B (flush); fc: case C (merge); none set: no command
+  logic                 fz_q, fz_d, ff_q, ff_d, fb_q, fb_d, fc_q, fc_d;
 
   logic                 o_valid, o_ready, o_last;
   logic [DW-1:0]        o_merged;
   logic [SW-1:0]        o_keep;
   mem_pkg::dma_cpl_t    o_user;
   logic                 st_flush, st_merge, overlap, done;
+  logic                 done_pre, c_first, c_merge, c_ovl, c_step;
 
   // stage R: merged and rotated by off[5:3]; the rest of the rotation follows
   logic                 r_v_q, r_v_d;
@@ -279,8 +294,8 @@ module mem_dma_rd #(
   always_comb begin
     // case B: every beat read, the last output comes from prev alone;
     // case C: more beats to read, an output merges prev and the next beat
-    st_flush = cur_v_q && !cur_q.zero && prev_v_q && in0_q;
-    st_merge = cur_v_q && !cur_q.zero && prev_v_q && !in0_q;
+    st_flush = fb_q;
+    st_merge = fc_q;
     // in case B the next command's first beat can be taken in the same cycle
     overlap  = st_flush && info_out_valid && !info_out.zero && d_valid;
 
@@ -294,7 +309,7 @@ module mem_dma_rd #(
     o_keep  = {SW{1'b1}};
     o_user.tag    = cur_q.tag;
     o_user.status = st_q;
-    if (cur_v_q && cur_q.zero) begin
+    if (fz_q) begin
       o_valid = 1'b1;
       o_last  = 1'b1;
       o_keep  = '0;
@@ -310,80 +325,84 @@ module mem_dma_rd #(
     end
   end
 
+  // The realigner's moves, each from registered flags: take a command's
+  // first beat (c_first), send a merged beat (c_merge), finish the command
+  // (done), and in case B also take the next command's first beat (c_ovl).
   always_comb begin
-    d_pop     = 1'b0;
-    done      = 1'b0;
+    done_pre       = fz_q || fb_q || (fc_q && d_valid && out1_q);
+    done           = o_ready && done_pre;
+    c_first        = ff_q && d_valid;
+    c_merge        = fc_q && d_valid && o_ready;
+    c_ovl          = o_ready && overlap;
+    c_step         = c_first || c_merge;
+    info_out_ready = !cur_v_q || done;
+    d_pop          = c_step || c_ovl;
+    prev_d         = d_pop ? din : prev_q;
+  end
+
+  always_comb begin
     cur_d     = cur_q;
     cur_v_d   = cur_v_q;
     hi_d      = hi_q;
     lkeep_d   = lkeep_q;
     inleft_d  = inleft_q;
-    in0_d     = in0_q;
+    in1_d     = in1_q;
     outleft_d = outleft_q;
     out1_d    = out1_q;
     st_d      = st_q;
-    prev_d    = prev_q;
-    prev_v_d  = prev_v_q;
+    fz_d      = fz_q;
+    ff_d      = ff_q && !c_first;
+    fb_d      = fb_q || (c_step && in1_q);
+    fc_d      = (fc_q && !c_merge) || (c_step && !in1_q);
 
-    if (cur_v_q && !cur_q.zero && !prev_v_q) begin
-      // first beat of a command
-      if (d_valid) begin
-        d_pop    = 1'b1;
-        prev_d   = din;
-        prev_v_d = 1'b1;
-        inleft_d = inleft_q - BW'(1);
-        in0_d    = inleft_q == BW'(1);
-        st_d     = mem_pkg::status_merge(st_q, din_resp);
-      end
-    end else if (o_valid && o_ready) begin
-      if (st_merge) begin
-        d_pop     = 1'b1;
-        prev_d    = din;
-        inleft_d  = inleft_q - BW'(1);
-        in0_d     = inleft_q == BW'(1);
-        outleft_d = outleft_q - BW'(1);
-        out1_d    = outleft_q == BW'(2);
-        st_d      = o_user.status;
-      end
-      done = o_last;
+    if (c_step) begin
+      // first beat of a command, or a merged beat sent: one beat read
+      inleft_d = inleft_q - BW'(1);
+      in1_d    = inleft_q == BW'(2);
+      st_d     = mem_pkg::status_merge(st_q, din_resp);
+    end
+    if (c_merge) begin
+      outleft_d = outleft_q - BW'(1);
+      out1_d    = outleft_q == BW'(2);
     end
 
-    info_out_ready = !cur_v_q || done;
     if (info_out_ready) begin
       cur_v_d   = info_out_valid;
       cur_d     = info_out;
       hi_d      = {SW{1'b1}} << info_out.off;
       lkeep_d   = (info_out.lastn == '0) ? {SW{1'b1}} : ~({SW{1'b1}} << info_out.lastn);
-      inleft_d  = info_out.nin;
-      in0_d     = info_out.nin == '0;
+      inleft_d  = c_ovl ? info_out.nin - BW'(1) : info_out.nin;
+      in1_d     = c_ovl ? info_out.nin2 : info_out.nin1;
       outleft_d = info_out.nout;
-      out1_d    = info_out.nout == BW'(1);
-      st_d      = mem_pkg::DMA_OK;
-      prev_v_d  = 1'b0;
-      if (done && overlap) begin
-        d_pop    = 1'b1;
-        prev_d   = din;
-        prev_v_d = 1'b1;
-        inleft_d = info_out.nin - BW'(1);
-        in0_d    = info_out.nin == BW'(1);
-        st_d     = mem_pkg::status_merge(mem_pkg::DMA_OK, din_resp);
-      end
+      out1_d    = info_out.nout1;
+      st_d      = c_ovl ? mem_pkg::status_merge(mem_pkg::DMA_OK, din_resp) : mem_pkg::DMA_OK;
+      // the new command's state (c_ovl: its first beat is taken now)
+      fz_d      = info_out_valid && info_out.zero;
+      ff_d      = info_out_valid && !info_out.zero && !c_ovl;
+      fb_d      = c_ovl && info_out.nin1;
+      fc_d      = c_ovl && !info_out.nin1;
     end
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
       cur_v_q  <= 1'b0;
-      prev_v_q <= 1'b0;
+      fz_q     <= 1'b0;
+      ff_q     <= 1'b0;
+      fb_q     <= 1'b0;
+      fc_q     <= 1'b0;
     end else begin
       cur_v_q  <= cur_v_d;
-      prev_v_q <= prev_v_d;
+      fz_q     <= fz_d;
+      ff_q     <= ff_d;
+      fb_q     <= fb_d;
+      fc_q     <= fc_d;
     end
     cur_q     <= cur_d;
     hi_q      <= hi_d;
     lkeep_q   <= lkeep_d;
     inleft_q  <= inleft_d;
-    in0_q     <= in0_d;
+    in1_q     <= in1_d;
     outleft_q <= outleft_d;
     out1_q    <= out1_d;
     st_q      <= st_d;
