@@ -135,8 +135,12 @@ static void qp_show(const struct roce_qp *q) {
            (unsigned long)q->send_errors, (unsigned long)q->recv_posted,
            (unsigned long)q->recv_done, (unsigned long)q->recv_errors);
     if (q->recv_done || q->recv_errors)
-        printf("  last receive: %s, %lu bytes%s\n", roce_wc_status_name(q->last_recv.status),
-               (unsigned long)q->last_recv.byte_len, q->last_recv.has_imm ? " with immediate" : "");
+    {
+        printf("  last receive: %s, %s, %lu bytes", roce_wc_status_name(q->last_recv.status),
+               roce_wc_opcode_name(q->last_recv.opcode), (unsigned long)q->last_recv.byte_len);
+        if (q->last_recv.has_imm) printf(", immediate 0x%08lx", (unsigned long)q->last_recv.imm);
+        printf("\n");
+    }
 }
 
 static int cmd_qp(int argc, char **argv) {
@@ -344,13 +348,32 @@ static int find_lkey(const char *cmd, uint64_t addr, uint32_t len, uint32_t acce
     return -1;
 }
 
+/* Takes a trailing "--imm VALUE" off argv: 1 if it was there (*imm set), 0 if not,
+   -1 after saying what was wrong. */
+static int take_imm(const char *cmd, int *argc, char **argv, uint32_t *imm) {
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--imm") != 0) continue;
+        if (i + 2 != *argc) {
+            printf("%s: --imm takes one VALUE and comes last\n", cmd);
+            return -1;
+        }
+        if (con_parse_u32(cmd, "VALUE", argv[i + 1], imm) != 0) return -1;
+        *argc -= 2;
+        return 1;
+    }
+    return 0;
+}
+
 /* write|read QPN LADDR RADDR RKEY LEN */
 static int cmd_rdma(int argc, char **argv, uint8_t opcode) {
     const char *cmd = argv[0];
     struct roce_wr wr;
     memset(&wr, 0, sizeof wr);
+    int with_imm = opcode == ROCE_WR_WRITE ? take_imm(cmd, &argc, argv, &wr.imm) : 0;
+    if (with_imm < 0) return CON_ERR;
     if (argc != 6) {
-        printf("%s: expected QPN LADDR RADDR RKEY LEN\n", cmd);
+        printf("%s: expected QPN LADDR RADDR RKEY LEN%s\n", cmd,
+               opcode == ROCE_WR_WRITE ? " [--imm VALUE]" : "");
         return CON_ERR;
     }
     if (parse_qpn(cmd, argv[1], &wr.qpn) != 0 ||
@@ -363,7 +386,7 @@ static int cmd_rdma(int argc, char **argv, uint8_t opcode) {
         return CON_ERR;
     }
     if (roce_need(cmd) != 0) return CON_ERR;
-    wr.opcode = opcode;
+    wr.opcode = with_imm ? ROCE_WR_WRITE_IMM : opcode;
     uint32_t acc = opcode == ROCE_WR_READ ? ROCE_ACC_LOCAL_WRITE : 0;
     if (find_lkey(cmd, wr.laddr, wr.len, acc, &wr.lkey) != 0) return CON_ERR;
     return run_wr(cmd, &wr);
@@ -372,7 +395,9 @@ static int cmd_rdma(int argc, char **argv, uint8_t opcode) {
 static int cmd_write(int argc, char **argv) {
     return cmd_rdma(argc, argv, ROCE_WR_WRITE);
 }
-CON_COMMAND(write, "QPN LADDR RADDR RKEY LEN", "RDMA WRITE: local LADDR to the peer's RADDR",
+CON_COMMAND(write, "QPN LADDR RADDR RKEY LEN [--imm VALUE]",
+            "RDMA WRITE: local LADDR to the peer's RADDR (with an immediate: the peer's next "
+            "receive WQE completes with it)",
             cmd_write);
 
 static int cmd_read(int argc, char **argv) {
@@ -385,8 +410,10 @@ CON_COMMAND(read, "QPN LADDR RADDR RKEY LEN", "RDMA READ: the peer's RADDR into 
 static int cmd_send(int argc, char **argv) {
     struct roce_wr wr;
     memset(&wr, 0, sizeof wr);
+    int with_imm = take_imm("send", &argc, argv, &wr.imm);
+    if (with_imm < 0) return CON_ERR;
     if (argc != 4) {
-        printf("send: expected QPN LADDR LEN\n");
+        printf("send: expected QPN LADDR LEN [--imm VALUE]\n");
         return CON_ERR;
     }
     if (parse_qpn("send", argv[1], &wr.qpn) != 0 ||
@@ -398,11 +425,12 @@ static int cmd_send(int argc, char **argv) {
         return CON_ERR;
     }
     if (roce_need("send") != 0) return CON_ERR;
-    wr.opcode = ROCE_WR_SEND;
+    wr.opcode = with_imm ? ROCE_WR_SEND_IMM : ROCE_WR_SEND;
     if (find_lkey("send", wr.laddr, wr.len, 0, &wr.lkey) != 0) return CON_ERR;
     return run_wr("send", &wr);
 }
-CON_COMMAND(send, "QPN LADDR LEN", "SEND LADDR to the peer's next receive WQE", cmd_send);
+CON_COMMAND(send, "QPN LADDR LEN [--imm VALUE]",
+            "SEND LADDR to the peer's next receive WQE (with a 32-bit immediate)", cmd_send);
 
 static int cmd_recv(int argc, char **argv) {
     uint32_t qpn, len;

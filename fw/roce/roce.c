@@ -23,6 +23,9 @@ static struct {
     uint32_t done_next;
     uint32_t unclaimed; /* completions no table entry knew */
     uint32_t req_cqe_error, resp_cqe_error; /* error completions (send side, receive side) */
+    uint32_t retry_exc, rnr_retry_exc;      /* of req_cqe_error: retries / RNR retries exhausted */
+    uint32_t not_rc_ud, not_rc_uc;          /* resp_drop_not_rc, rx_bad_opcode when last told */
+    uint64_t not_rc_next, not_rc_quiet;     /* cycles: the next look at them; no note before */
     uint32_t rng;
 } rc;
 
@@ -244,6 +247,8 @@ static void file_wc(const struct roce_wc *wc) {
         } else {
             qp->send_errors++;
             rc.req_cqe_error++;
+            if (wc->status == ROCE_WC_RETRY_EXC_ERR) rc.retry_exc++;
+            if (wc->status == ROCE_WC_RNR_RETRY_EXC_ERR) rc.rnr_retry_exc++;
         }
     } else {
         rc.unclaimed++;
@@ -253,11 +258,33 @@ static void file_wc(const struct roce_wc *wc) {
     rc.done_next = (rc.done_next + 1u) % DONE_RING;
 }
 
+/* UD packets to the NIC's RC QPs (ibv_ud_pingpong) and UC packets (ibv_uc_pingpong:
+   opcodes outside the RC/UD table) are dropped and counted by the RTL; the console
+   says why: the counters are looked at every millisecond, and a change is told at
+   once, then at most once a second while more arrive. */
+#define NOT_RC_LOOK_MS 1u
+#define NOT_RC_QUIET_MS 1000u
+static void note_not_rc(void) {
+    uint64_t now = tmr_cycles();
+    if (now < rc.not_rc_next) return;
+    rc.not_rc_next = now + tmr_ms_to_cycles(NOT_RC_LOOK_MS);
+    if (now < rc.not_rc_quiet) return;
+    uint32_t ud = roce_hw_read(ROCE_RESP_DROP_NOT_RC), uc = roce_hw_read(ROCE_RX_BAD_OPCODE);
+    if (ud == rc.not_rc_ud && uc == rc.not_rc_uc) return;
+    printf("\nroce: UD/UC not supported (solonic's QPs are RC): dropped %lu UD packets to RC QPs "
+           "(resp_drop_not_rc) and %lu packets with a UC or unknown opcode (rx_bad_opcode) so far\n",
+           (unsigned long)ud, (unsigned long)uc);
+    rc.not_rc_ud = ud;
+    rc.not_rc_uc = uc;
+    rc.not_rc_quiet = now + tmr_ms_to_cycles(NOT_RC_QUIET_MS);
+}
+
 void roce_poll(void) {
     if (!rc.present) return;
     struct roce_wc wc;
     for (int i = 0; i < 16 && roce_hw_poll_cq(&wc); i++)
         file_wc(&wc);
+    note_not_rc();
 }
 
 int roce_poll_wc(struct roce_wc *wc) {
@@ -324,12 +351,28 @@ void roce_stats_print(void) {
     }
     printf("roce    cq_waiting %lu unclaimed_completions %lu\n",
            (unsigned long)(roce_hw_read(ROCE_CQ_STATUS) & 0xffffu), (unsigned long)rc.unclaimed);
-    /* the same events under the names 'rdma statistic' shows for rxe and mlx5 ports */
-    printf("rdma    duplicate_request %lu out_of_sequence %lu local_ack_timeout_err %lu "
-           "rnr_nak_received %lu\n",
+    /* the same events under the names 'rdma statistic' shows for mlx5 and rxe ports */
+    uint64_t rxb, txb;
+    roce_hw_bytes(&rxb, &txb);
+    printf("rdma    rx_write_requests %lu rx_read_requests %lu rx_atomic_requests %lu "
+           "rx_send_requests %lu\n",
+           (unsigned long)roce_hw_read(ROCE_RX_WRITE_REQUESTS),
+           (unsigned long)roce_hw_read(ROCE_RX_READ_REQUESTS),
+           (unsigned long)roce_hw_read(ROCE_RX_ATOMIC_REQUESTS),
+           (unsigned long)roce_hw_read(ROCE_RX_SEND_REQUESTS));
+    printf("rdma    duplicate_request %lu out_of_sequence %lu packet_seq_err %lu implied_nak_seq_err %lu\n",
            (unsigned long)roce_hw_read(ROCE_RESP_DUP), (unsigned long)roce_hw_read(ROCE_RESP_NAK_SEQ),
-           (unsigned long)roce_hw_read(ROCE_REQ_TIMEOUTS),
-           (unsigned long)roce_hw_read(ROCE_REQ_RNR_WAITS));
+           (unsigned long)roce_hw_read(ROCE_COMP_NAK_SEQ),
+           (unsigned long)roce_hw_read(ROCE_COMP_IMPLICIT_NAK));
+    printf("rdma    local_ack_timeout_err %lu rnr_nak_received %lu rnr_nak_retry_err %lu "
+           "retry_exceeded_err %lu\n",
+           (unsigned long)roce_hw_read(ROCE_REQ_TIMEOUTS), (unsigned long)roce_hw_read(ROCE_REQ_RNR_WAITS),
+           (unsigned long)rc.rnr_retry_exc, (unsigned long)rc.retry_exc);
+    printf("rdma    req_remote_invalid_request %lu req_remote_access_errors %lu "
+           "resp_remote_access_errors %lu\n",
+           (unsigned long)roce_hw_read(ROCE_COMP_NAK_INV), (unsigned long)roce_hw_read(ROCE_COMP_NAK_ACC),
+           (unsigned long)roce_hw_read(ROCE_RESP_NAK_ACC));
+    printf("rdma    rx_bytes %llu tx_bytes %llu\n", (unsigned long long)rxb, (unsigned long long)txb);
     printf("rdma    retransmits %lu req_cqe_error %lu resp_cqe_error %lu\n",
            (unsigned long)roce_hw_read(ROCE_REQ_RETRANS), (unsigned long)rc.req_cqe_error,
            (unsigned long)rc.resp_cqe_error);

@@ -200,6 +200,13 @@ void roce_hw_gen_read(struct roce_gen_res *r) {
     r->win_min = REG32(ROCE_GEN_WIN_MIN);
 }
 
+void roce_hw_bytes(uint64_t *rx, uint64_t *tx) {
+    uint32_t lo = REG32(ROCE_RX_BYTES_LO); /* latches the high word */
+    *rx = (uint64_t)REG32(ROCE_RX_BYTES_HI) << 32 | lo;
+    lo = REG32(ROCE_TX_BYTES_LO);
+    *tx = (uint64_t)REG32(ROCE_TX_BYTES_HI) << 32 | lo;
+}
+
 uint64_t roce_hw_gen_cycle(void) {
     uint32_t lo = REG32(ROCE_GEN_CYCLE_LO); /* latches the high word */
     return (uint64_t)REG32(ROCE_GEN_CYCLE_HI) << 32 | lo;
@@ -217,7 +224,14 @@ const struct roce_hw_counter roce_hw_counters[] = {
     CNT("req_timeouts", ROCE_REQ_TIMEOUTS),   CNT("req_rnr_waits", ROCE_REQ_RNR_WAITS),
     CNT("req_naks", ROCE_REQ_NAKS),           CNT("comp_drop_resp", ROCE_COMP_DROP_RESP),
     CNT("rq_overflow", ROCE_RQ_OVERFLOW),     CNT("sq_refused", ROCE_SQ_REFUSED),
-    CNT("cq_overflow", ROCE_CQ_OVERFLOW),
+    CNT("cq_overflow", ROCE_CQ_OVERFLOW),     CNT("resp_drop_not_rc", ROCE_RESP_DROP_NOT_RC),
+    CNT("resp_drop_oos", ROCE_RESP_DROP_OOS), CNT("resp_drop_dup", ROCE_RESP_DROP_DUP),
+    CNT("resp_acks_sent", ROCE_RESP_ACKS_SENT), CNT("resp_naks_sent", ROCE_RESP_NAKS_SENT),
+    CNT("resp_read_resp_pkts", ROCE_RESP_READ_RESP_PKTS), CNT("resp_atomic_miss", ROCE_RESP_ATOMIC_MISS),
+    CNT("resp_dma_err", ROCE_RESP_DMA_ERR),   CNT("req_packets", ROCE_REQ_PACKETS),
+    CNT("req_local_err", ROCE_REQ_LOCAL_ERR), CNT("comp_nak_seq", ROCE_COMP_NAK_SEQ),
+    CNT("comp_nak_inv", ROCE_COMP_NAK_INV),   CNT("comp_nak_acc", ROCE_COMP_NAK_ACC),
+    CNT("comp_nak_op", ROCE_COMP_NAK_OP),     CNT("comp_implicit_nak", ROCE_COMP_IMPLICIT_NAK),
 };
 const uint32_t roce_hw_ncounters = sizeof roce_hw_counters / sizeof roce_hw_counters[0];
 

@@ -144,6 +144,12 @@ struct roce_hw_counter {
 extern const struct roce_hw_counter roce_hw_counters[];
 extern const uint32_t roce_hw_ncounters;
 uint32_t roce_hw_read(uint32_t addr);
+/* Payload bytes of the RoCE packets parsed and sent since reset (64-bit counters). */
+void roce_hw_bytes(uint64_t *rx, uint64_t *tx);
+
+/* Completion statuses with the numbers of enum ibv_wc_status. */
+#define ROCE_WC_RETRY_EXC_ERR 12u
+#define ROCE_WC_RNR_RETRY_EXC_ERR 13u
 
 /* "IBV_WC_SUCCESS", ... ("IBV_WC_?" for an unknown value). */
 const char *roce_wc_status_name(uint32_t status);

@@ -114,7 +114,12 @@ module roce_resp_check #(
   output logic                         inc_nak_acc,
   output logic                         inc_nak_op,
   output logic                         inc_rnr,
-  output logic                         inc_ok            // in-order requests executed
+  output logic                         inc_ok,           // in-order requests executed
+  // in-order request messages executed, by kind (counted on the FIRST/ONLY packet)
+  output logic                         inc_rx_write,
+  output logic                         inc_rx_read,
+  output logic                         inc_rx_atomic,
+  output logic                         inc_rx_send
 );
 
   localparam int DW = roce_qp_pkg::RESP_DYN_W;
@@ -757,9 +762,14 @@ module roce_resp_check #(
     .in_valid(ev_push && !(ev_ld && !ev_fv)), .in_ready(ev_in_ready), .in_data(ev_q),
     .out_valid(ev_fv), .out_ready(ev_ld), .out_data(ev_fd), .count(ev_cnt));
 
-  // counters (registered pulses)
-  logic [12:0] inc_q, inc_d;
+  // counters (registered pulses). The kind of the header in C_EXEC is latched
+  // in C_SEL: a header taken while C_EXEC waits for room replaces h_q.
+  logic [3:0]  mk_q, mk_d;   // {send, atomic, read, write} message start
+  logic [16:0] inc_q, inc_d;
   always_comb begin
+    mk_d = mk_q;
+    if (st_q == C_SEL) mk_d = {hf_q.send && first_q, hf_q.atomic, hf_q.read, hf_q.write && first_q};
+    for (int i = 0; i < 4; i++) inc_d[13+i] = exec_fire && v_q == V_EXEC && mk_q[i];
     inc_d[0]  = exec_fire && v_q == V_DROP_QPN;
     inc_d[1]  = exec_fire && v_q == V_DROP_STATE;
     inc_d[2]  = exec_fire && v_q == V_DROP_OP;
@@ -774,7 +784,8 @@ module roce_resp_check #(
     inc_d[11] = exec_fire && v_q == V_RNR;
     inc_d[12] = exec_fire && v_q == V_EXEC;
   end
-  assign {inc_ok, inc_rnr, inc_nak_op, inc_nak_acc, inc_nak_inv, inc_nak_seq, inc_dup,
+  assign {inc_rx_send, inc_rx_atomic, inc_rx_read, inc_rx_write,
+          inc_ok, inc_rnr, inc_nak_op, inc_nak_acc, inc_nak_inv, inc_nak_seq, inc_dup,
           inc_drop_reset, inc_drop_dup, inc_drop_oos, inc_drop_opcode, inc_drop_state, inc_drop_qpn} = inc_q;
 
   always_ff @(posedge clk) begin
@@ -810,6 +821,7 @@ module roce_resp_check #(
       ev_ov_q   <= ev_ov_d;
     end
     h_q         <= h_d;
+    mk_q        <= mk_d;
     kf_q        <= kf_d;
     kx_q        <= kx_d;
     qpn_x_q     <= qpn_x_d;

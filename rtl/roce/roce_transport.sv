@@ -143,6 +143,19 @@ module roce_transport #(
   logic [31:0] q_pkt, q_locerr;
   logic [31:0] p_retry, p_timeout, p_rnr, p_nak_seq, p_nak_inv, p_nak_acc, p_nak_op, p_implicit, p_drop;
   logic [31:0] s_post_cnt, s_reject_cnt;
+  logic [31:0] r_rx_write, r_rx_read, r_rx_atomic, r_rx_send;
+  // byte counters (below)
+  /* verilator lint_off UNUSEDSIGNAL */
+  roce_pkg::tx_hdr_t mx_roce;  // its pay_len only
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [15:0] bytes_inc_q [2];
+  logic [15:0] bytes_inc_d [2];
+  logic [63:0] bytes_q [2];
+  logic [63:0] bytes_d [2];
+  logic [31:0] bytes_hi_q [2];
+  logic [31:0] bytes_hi_d [2];
+  logic [31:0] bytes_hi_prev_q [2];
+  logic [1:0]  bytes_lo_re;
 
   logic             cq_valid;
   roce_qp_pkg::cqe_t cq_entry;
@@ -258,6 +271,31 @@ module roce_transport #(
     .req_naks_i        (sum_naks_q),
     .comp_drop_resp_i  (p_drop),
     .tx_packets_i      (cnt_tx_pkts_q),
+    .resp_drop_not_rc_i    (r_drop_opcode),
+    .resp_drop_oos_i       (r_drop_oos),
+    .resp_drop_dup_i       (r_drop_dup),
+    .rx_write_requests_i   (r_rx_write),
+    .rx_read_requests_i    (r_rx_read),
+    .rx_atomic_requests_i  (r_rx_atomic),
+    .rx_send_requests_i    (r_rx_send),
+    .resp_acks_sent_i      (r_ack_tx),
+    .resp_naks_sent_i      (r_nak_tx),
+    .resp_read_resp_pkts_i (r_rd_pkt),
+    .resp_atomic_miss_i    (r_atomic_miss),
+    .resp_dma_err_i        (r_dma_err),
+    .req_packets_i         (q_pkt),
+    .req_local_err_i       (q_locerr),
+    .comp_nak_seq_i        (p_nak_seq),
+    .comp_nak_inv_i        (p_nak_inv),
+    .comp_nak_acc_i        (p_nak_acc),
+    .comp_nak_op_i         (p_nak_op),
+    .comp_implicit_nak_i   (p_implicit),
+    .rx_bytes_lo_i         (bytes_q[0][31:0]),
+    .rx_bytes_lo_re        (bytes_lo_re[0]),
+    .rx_bytes_hi_i         (bytes_hi_q[0]),
+    .tx_bytes_lo_i         (bytes_q[1][31:0]),
+    .tx_bytes_lo_re        (bytes_lo_re[1]),
+    .tx_bytes_hi_i         (bytes_hi_q[1]),
     .gen_opcode_q      (gen_opcode),
     .gen_qpn_q         (gen_qpn),
     .gen_nqp_q         (gen_nqp),
@@ -509,7 +547,8 @@ module roce_transport #(
     .cnt_dup(r_dup), .cnt_nak_seq(r_nak_seq), .cnt_nak_inv(r_nak_inv), .cnt_nak_acc(r_nak_acc),
     .cnt_nak_op(r_nak_op), .cnt_rnr(r_rnr), .cnt_req_ok(r_req_ok), .cnt_ack_tx(r_ack_tx),
     .cnt_nak_tx(r_nak_tx), .cnt_rd_pkt(r_rd_pkt), .cnt_atomic(r_atomic), .cnt_atomic_miss(r_atomic_miss),
-    .cnt_dma_err(r_dma_err), .cnt_post_err(r_post_err)
+    .cnt_dma_err(r_dma_err), .cnt_post_err(r_post_err),
+    .cnt_rx_write(r_rx_write), .cnt_rx_read(r_rx_read), .cnt_rx_atomic(r_rx_atomic), .cnt_rx_send(r_rx_send)
   );
 
   // ============================================================ requester side
@@ -745,13 +784,40 @@ module roce_transport #(
     .m_axis_frame_tlast(m_axis_tx_tlast)
   );
 
+  // ============================================================ byte counters
+  // Payload bytes parsed (the RX header channel) and sent (the TX mux's header
+  // channel), 64 bits each: the header's payload length is registered a cycle
+  // ahead of the add. A read of *_lo latches *_hi of the cycle it sampled (its
+  // re pulse comes a cycle after the read, as gen_cycle_lo's).
+  assign mx_roce = mx_hdr.roce;
+  always_comb begin
+    bytes_inc_d[0] = (rxh_v && rxh_r) ? rxh.pay_len : 16'd0;
+    bytes_inc_d[1] = (mx_hdr_v && mx_hdr_r) ? mx_roce.pay_len : 16'd0;
+    for (int i = 0; i < 2; i++) begin
+      bytes_d[i]    = bytes_q[i] + 64'(bytes_inc_q[i]);
+      bytes_hi_d[i] = bytes_lo_re[i] ? bytes_hi_prev_q[i] : bytes_hi_q[i];
+    end
+  end
+  always_ff @(posedge clk) begin
+    for (int i = 0; i < 2; i++) begin
+      if (rst) begin
+        bytes_inc_q[i] <= '0;
+        bytes_q[i]     <= '0;
+        bytes_hi_q[i]  <= '0;
+      end else begin
+        bytes_inc_q[i] <= bytes_inc_d[i];
+        bytes_q[i]     <= bytes_d[i];
+        bytes_hi_q[i]  <= bytes_hi_d[i];
+      end
+      bytes_hi_prev_q[i] <= bytes_q[i][63:32];
+    end
+  end
+
   // ============================================================ state
   logic unused;
   always_comb begin
     cnt_tx_pkts_d = cnt_tx_pkts_q + 32'(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast);
-    unused = ^{r_drop_opcode, r_drop_oos, r_drop_dup, r_req_ok, r_ack_tx, r_nak_tx, r_rd_pkt,
-               r_atomic, r_atomic_miss, r_dma_err, r_post_err, q_pkt, q_locerr, p_implicit,
-               s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW]};
+    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW]};
   end
 
   always_ff @(posedge clk) begin

@@ -114,8 +114,8 @@ def main():
         moved(board.con, nic.con, lambda: wr(board.con, f"send {q} {BUF:#x} 0x800", "send", 2048), BUF, 0x800, 303)
         out = nic.con.cmd(f"qp show {q}", timeout=60).replace("\r", "")
         check_true("the NIC received the board's SEND", re.search(
-            r"completed 1, errors 0\n  last receive: IBV_WC_SUCCESS, 2048 bytes", out) is not None,
-            "completed 1, errors 0 / last receive: IBV_WC_SUCCESS, 2048 bytes", out)
+            r"completed 1, errors 0\n  last receive: IBV_WC_SUCCESS, IBV_WC_RECV, 2048 bytes", out) is not None,
+            "completed 1, errors 0 / last receive: IBV_WC_SUCCESS, IBV_WC_RECV, 2048 bytes", out)
     finally:
         rc_board = board.finish()
         rc_nic = nic.finish()

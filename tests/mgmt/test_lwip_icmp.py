@@ -107,3 +107,33 @@ def test_console_ping_ctrl_c_stops():
         check_true("Ctrl-C stops ping", "^C" in out, "'^C'", out)
         check("Ctrl-C stops ping after the first echo", (1, 0, 100), ping_summary(out))
         check("the exit typed after Ctrl-C", 3, n.sim.wait_exit())
+
+
+def test_packet_layer_drops_counted_in_stats():
+    """Frames the packet layer must drop (an IPv4 header checksum that is wrong, a
+    unicast for another MAC) never reach lwIP, and `stats` names each in its net line."""
+    with NicPeer(keep_stdin=True) as n:
+        n.boot()
+        bad = Ether(dst=nic_mac(), src=PEER_MAC) / IP(src=PEER_IP, dst=nic_ip(), chksum=0x1234) / \
+            ICMP(type=8, id=7, seq=1) / b"bad ip checksum"
+        other = Ether(dst="02:00:00:00:77:77", src=PEER_MAC) / IP(src=PEER_IP, dst=nic_ip()) / \
+            ICMP(type=8, id=7, seq=2) / b"for another MAC"
+        for _ in range(2):
+            n.send(bad)
+        for _ in range(3):
+            n.send(other)
+        for _ in range(5):  # the frames may still be on their way: ask again, bounded
+            n.sim.send("stats\n")
+            out = n.sim.reply("stats")
+            m = re.search(r"^net\s+drop_bad_csum (\d+) drop_trunc (\d+) drop_bad_hdr (\d+) drop_malformed (\d+) "
+                          r"drop_mac_err (\d+) drop_roce_full (\d+) drop_mgmt_full (\d+)", out, re.M)
+            check_true("stats: the packet layer's drop line", m is not None, "net drop_bad_csum N ...", out)
+            if m.group(1) == "2":
+                break
+        check("the packet layer's drops: bad checksum 2, nothing else", (2, 0, 0, 0, 0, 0, 0),
+              tuple(int(x) for x in m.groups()))
+        m = re.search(r"^net\s+rx_roce (\d+) rx_mgmt (\d+) tx_frames (\d+) drop_not_for_us (\d+)", out, re.M)
+        check_true("stats: the packet layer's pass line", m is not None, "net rx_roce N ...", out)
+        check("frames for another MAC dropped", 3, int(m.group(4)))
+        check("no RoCE frame", 0, int(m.group(1)))
+        n.expect_none(lambda f: is_from_nic(f) and ICMP in f, "an answer to a dropped frame", quiet_for=1)

@@ -132,8 +132,25 @@ def case_pair_nic1_listens():
         moved(a, b, lambda: wr(a, f"send {q} {BUF:#x} 0x800", "send", 2048), BUF, 0x800, 103)
         out = cmd(b, f"qp show {q}")
         check_true("NIC 1 counted the receive", re.search(r"completed 1, errors 0\n  last receive: "
-                                                          r"IBV_WC_SUCCESS, 2048 bytes", out) is not None,
-                   "completed 1 ... last receive: IBV_WC_SUCCESS, 2048 bytes", out)
+                                                          r"IBV_WC_SUCCESS, IBV_WC_RECV, 2048 bytes\n", out)
+                   is not None, "completed 1 ... last receive: IBV_WC_SUCCESS, IBV_WC_RECV, 2048 bytes", out)
+        # immediates: a SEND and a WRITE carrying one; the receiver's completions show it
+        moved(a, b, lambda: wr(a, f"send {q} {BUF:#x} 0x400 --imm 0xfeedbeef", "send", 1024), BUF, 0x400, 104)
+        out = cmd(b, f"qp show {q}")
+        want = "completed 2, errors 0\n  last receive: IBV_WC_SUCCESS, IBV_WC_RECV, 1024 bytes, immediate 0xfeedbeef\n"
+        check_true("SEND with immediate: NIC 1's receive completion", want in out, want, out)
+        x = BUF + 0x60000
+        moved(a, b, lambda: wr(a, f"write {q} {x:#x} {x:#x} {rkey:#x} 0x1000 --imm 0x12345678", "write", 4096),
+              x, 0x1000, 105)
+        out = cmd(b, f"qp show {q}")
+        want = ("completed 3, errors 0\n  last receive: IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, 4096 bytes, "
+                "immediate 0x12345678\n")
+        check_true("WRITE with immediate: NIC 1's receive completion", want in out, want, out)
+        for line, why in ((f"send {q} {BUF:#x} 0x400 --imm", "send: --imm takes one VALUE and comes last"),
+                          (f"send {q} {BUF:#x} 0x400 --imm zz", "send: VALUE"),
+                          (f"write {q} {x:#x} {x:#x} {rkey:#x} --imm 5", "write: expected QPN LADDR RADDR RKEY LEN")):
+            out = cmd(a, line)
+            check_true(f"'{line}' refused", out.startswith(why), why, out)
         # bench: the default QP is the exchange's
         for line, size, iters in ((f"bench write 65536 16 --rkey {rkey:#x}", 65536, 16),
                                   (f"bench read 4096 32 --rkey {rkey:#x}", 4096, 32),
@@ -163,7 +180,8 @@ def case_pair_nic1_listens():
         tmin, tmax, tavg = (float(m.group(i)) for i in (1, 2, 3))
         check_true("0 < t_min <= t_avg <= t_max < 1 ms", 0 < tmin <= tavg <= tmax < 1000, "ordered", m.group(0))
         out = cmd(b, f"qp show {q}")
-        check_true("the SEND bench landed on NIC 1", "completed 33, errors 0" in out, "completed 33", out)
+        check_true("the SEND bench landed on NIC 1 (after the 3 receives above)", "completed 35, errors 0" in out,
+                   "completed 35", out)
 
 
 def case_pair_perftest_two_qps():
@@ -203,6 +221,19 @@ def case_pair_perftest_two_qps():
         m = re.search(r"rdma +retransmits (\d+) req_cqe_error (\d+) resp_cqe_error (\d+)", out)
         check_true("stats: rdma-named counters", m is not None, "rdma retransmits N req_cqe_error N ...", out)
         check("no error completions on a clean run", ("0", "0"), m.groups()[1:])
+        # the responder's request and byte counters against what this test sent:
+        # one 8 KiB WRITE and the bench's 64 x 4 KiB, nothing else over RoCE
+        sent = 0x2000 + 64 * 4096
+        m = re.search(r"rdma +rx_bytes (\d+) tx_bytes (\d+)", out)
+        check_true("stats: rdma rx_bytes/tx_bytes", m is not None, "rdma rx_bytes N tx_bytes N", out)
+        check("NIC 0 sent the WRITEs' payload bytes", sent, int(m.group(2)))
+        out_b = cmd(b, "stats")
+        m = re.search(r"rdma +rx_write_requests (\d+) rx_read_requests (\d+) rx_atomic_requests (\d+) "
+                      r"rx_send_requests (\d+)", out_b)
+        check_true("stats: rdma rx_*_requests", m is not None, "rdma rx_write_requests N ...", out_b)
+        check("NIC 1 executed 65 WRITE requests, nothing else", (65, 0, 0, 0), tuple(int(x) for x in m.groups()))
+        m = re.search(r"rdma +rx_bytes (\d+) tx_bytes (\d+)", out_b)
+        check("NIC 1 parsed the WRITEs' payload bytes and sent none", (sent, 0), (int(m.group(1)), int(m.group(2))))
         out = cmd(a, "qpx finish")
         check_true("the client's end of the test", "qpx: write_bw end-of-test exchange with 10.0.0.2 done" in out,
                    "end-of-test exchange done", out)
@@ -403,6 +434,53 @@ def case_peer_never_answers():
         t.accept()
         t.recv(52, "client destination")
         failed_cleanly(n, "timeout: no pingpong destination from the peer within 2 ms (got 0 of 52 bytes)")
+
+
+def case_peer_ud_uc_pingpong():
+    """ibv_ud_pingpong / ibv_uc_pingpong speak rc_pingpong's exchange, then send UD
+    (opcode 0x64, with a DETH) or UC (0x24) SENDs: the NIC drops them, counts them by name
+    (resp_drop_not_rc, rx_bad_opcode), says on the console that UD/UC is not supported,
+    and touches no receive WQE."""
+    from scapy.contrib.roce import BTH
+    from scapy.layers.inet import IP, UDP
+    from scapy.layers.l2 import Ether
+    line = "listen --wait 500"
+    os.environ.setdefault("SOLONIC_NIC_SIM", os.path.join(ROOT, "build/sim/solonic_sim"))
+    import test_qpx_console as tc
+    n = tc.start(typed(line, exit_code=None), keep_stdin=True)
+    with n:
+        n.sim.expect(re.escape(line) + r"\n", what="echo")
+        t = tc.Tcp(n, 40011, tc.PORT)
+        t.connect()
+        t.send(tc.patch_gid([p for c, p in tc.exchange("rc_pingpong") if c][0], tc.PEER_IP))
+        dest = t.recv(52, "the NIC's destination")
+        qpn = int(dest.split(b":")[1], 16)
+        t.send(b"done\x00")
+        t.expect_end("the NIC closes after done")
+        n.sim.upto_prompt("the exchange")
+
+        def frame(opcode, ext):
+            return (Ether(dst=tc.nic_mac(), src=tc.PEER_MAC) / IP(src=tc.PEER_IP, dst=tc.nic_ip(), flags="DF") /
+                    UDP(sport=0xC123, dport=4791, chksum=0) / BTH(opcode=opcode, dqpn=qpn, psn=5, pkey=0xFFFF) /
+                    (ext + bytes(64)))
+        deth = (0x11111111).to_bytes(4, "big") + (0x11).to_bytes(4, "big")
+        n.send(frame(0x64, deth))   # UD SEND ONLY
+        m = n.sim.expect(r"roce: UD/UC not supported \(solonic's QPs are RC\): dropped (\d+) UD packets to RC QPs "
+                         r"\(resp_drop_not_rc\) and (\d+) packets with a UC or unknown opcode", what="the UD note")
+        check("the note counts the UD packet", ("1", "0"), m.groups())
+        n.send(frame(0x24, b""))    # UC SEND ONLY
+        for _ in range(5):  # the frame may still be on its way: ask again, bounded
+            n.sim.send("stats\n")
+            out = n.sim.reply("stats")
+            if re.search(r"rx_bad_opcode 1\b", out):
+                break
+        check_true("stats: the UC packet in rx_bad_opcode", re.search(r"rx_bad_opcode 1\b", out) is not None,
+                   "rx_bad_opcode 1", out)
+        check_true("stats: the UD packet in resp_drop_not_rc", re.search(r"resp_drop_not_rc 1\b", out) is not None,
+                   "resp_drop_not_rc 1", out)
+        n.sim.send(f"qp show {qpn:#x}\n")
+        out = n.sim.reply(f"qp show {qpn:#x}")
+        check_true("no receive WQE consumed", "completed 0, errors 0" in out, "completed 0, errors 0", out)
 
 
 LAT_ROW = (r"^ (\d+) +(\d+) +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM +

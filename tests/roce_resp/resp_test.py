@@ -32,10 +32,12 @@ OPS = {
     0x0C: ("READ_REQ", "ONLY", "R"), 0x0D: ("READ_RESP", "FIRST", "A"), 0x0E: ("READ_RESP", "MIDDLE", ""),
     0x0F: ("READ_RESP", "LAST", "A"), 0x10: ("READ_RESP", "ONLY", "A"), 0x11: ("ACK", "ONLY", "A"),
     0x12: ("ATOMIC_ACK", "ONLY", "AK"), 0x13: ("CMP_SWAP", "ONLY", "T"), 0x14: ("FETCH_ADD", "ONLY", "T"),
+    0x64: ("SEND", "ONLY", "D"),     # UD SEND ONLY: not for an RC responder
 }
 OP = {"SEND_FIRST": 0, "SEND_MIDDLE": 1, "SEND_LAST": 2, "SEND_LAST_IMM": 3, "SEND_ONLY": 4,
       "SEND_ONLY_IMM": 5, "WRITE_FIRST": 6, "WRITE_MIDDLE": 7, "WRITE_LAST": 8, "WRITE_LAST_IMM": 9,
-      "WRITE_ONLY": 10, "WRITE_ONLY_IMM": 11, "READ": 12, "CMP_SWAP": 0x13, "FETCH_ADD": 0x14}
+      "WRITE_ONLY": 10, "WRITE_ONLY_IMM": 11, "READ": 12, "CMP_SWAP": 0x13, "FETCH_ADD": 0x14,
+      "UD_SEND_ONLY": 0x64}
 RESP_NAME = {0x0D: "RR_FIRST", 0x0E: "RR_MIDDLE", 0x0F: "RR_LAST", 0x10: "RR_ONLY", 0x11: "ACK", 0x12: "ATOMIC_ACK"}
 
 
@@ -66,7 +68,7 @@ def opinfo(opcode):
     if opcode not in OPS:
         return 0
     kind, pos, ext = OPS[opcode]
-    flags = [0, "R" in ext, "T" in ext, "A" in ext, "K" in ext, "I" in ext, 0]  # deth reth atomic aeth ackE imm cnp
+    flags = ["D" in ext, "R" in ext, "T" in ext, "A" in ext, "K" in ext, "I" in ext, 0]  # deth reth atomic aeth ackE imm cnp
     sizes = [8, 16, 28, 4, 8, 4]
     offs, o = [], 12
     for f, s in zip(flags[:6], sizes):
@@ -86,7 +88,9 @@ def rx_hdr(pkt_bytes, opcode, pay_len):
     kind, pos, ext = OPS[opcode]
     b = pkt_bytes
     bth, o = b[:12], 12
-    reth = atomic = aeth = ack = imm = b""
+    deth = reth = atomic = aeth = ack = imm = b""
+    if "D" in ext:
+        deth, o = b[o:o + 8], o + 8
     if "R" in ext:
         reth, o = b[o:o + 16], o + 16
     if "T" in ext:
@@ -98,7 +102,7 @@ def rx_hdr(pkt_bytes, opcode, pay_len):
     if "I" in ext:
         imm, o = b[o:o + 4], o + 4
     z = lambda x, n: int.from_bytes(x.ljust(n, b"\0"), "big")
-    hdr = pack([(96, z(bth, 12)), (64, 0), (128, z(reth, 16)), (224, z(atomic, 28)), (32, z(aeth, 4)),
+    hdr = pack([(96, z(bth, 12)), (64, z(deth, 8)), (128, z(reth, 16)), (224, z(atomic, 28)), (32, z(aeth, 4)),
                 (64, z(ack, 8)), (32, z(imm, 4))])
     return pack([(640, hdr), (58, opinfo(opcode)), (16, pay_len), (32, 0x0A000002), (32, 0x0A000001),
                  (16, 49152), (2, 0)]), o
@@ -111,6 +115,8 @@ def build_req(opcode, qpn, psn, ackreq=0, va=0, rkey=0, dlen=0, payload=b"", imm
     pad = (-len(payload)) % 4
     p = bytes(BTH(opcode=opcode, solicited=0, migreq=0, padcount=pad, version=0, pkey=0xFFFF,
                   dqpn=qpn, ackreq=ackreq, psn=psn))[:12]   # Scapy appends the ICRC field
+    if "D" in ext:
+        p += struct.pack(">II", 0x80010000, 0x000123)          # DETH: Q_Key, source QP
     if "R" in ext:
         p += struct.pack(">QII", va, rkey, dlen)
     if "T" in ext:
@@ -222,7 +228,7 @@ class Run:
 
 CNT = ["drop_qpn", "drop_state", "drop_opcode", "drop_oos", "drop_dup", "drop_reset", "dup", "nak_seq",
        "nak_inv", "nak_acc", "nak_op", "rnr", "req_ok", "ack_tx", "nak_tx", "rd_pkt", "atomic",
-       "atomic_miss", "dma_err", "post_err"]
+       "atomic_miss", "dma_err", "post_err", "rx_write", "rx_read", "rx_atomic", "rx_send"]
 
 
 # ------------------------------------------------------------ the model
@@ -268,6 +274,9 @@ class Model:
             self.cnt["drop_state"] += 1
             return
         kind, pos, ext = OPS[opcode]
+        if opcode >> 5:                  # not an RC opcode (UD): dropped, nothing answered
+            self.cnt["drop_opcode"] += 1
+            return
         d = (psn - q["epsn"]) % (1 << 24)
         nak = lambda syn, p=psn: (self.emit(qpn, ("NAK", p, syn, q["msn"])), q.__setitem__("nak", True))
         if d >= (1 << 23):
@@ -349,6 +358,11 @@ class Model:
                 self.cqes.append(dict(wr_id=wid, status=1, opcode=128, qpn=qpn))
                 return nak(0x61)
         self.cnt["req_ok"] += 1
+        # request messages by kind (rdma statistic's rx_*_requests): counted once per message
+        if kind == "READ_REQ" or (kind in ("WRITE", "SEND") and first):
+            self.cnt["rx_" + kind.split("_")[0].lower()] += 1
+        elif kind in ("CMP_SWAP", "FETCH_ADD"):
+            self.cnt["rx_atomic"] += 1
         if kind == "READ_REQ":
             q["msn"] = (q["msn"] + 1) % (1 << 24)
             npk = max(1, -(-dlen // pm))
@@ -595,7 +609,8 @@ class Env:
         c.cqes(self.model, out)
         c.memory(self.model, out, rng)
         c.counters(self.model, out, ["req_ok", "nak_seq", "nak_inv", "nak_acc", "nak_op", "rnr", "dup",
-                                     "drop_oos", "drop_qpn", "drop_state"] + list(counters))
+                                     "drop_oos", "drop_qpn", "drop_state", "rx_write", "rx_read",
+                                     "rx_atomic", "rx_send"] + list(counters))
         return c, out
 
 
@@ -726,10 +741,13 @@ def sc_bad():
                              payload=rb(env, 16))
         env.run.pkt(hdr, pay)
         env.model.cnt["drop_qpn"] += 1
-    # 0x11 again: a bad lkey in the receive WQE -> NAK remote operational error
+    # 0x11 again: a UD SEND ONLY (ibv_ud_pingpong's packet) at the expected PSN:
+    # dropped and counted, nothing answered, no receive WQE taken
+    env.req(OP["UD_SEND_ONLY"], 0x11, payload=rb(env, 16), ackreq=1, gap=10)
+    # then a bad lkey in the receive WQE -> NAK remote operational error
     env.post(0x11, RQ_BASE, 64, 0x7777_7701, 55)
     env.req(OP["SEND_ONLY"], 0x11, payload=rb(env, 16), ackreq=1, gap=10)
-    c, out = env.check("bad_inputs")
+    c, out = env.check("bad_inputs", counters=["drop_opcode"])
     return c.done()
 
 
