@@ -264,7 +264,7 @@ static int idle(uint64_t now) {
     last_net = now;
     net_poll();
     roce_poll(); /* the firmware's own completions (the generator's never come here) */
-    return roce_con_interrupted();
+    return con_interrupted();
 }
 
 /*

@@ -17,9 +17,7 @@
 #include "net.h"
 #include "roce/roce.h"
 #include "timer.h"
-#include "uart.h"
 
-#define CH_CTRL_C 0x03
 
 /* ---- shared helpers */
 
@@ -68,33 +66,6 @@ static int prefix_len(const ip4_addr_t *mask) {
 
 static void print_mac(const uint8_t *m) {
     printf("%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
-}
-
-/* ---- typed-ahead characters read while a command watched for Ctrl-C */
-
-#define TYPEAHEAD_MAX 128 /* a line and then some */
-static struct {
-    uint8_t buf[TYPEAHEAD_MAX];
-    uint32_t head, n;
-} typeahead;
-
-/* 1 if Ctrl-C was typed; other characters are kept for the console. */
-static int interrupted(void) {
-    int c;
-    while ((c = uart_getc()) >= 0) {
-        if (c == CH_CTRL_C) return 1;
-        if (typeahead.n < TYPEAHEAD_MAX)
-            typeahead.buf[(typeahead.head + typeahead.n++) % TYPEAHEAD_MAX] = (uint8_t)c;
-    }
-    return 0;
-}
-
-int net_cmd_typeahead_getc(void) {
-    if (typeahead.n == 0) return -1;
-    uint8_t c = typeahead.buf[typeahead.head];
-    typeahead.head = (typeahead.head + 1u) % TYPEAHEAD_MAX;
-    typeahead.n--;
-    return c;
 }
 
 /* ---- ip */
@@ -366,7 +337,7 @@ static int cmd_ping(int argc, char **argv) {
         uint64_t deadline = t0 + tmr_ms_to_cycles(timeout_ms);
         while (!ping.got && tmr_cycles() < deadline) {
             net_poll();
-            if (interrupted()) {
+            if (con_interrupted()) {
                 stop = true;
                 break;
             }

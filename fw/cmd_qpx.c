@@ -137,7 +137,7 @@ static int wait_session(void) {
         roce_poll();
         qpx_poll();
         qpx_tool_poll();
-        if (roce_con_interrupted()) {
+        if (con_interrupted()) {
             printf("^C\n");
             if (qpx_tool_active()) qpx_tool_end("interrupted (Ctrl-C)");
             if (qpx_phase() != QPX_IDLE) qpx_abort("interrupted (Ctrl-C)");

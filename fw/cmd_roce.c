@@ -11,37 +11,9 @@
 #include "net.h"
 #include "roce/roce.h"
 #include "timer.h"
-#include "uart.h"
 
-#define CH_CTRL_C 0x03
 #define QPN_MAX 0xffffffu
 #define LEN_MAX 0x80000000u /* messages up to 2^31 bytes (docs/transport.md) */
-
-/* ---- Ctrl-C while a command waits; other typed characters go back to the console */
-
-#define TYPEAHEAD_MAX 128
-static struct {
-    uint8_t buf[TYPEAHEAD_MAX];
-    uint32_t head, n;
-} typeahead;
-
-int roce_con_interrupted(void) {
-    int c;
-    /* with the buffer full the rest stays in the UART: nothing typed is lost */
-    while (typeahead.n < TYPEAHEAD_MAX && (c = uart_getc()) >= 0) {
-        if (c == CH_CTRL_C) return 1;
-        typeahead.buf[(typeahead.head + typeahead.n++) % TYPEAHEAD_MAX] = (uint8_t)c;
-    }
-    return 0;
-}
-
-int roce_con_typeahead_getc(void) {
-    if (typeahead.n == 0) return -1;
-    uint8_t c = typeahead.buf[typeahead.head];
-    typeahead.head = (typeahead.head + 1u) % TYPEAHEAD_MAX;
-    typeahead.n--;
-    return c;
-}
 
 /* ---- argument helpers */
 
@@ -321,7 +293,7 @@ static int run_wr(const char *cmd, struct roce_wr *wr) {
     struct roce_wc wc;
     const char *err;
     uint64_t t0 = tmr_cycles();
-    if (roce_post_wait(wr, ROCE_WAIT_MS, roce_con_interrupted, &wc, &err) != 0) {
+    if (roce_post_wait(wr, ROCE_WAIT_MS, con_interrupted, &wc, &err) != 0) {
         printf("%s: %s (waited at most %u ms)\n", cmd, err, ROCE_WAIT_MS);
         return CON_ERR;
     }

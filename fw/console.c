@@ -46,6 +46,31 @@ void con_usage(const struct con_cmd *c) {
     printf("usage: %s%s%s\n", c->name, c->args[0] ? " " : "", c->args);
 }
 
+/* ---- type-ahead: characters read while a command watched for Ctrl-C */
+
+static struct {
+    uint8_t buf[CON_TYPEAHEAD_MAX];
+    uint32_t head, n;
+} typeahead;
+
+int con_interrupted(void) {
+    int c;
+    /* with the buffer full the rest stays in the UART: nothing typed is lost */
+    while (typeahead.n < CON_TYPEAHEAD_MAX && (c = uart_getc()) >= 0) {
+        if (c == CH_CTRL_C) return 1;
+        typeahead.buf[(typeahead.head + typeahead.n++) % CON_TYPEAHEAD_MAX] = (uint8_t)c;
+    }
+    return 0;
+}
+
+int con_typeahead_getc(void) {
+    if (typeahead.n == 0) return -1;
+    uint8_t c = typeahead.buf[typeahead.head];
+    typeahead.head = (typeahead.head + 1u) % CON_TYPEAHEAD_MAX;
+    typeahead.n--;
+    return c;
+}
+
 int con_parse_u32(const char *cmd, const char *what, const char *s, uint32_t *out) {
     int base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
     char *end = NULL;

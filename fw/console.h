@@ -53,6 +53,20 @@ void con_poll(void);
 /* Feed one received character to the line editor (con_poll does this). */
 void con_input(uint8_t c);
 
+/*
+ * While a command runs: 1 if Ctrl-C was typed since the last call. Every other
+ * character is kept, in the order typed, for the console (con_typeahead_getc);
+ * with CON_TYPEAHEAD_MAX kept, the rest waits in the UART's receive FIFO. Every
+ * command that watches for Ctrl-C calls this one function, so no typed
+ * character is lost whichever command runs.
+ */
+#define CON_TYPEAHEAD_MAX 1024
+int con_interrupted(void);
+
+/* The oldest character con_interrupted kept; -1 when none (fw/main.c feeds them
+   to the console before it reads the UART again). */
+int con_typeahead_getc(void);
+
 /* The command called name, or NULL. */
 const struct con_cmd *con_find(const char *name);
 

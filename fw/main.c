@@ -24,8 +24,7 @@
  */
 static void console_poll(void) {
     for (int i = 0; i < FW_CON_BUDGET; i++) {
-        int c = net_cmd_typeahead_getc();
-        if (c < 0) c = roce_con_typeahead_getc();
+        int c = con_typeahead_getc();
         if (c < 0) c = uart_getc();
         if (c < 0) break;
         con_input((uint8_t)c);

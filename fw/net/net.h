@@ -52,11 +52,5 @@ int net_echo_init(void);
 int net_gsi_init(void);
 void net_gsi_counts(uint32_t *qp1, uint32_t *other);
 
-/*
- * Console characters a long-running network command (ping) read while it
- * watched for Ctrl-C, oldest first, -1 when none is left: the main loop gives
- * them to the console before it reads the UART again (fw/cmd_net.c).
- */
-int net_cmd_typeahead_getc(void);
 
 #endif

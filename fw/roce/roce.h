@@ -111,10 +111,6 @@ uint32_t roce_random_psn(void);
 
 /* ---- console helpers (fw/cmd_roce.c) */
 
-/* 1 when Ctrl-C was typed; other characters are kept for the console. */
-int roce_con_interrupted(void);
-/* Characters roce_con_interrupted kept, oldest first; -1 when none (fw/main.c). */
-int roce_con_typeahead_getc(void);
 /* A 64-bit number, decimal or 0x hex; prints "CMD: WHAT: ..." and -1 when bad. */
 int roce_parse_u64(const char *cmd, const char *what, const char *s, uint64_t *out);
 

@@ -137,3 +137,19 @@ def test_packet_layer_drops_counted_in_stats():
         check("frames for another MAC dropped", 3, int(m.group(4)))
         check("no RoCE frame", 0, int(m.group(1)))
         n.expect_none(lambda f: is_from_nic(f) and ICMP in f, "an answer to a dropped frame", quiet_for=1)
+
+
+def test_console_ping_keeps_every_typed_character():
+    """More than a line's worth typed while ping waits (here 24 commands, 240
+    characters): every one runs after ping, in order (the console's one
+    type-ahead buffer, fw/console.c)."""
+    lines = ["mem rd 0x0" for _ in range(24)]
+    with NicPeer(keys=typed("ping 10.0.0.200 2 1", *lines)) as n:
+        n.boot()
+        out = n.sim.reply("ping 10.0.0.200 2 1")
+        check("ping without an answer: summary", (2, 0, 100), ping_summary(out))
+        for i, line in enumerate(lines):
+            r = n.sim.reply(line)
+            check_true(f"typed line {i + 1} of {len(lines)} ran after ping", r.startswith("00000000: "),
+                       "00000000: ...", r)
+        check("the exit typed during ping still reaches the console", 0, n.sim.wait_exit())
