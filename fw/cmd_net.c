@@ -400,6 +400,10 @@ static int cmd_stats(int argc, char **argv) {
     stats_row("icmp", &lwip_stats.icmp);
     stats_row("udp", &lwip_stats.udp);
     stats_row("tcp", &lwip_stats.tcp);
+    uint32_t evicted, in_use;
+    net_tcp_guard_counts(&evicted, &in_use);
+    printf("tcp     half_open_evicted %lu pcbs_in_use %lu of %u\n", (unsigned long)evicted,
+           (unsigned long)in_use, (unsigned)MEMP_NUM_TCP_PCB);
     printf("heap    used %lu max %lu of %lu bytes, %lu failed allocations\n",
            (unsigned long)lwip_stats.mem.used, (unsigned long)lwip_stats.mem.max,
            (unsigned long)lwip_stats.mem.avail, (unsigned long)lwip_stats.mem.err);

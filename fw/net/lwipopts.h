@@ -64,6 +64,10 @@
 #define TCP_SND_BUF (4 * 1024)
 #define TCP_SND_QUEUELEN (4 * TCP_SND_BUF / TCP_MSS + 4)
 #define TCP_QUEUE_OOSEQ 0 /* the link does not reorder; saves pbufs */
+/* a SYN to a listening port that finds the PCB pool full evicts the oldest
+   half-open connection first (fw/net/net_tcp_guard.c) */
+#define LWIP_HOOK_FILENAME "net_hooks.h"
+#define LWIP_HOOK_TCP_INPACKET_PCB(pcb, hdr, optlen, opt1len, opt2, p) net_tcp_inpacket(pcb, hdr)
 #define LWIP_TCP_KEEPALIVE 0
 #define SO_REUSE 1 /* listen on a port whose last connection is still in TIME_WAIT */
 #define LWIP_CALLBACK_API 1

@@ -52,5 +52,8 @@ int net_echo_init(void);
 int net_gsi_init(void);
 void net_gsi_counts(uint32_t *qp1, uint32_t *other);
 
+/* Half-open connections evicted so far; TCP PCBs in use now (of MEMP_NUM_TCP_PCB). */
+void net_tcp_guard_counts(uint32_t *half_open_evicted, uint32_t *in_use);
+
 
 #endif

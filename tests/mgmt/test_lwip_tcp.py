@@ -1,6 +1,7 @@
 """TCP and UDP through the NIC's management port: Scapy connects to the
 firmware's echo service (port 7) and to a closed port."""
 import os
+import re
 import sys
 
 from scapy.layers.inet import IP, TCP, UDP
@@ -31,7 +32,8 @@ def checked(r, what):
 
 def handshake(n, sport, isn):
     n.send(seg(sport, ECHO, "S", isn, options=[("MSS", 1460)]))
-    sa = checked(n.expect(tcp_from(ECHO), "SYN/ACK from the echo port"), "SYN/ACK")
+    sa = checked(n.expect(lambda f: tcp_from(ECHO)(f) and f[TCP].dport == sport, "SYN/ACK from the echo port"),
+                 "SYN/ACK")
     check("SYN/ACK flags", "SA", str(sa[TCP].flags))
     check("SYN/ACK ack (our ISN + 1)", isn + 1, sa[TCP].ack)
     check("SYN/ACK destination port", sport, sa[TCP].dport)
@@ -82,3 +84,28 @@ def test_udp_echo():
         r = checked(n.expect(lambda f: is_from_nic(f) and UDP in f and f[UDP].sport == ECHO, "UDP echo"), "UDP echo")
         check("UDP echo: destination port", 5555, r[UDP].dport)
         check("UDP echo: payload", payload.hex(), bytes(r[UDP].payload).hex())
+
+
+def test_tcp_half_open_flood_leaves_room_for_a_real_connection():
+    """Twelve SYNs that are never completed (twice lwIP's TCP PCBs) and then a real
+    connection: a SYN that finds the pool full evicts the oldest half-open connection
+    (with a RST), so the real handshake and its echo work at once; the evictions are
+    counted in stats: 12 + 1 SYNs into 6 PCBs, 7 evictions."""
+    with NicPeer(keep_stdin=True) as n:
+        n.boot()
+        for i in range(12):
+            n.send(seg(41000 + i, ECHO, "S", 7000 + i))
+            n.expect(lambda f, p=41000 + i: tcp_from(ECHO)(f) and f[TCP].dport == p and str(f[TCP].flags) == "SA",
+                     f"SYN/ACK to half-open connection {i + 1}")
+        isn = 300000
+        nic_seq = handshake(n, 41100, isn)
+        data = b"after the flood"
+        n.send(seg(41100, ECHO, "PA", isn + 1, nic_seq, data))
+        r = n.expect(lambda f: tcp_from(ECHO)(f) and f[TCP].dport == 41100 and len(bytes(f[TCP].payload)) > 0,
+                     "the echo after the flood")
+        check("the echo after the flood", data, bytes(r[TCP].payload)[:len(data)])
+        n.sim.send("stats\n")
+        out = n.sim.reply("stats")
+        m = re.search(r"^tcp\s+half_open_evicted (\d+)", out, re.M)
+        check_true("stats: the evictions", m is not None, "tcp half_open_evicted N", out)
+        check("half-open connections evicted (12 + 1 SYNs, 6 PCBs)", 7, int(m.group(1)))
