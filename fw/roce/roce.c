@@ -24,8 +24,8 @@ static struct {
     uint32_t unclaimed; /* completions no table entry knew */
     uint32_t req_cqe_error, resp_cqe_error; /* error completions (send side, receive side) */
     uint32_t retry_exc, rnr_retry_exc;      /* of req_cqe_error: retries / RNR retries exhausted */
-    uint32_t not_rc_ud, not_rc_uc;          /* resp_drop_not_rc, rx_bad_opcode when last told */
-    uint64_t not_rc_next, not_rc_quiet;     /* cycles: the next look at them; no note before */
+    uint32_t not_rc_ud, not_rc_uc, pmtu_naks; /* resp_drop_not_rc, rx_bad_opcode, resp_nak_pmtu when told */
+    uint64_t note_next, not_rc_quiet, pmtu_quiet; /* cycles: the next look at them; no note before */
     uint32_t rng;
 } rc;
 
@@ -258,25 +258,40 @@ static void file_wc(const struct roce_wc *wc) {
     rc.done_next = (rc.done_next + 1u) % DONE_RING;
 }
 
-/* UD packets to the NIC's RC QPs (ibv_ud_pingpong) and UC packets (ibv_uc_pingpong:
-   opcodes outside the RC/UD table) are dropped and counted by the RTL; the console
-   says why: the counters are looked at every millisecond, and a change is told at
-   once, then at most once a second while more arrive. */
-#define NOT_RC_LOOK_MS 1u
-#define NOT_RC_QUIET_MS 1000u
-static void note_not_rc(void) {
+/* Requests the RTL drops or NAKs for a reason the peer's user must hear of, told
+   on the console: UD packets to the NIC's RC QPs (ibv_ud_pingpong), UC packets
+   (ibv_uc_pingpong: opcodes outside the RC/UD table), and payloads longer than the
+   QP's path MTU (a peer whose MTU is larger: the invalid-request NAK). The
+   counters are looked at every millisecond; a change is told at once, then at
+   most once a second per kind while more arrive. */
+#define NOTE_LOOK_MS 1u
+#define NOTE_QUIET_MS 1000u
+static void note_drops(void) {
     uint64_t now = tmr_cycles();
-    if (now < rc.not_rc_next) return;
-    rc.not_rc_next = now + tmr_ms_to_cycles(NOT_RC_LOOK_MS);
-    if (now < rc.not_rc_quiet) return;
-    uint32_t ud = roce_hw_read(ROCE_RESP_DROP_NOT_RC), uc = roce_hw_read(ROCE_RX_BAD_OPCODE);
-    if (ud == rc.not_rc_ud && uc == rc.not_rc_uc) return;
-    printf("\nroce: UD/UC not supported (solonic's QPs are RC): dropped %lu UD packets to RC QPs "
-           "(resp_drop_not_rc) and %lu packets with a UC or unknown opcode (rx_bad_opcode) so far\n",
-           (unsigned long)ud, (unsigned long)uc);
-    rc.not_rc_ud = ud;
-    rc.not_rc_uc = uc;
-    rc.not_rc_quiet = now + tmr_ms_to_cycles(NOT_RC_QUIET_MS);
+    if (now < rc.note_next) return;
+    rc.note_next = now + tmr_ms_to_cycles(NOTE_LOOK_MS);
+    if (now >= rc.not_rc_quiet) {
+        uint32_t ud = roce_hw_read(ROCE_RESP_DROP_NOT_RC), uc = roce_hw_read(ROCE_RX_BAD_OPCODE);
+        if (ud != rc.not_rc_ud || uc != rc.not_rc_uc) {
+            printf("\nroce: UD/UC not supported (solonic's QPs are RC): dropped %lu UD packets to RC QPs "
+                   "(resp_drop_not_rc) and %lu packets with a UC or unknown opcode (rx_bad_opcode) so far\n",
+                   (unsigned long)ud, (unsigned long)uc);
+            rc.not_rc_ud = ud;
+            rc.not_rc_uc = uc;
+            rc.not_rc_quiet = now + tmr_ms_to_cycles(NOTE_QUIET_MS);
+        }
+    }
+    if (now >= rc.pmtu_quiet) {
+        uint32_t n = roce_hw_read(ROCE_RESP_NAK_PMTU);
+        if (n != rc.pmtu_naks) {
+            printf("\nroce: %lu requests NAKed (invalid request) so far because their payload was longer "
+                   "than the QP's path MTU (resp_nak_pmtu): the peer uses a larger MTU; give both sides "
+                   "the same one (listen/connect --mtu, the tool's -m)\n",
+                   (unsigned long)n);
+            rc.pmtu_naks = n;
+            rc.pmtu_quiet = now + tmr_ms_to_cycles(NOTE_QUIET_MS);
+        }
+    }
 }
 
 void roce_poll(void) {
@@ -284,7 +299,7 @@ void roce_poll(void) {
     struct roce_wc wc;
     for (int i = 0; i < 16 && roce_hw_poll_cq(&wc); i++)
         file_wc(&wc);
-    note_not_rc();
+    note_drops();
 }
 
 int roce_poll_wc(struct roce_wc *wc) {

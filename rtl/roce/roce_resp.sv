@@ -131,10 +131,11 @@ module roce_resp #(
   output logic [31:0]                      cnt_rx_write,     // WRITE request messages executed
   output logic [31:0]                      cnt_rx_read,      // READ requests executed
   output logic [31:0]                      cnt_rx_atomic,    // atomic requests executed
-  output logic [31:0]                      cnt_rx_send       // SEND request messages executed
+  output logic [31:0]                      cnt_rx_send,      // SEND request messages executed
+  output logic [31:0]                      cnt_nak_pmtu      // of cnt_nak_inv: payload longer than the path MTU
 );
   localparam int PW   = $clog2(RQ_DEPTH) + 1;
-  localparam int NCNT = 24;
+  localparam int NCNT = 25;
 
   // ---- receive queues
   logic                rq_lk_en, rq_lk_valid, rq_cons_en, post_err;
@@ -167,7 +168,8 @@ module roce_resp #(
     .inc_drop_qpn(inc[0]), .inc_drop_state(inc[1]), .inc_drop_opcode(inc[2]), .inc_drop_oos(inc[3]),
     .inc_drop_dup(inc[4]), .inc_drop_reset(inc[5]), .inc_dup(inc[6]), .inc_nak_seq(inc[7]),
     .inc_nak_inv(inc[8]), .inc_nak_acc(inc[9]), .inc_nak_op(inc[10]), .inc_rnr(inc[11]), .inc_ok(inc[12]),
-    .inc_rx_write(inc[20]), .inc_rx_read(inc[21]), .inc_rx_atomic(inc[22]), .inc_rx_send(inc[23]));
+    .inc_rx_write(inc[20]), .inc_rx_read(inc[21]), .inc_rx_atomic(inc[22]), .inc_rx_send(inc[23]),
+    .inc_nak_pmtu(inc[24]));
 
   // ---- payload: FIFO, then to DMA or discarded, one packet per action
   // (lib_fifo: its s_ready and m_valid come from registers, so
@@ -281,6 +283,7 @@ module roce_resp #(
   assign cnt_rx_read     = cnt_q[21];
   assign cnt_rx_atomic   = cnt_q[22];
   assign cnt_rx_send     = cnt_q[23];
+  assign cnt_nak_pmtu    = cnt_q[24];
 
 `ifndef SYNTHESIS
   // handshake rules on the outputs: valid holds until ready, data stable

@@ -119,7 +119,9 @@ module roce_resp_check #(
   output logic                         inc_rx_write,
   output logic                         inc_rx_read,
   output logic                         inc_rx_atomic,
-  output logic                         inc_rx_send
+  output logic                         inc_rx_send,
+  // invalid request NAKs whose packet carried more payload than the QP's path MTU
+  output logic                         inc_nak_pmtu
 );
 
   localparam int DW = roce_qp_pkg::RESP_DYN_W;
@@ -478,6 +480,7 @@ module roce_resp_check #(
   // ------------------------------------------- C_CHK: the checks, in parallel
   typedef struct packed {
     logic        state_ok, dup, oos, seq_ok, len_ok, acc_ok, mr_ok, wqe_ok, wlen_bad;
+    logic        pmtu_bad;              // payload longer than the QP's path MTU (counted apart)
     logic        pre, ino, ok_a, ok_b;  // checks grouped for C_SEL (see there)
     logic [23:0] epsn_p1, epsn_m1, epsn_npk, msn_p1;
     logic [63:0] addr;                  // DMA address of the payload
@@ -522,6 +525,7 @@ module roce_resp_check #(
     fl_d.mr_ok    = mr_ok;
     fl_d.wqe_ok   = rkey_ok;
     fl_d.wlen_bad = wlen_bad;
+    fl_d.pmtu_bad = !hf_q.read && !hf_q.le[pi];
     fl_d.pre      = !hf_q.qpn_bad && state_ok && hf_q.rc_req;
     fl_d.ino      = bth.psn == dc_q.epsn;
     fl_d.ok_a     = seq_ok && acc_ok && !hf_q.align_bad;
@@ -764,12 +768,13 @@ module roce_resp_check #(
 
   // counters (registered pulses). The kind of the header in C_EXEC is latched
   // in C_SEL: a header taken while C_EXEC waits for room replaces h_q.
-  logic [3:0]  mk_q, mk_d;   // {send, atomic, read, write} message start
-  logic [16:0] inc_q, inc_d;
+  logic [4:0]  mk_q, mk_d;   // {payload > PMTU, send, atomic, read, write message start}
+  logic [17:0] inc_q, inc_d;
   always_comb begin
     mk_d = mk_q;
-    if (st_q == C_SEL) mk_d = {hf_q.send && first_q, hf_q.atomic, hf_q.read, hf_q.write && first_q};
+    if (st_q == C_SEL) mk_d = {fl_q.pmtu_bad, hf_q.send && first_q, hf_q.atomic, hf_q.read, hf_q.write && first_q};
     for (int i = 0; i < 4; i++) inc_d[13+i] = exec_fire && v_q == V_EXEC && mk_q[i];
+    inc_d[17] = exec_fire && v_q == V_NAK_INV && mk_q[4];
     inc_d[0]  = exec_fire && v_q == V_DROP_QPN;
     inc_d[1]  = exec_fire && v_q == V_DROP_STATE;
     inc_d[2]  = exec_fire && v_q == V_DROP_OP;
@@ -784,7 +789,7 @@ module roce_resp_check #(
     inc_d[11] = exec_fire && v_q == V_RNR;
     inc_d[12] = exec_fire && v_q == V_EXEC;
   end
-  assign {inc_rx_send, inc_rx_atomic, inc_rx_read, inc_rx_write,
+  assign {inc_nak_pmtu, inc_rx_send, inc_rx_atomic, inc_rx_read, inc_rx_write,
           inc_ok, inc_rnr, inc_nak_op, inc_nak_acc, inc_nak_inv, inc_nak_seq, inc_dup,
           inc_drop_reset, inc_drop_dup, inc_drop_oos, inc_drop_opcode, inc_drop_state, inc_drop_qpn} = inc_q;
 

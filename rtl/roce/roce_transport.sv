@@ -143,7 +143,7 @@ module roce_transport #(
   logic [31:0] q_pkt, q_locerr;
   logic [31:0] p_retry, p_timeout, p_rnr, p_nak_seq, p_nak_inv, p_nak_acc, p_nak_op, p_implicit, p_drop;
   logic [31:0] s_post_cnt, s_reject_cnt;
-  logic [31:0] r_rx_write, r_rx_read, r_rx_atomic, r_rx_send;
+  logic [31:0] r_rx_write, r_rx_read, r_rx_atomic, r_rx_send, r_nak_pmtu;
   // byte counters (below)
   /* verilator lint_off UNUSEDSIGNAL */
   roce_pkg::tx_hdr_t mx_roce;  // its pay_len only
@@ -283,6 +283,7 @@ module roce_transport #(
     .resp_read_resp_pkts_i (r_rd_pkt),
     .resp_atomic_miss_i    (r_atomic_miss),
     .resp_dma_err_i        (r_dma_err),
+    .resp_nak_pmtu_i       (r_nak_pmtu),
     .req_packets_i         (q_pkt),
     .req_local_err_i       (q_locerr),
     .comp_nak_seq_i        (p_nak_seq),
@@ -548,7 +549,8 @@ module roce_transport #(
     .cnt_nak_op(r_nak_op), .cnt_rnr(r_rnr), .cnt_req_ok(r_req_ok), .cnt_ack_tx(r_ack_tx),
     .cnt_nak_tx(r_nak_tx), .cnt_rd_pkt(r_rd_pkt), .cnt_atomic(r_atomic), .cnt_atomic_miss(r_atomic_miss),
     .cnt_dma_err(r_dma_err), .cnt_post_err(r_post_err),
-    .cnt_rx_write(r_rx_write), .cnt_rx_read(r_rx_read), .cnt_rx_atomic(r_rx_atomic), .cnt_rx_send(r_rx_send)
+    .cnt_rx_write(r_rx_write), .cnt_rx_read(r_rx_read), .cnt_rx_atomic(r_rx_atomic), .cnt_rx_send(r_rx_send),
+    .cnt_nak_pmtu(r_nak_pmtu)
   );
 
   // ============================================================ requester side

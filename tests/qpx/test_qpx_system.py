@@ -440,7 +440,8 @@ def case_peer_ud_uc_pingpong():
     """ibv_ud_pingpong / ibv_uc_pingpong speak rc_pingpong's exchange, then send UD
     (opcode 0x64, with a DETH) or UC (0x24) SENDs: the NIC drops them, counts them by name
     (resp_drop_not_rc, rx_bad_opcode), says on the console that UD/UC is not supported,
-    and touches no receive WQE."""
+    and touches no receive WQE. Then a WRITE larger than the path MTU (a peer with a
+    larger MTU): NAKed, and the console says why."""
     from scapy.contrib.roce import BTH
     from scapy.layers.inet import IP, UDP
     from scapy.layers.l2 import Ether
@@ -452,7 +453,8 @@ def case_peer_ud_uc_pingpong():
         n.sim.expect(re.escape(line) + r"\n", what="echo")
         t = tc.Tcp(n, 40011, tc.PORT)
         t.connect()
-        t.send(tc.patch_gid([p for c, p in tc.exchange("rc_pingpong") if c][0], tc.PEER_IP))
+        client_msg = tc.patch_gid([p for c, p in tc.exchange("rc_pingpong") if c][0], tc.PEER_IP)
+        t.send(client_msg)
         dest = t.recv(52, "the NIC's destination")
         qpn = int(dest.split(b":")[1], 16)
         t.send(b"done\x00")
@@ -481,6 +483,20 @@ def case_peer_ud_uc_pingpong():
         n.sim.send(f"qp show {qpn:#x}\n")
         out = n.sim.reply(f"qp show {qpn:#x}")
         check_true("no receive WQE consumed", "completed 0, errors 0" in out, "completed 0, errors 0", out)
+        # an RC WRITE ONLY at the expected PSN with more payload than the QP's path MTU
+        # (1024, pingpong's): the invalid-request NAK, and the console names the reason
+        psn = int(client_msg.split(b":")[2], 16)
+        reth = (0x1000).to_bytes(8, "big") + (0x1234).to_bytes(4, "big") + (1100).to_bytes(4, "big")
+        n.send(Ether(dst=tc.nic_mac(), src=tc.PEER_MAC) / IP(src=tc.PEER_IP, dst=tc.nic_ip(), flags="DF") /
+               UDP(sport=0xC123, dport=4791, chksum=0) /
+               BTH(opcode=0x0A, dqpn=qpn, psn=psn, pkey=0xFFFF, ackreq=1) / (reth + bytes(1100)))
+        nak = n.expect(lambda f: UDP in f and f[UDP].dport == 4791 and BTH in f and f[BTH].opcode == 0x11,
+                       "the NIC's answer to the oversize WRITE")
+        check("NAK: invalid request (AETH syndrome 0x61)", 0x61, bytes(nak[BTH].payload)[0])
+        check("NAK: the PSN of the WRITE", psn, nak[BTH].psn)
+        m = n.sim.expect(r"roce: (\d+) requests NAKed \(invalid request\) so far because their payload was "
+                         r"longer than the QP's path MTU", what="the PMTU note")
+        check("the note counts one request", "1", m.group(1))
 
 
 LAT_ROW = (r"^ (\d+) +(\d+) +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM +

@@ -228,7 +228,7 @@ class Run:
 
 CNT = ["drop_qpn", "drop_state", "drop_opcode", "drop_oos", "drop_dup", "drop_reset", "dup", "nak_seq",
        "nak_inv", "nak_acc", "nak_op", "rnr", "req_ok", "ack_tx", "nak_tx", "rd_pkt", "atomic",
-       "atomic_miss", "dma_err", "post_err", "rx_write", "rx_read", "rx_atomic", "rx_send"]
+       "atomic_miss", "dma_err", "post_err", "rx_write", "rx_read", "rx_atomic", "rx_send", "nak_pmtu"]
 
 
 # ------------------------------------------------------------ the model
@@ -332,6 +332,8 @@ class Model:
         needs_wqe = kind == "SEND" or (kind == "WRITE" and "I" in ext)
         if not seq_ok or not len_ok:
             self.cnt["nak_inv"] += 1
+            if kind != "READ_REQ" and n > pm:
+                self.cnt["nak_pmtu"] += 1
             return nak(0x61)
         if q["access"] & need != need or not key_ok:
             self.cnt["nak_acc"] += 1
@@ -610,7 +612,7 @@ class Env:
         c.memory(self.model, out, rng)
         c.counters(self.model, out, ["req_ok", "nak_seq", "nak_inv", "nak_acc", "nak_op", "rnr", "dup",
                                      "drop_oos", "drop_qpn", "drop_state", "rx_write", "rx_read",
-                                     "rx_atomic", "rx_send"] + list(counters))
+                                     "rx_atomic", "rx_send", "nak_pmtu"] + list(counters))
         return c, out
 
 
@@ -717,6 +719,9 @@ def sc_bad():
     env.req(OP["WRITE_MIDDLE"], q, psn=p + 1, payload=rb(env, pm), gap=10)          # accepted
     env.req(OP["SEND_LAST"], q, psn=p + 2, payload=rb(env, 4), ackreq=1, gap=10)   # SEND inside a WRITE
     env.req(OP["WRITE_ONLY"], q, psn=p + 2, va=MR_BASE, rkey=MR_KEY, dlen=4, payload=b"abcd", ackreq=1, gap=10)
+    # a WRITE ONLY with more payload than the path MTU (a peer with a larger MTU): invalid request
+    env.req(OP["WRITE_ONLY"], q, psn=p + 3, va=MR_BASE, rkey=MR_KEY, dlen=pm + 4, payload=rb(env, pm + 4),
+            ackreq=1, gap=10)
     # 0x13: SEND without a receive WQE -> RNR NAK; posted later it goes through
     q = 0x13
     env.req(OP["SEND_ONLY"], q, payload=rb(env, 32), ackreq=1)
