@@ -143,6 +143,14 @@ int cm_mad_decode(const uint8_t *mad, size_t len, struct cm_msg *m, const char *
         m->service_id = be64(c + 8);
         return 0;
     }
+    if (m->attr == CM_ATTR_SIDR_REP) {
+        m->local_comm_id = be32(c); /* the request ID */
+        m->reason = c[4];           /* the status */
+        m->qpn = be24(c + 8);
+        m->service_id = be64(c + 12);
+        m->qkey = be32(c + 20);
+        return 0;
+    }
     if (room == 0) {
         *err = "unknown CM attribute";
         return -1;
@@ -232,6 +240,14 @@ void cm_mad_encode(const struct cm_msg *m, uint8_t out[CM_MAD_BYTES]) {
         put32(c, m->local_comm_id);
         put16(c + 4, m->pkey);
         put64(c + 8, m->service_id);
+        return;
+    }
+    if (m->attr == CM_ATTR_SIDR_REP) {
+        put32(c, m->local_comm_id);
+        c[4] = (uint8_t)m->reason;
+        put24(c + 8, m->qpn);
+        put64(c + 12, m->service_id);
+        put32(c + 20, m->qkey);
         return;
     }
     put32(c, m->local_comm_id);

@@ -8,8 +8,8 @@
  *
  * The MAD is the common MAD header (24 bytes: base version 1, class 0x07 CM,
  * class version 2, method Send, transaction ID, attribute ID) and the CM
- * message: REQ, MRA, REJ, REP, RTU, DREQ, DREP (SIDR_REQ is recognised, to be
- * refused). librdmacm puts its IP-based header (cma_hdr: version 0, IP
+ * message: REQ, MRA, REJ, REP, RTU, DREQ, DREP, and SIDR_REQ/SIDR_REP (the
+ * header fields only: UD service resolution, which this NIC refuses). librdmacm puts its IP-based header (cma_hdr: version 0, IP
  * version, source port, source and destination address) at the start of the
  * REQ's private data; the service ID is RDMA_PS_TCP << 16 | port.
  *
@@ -82,6 +82,9 @@ enum cm_rej_reason {
     CM_REJ_CONSUMER = 28,
 };
 
+/* SIDR_REP's status */
+enum cm_sidr_status { CM_SIDR_OK = 0, CM_SIDR_UNSUPPORTED = 1, CM_SIDR_REJECT = 2 };
+
 /* MRA's message-MRAed field */
 enum cm_mra_msg { CM_MRA_MSG_REQ = 0, CM_MRA_MSG_REP = 1, CM_MRA_MSG_LAP = 2 };
 
@@ -136,7 +139,7 @@ struct cm_msg {
     /* REJ (message_rejected), MRA (message_mraed) */
     uint8_t msg;
     uint8_t ari_len;          /* REJ */
-    uint16_t reason;          /* REJ: enum cm_rej_reason */
+    uint16_t reason;          /* REJ: enum cm_rej_reason; SIDR_REP: the status */
     uint8_t ari[CM_REJ_ARI_MAX];
     uint8_t service_timeout;  /* MRA */
     /* private data: decoded in full (the message's room), built from pdata_len bytes */
