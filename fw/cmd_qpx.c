@@ -301,9 +301,76 @@ CON_COMMAND_MORE(listen, "[--cm [PORT]] [OPTIONS]",
                  "serve one QP exchange on TCP port 18515 (ibv_rc_pingpong or perftest) or RDMA CM",
                  cmd_listen, listen_help_more);
 
+/* connect --cm IP [PORT] [--mtu BYTES]: until established (and the tool's run on it) */
+static int connect_cm(int argc, char **argv) {
+    uint32_t ip, port = CM_DEFAULT_PORT, mtu = 0;
+    if (argc < 3) {
+        printf("connect: --cm: expected IP [PORT] [--mtu BYTES]\n");
+        return CON_ERR;
+    }
+    if (parse_ip(argv[2], &ip) != 0) {
+        printf("connect: IP: expected a dotted IPv4 address like 10.0.0.2, got '%s'\n", argv[2]);
+        return CON_ERR;
+    }
+    int i = 3;
+    if (i < argc && strncmp(argv[i], "--", 2) != 0) {
+        if (con_parse_u32("connect", "PORT", argv[i], &port) != 0) return CON_ERR;
+        if (port < 1 || port > 65535) {
+            printf("connect: --cm PORT: expected 1..65535, got %s\n", argv[i]);
+            return CON_ERR;
+        }
+        i++;
+    }
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], "--mtu") != 0) {
+            printf("connect: %s is not an option of --cm (--cm IP [PORT] [--mtu BYTES])\n", argv[i]);
+            return CON_ERR;
+        }
+        if (i + 1 >= argc) {
+            printf("connect: --mtu needs a value\n");
+            return CON_ERR;
+        }
+        uint32_t v;
+        if (con_parse_u32("connect", "--mtu", argv[++i], &v) != 0) return CON_ERR;
+        mtu = 0;
+        for (uint32_t e = 1; e <= ROCE_MAX_PMTU; e++)
+            if (v == 128u << e) mtu = e;
+        if (mtu == 0) {
+            printf("connect: --mtu: expected 256, 512, 1024, 2048 or 4096, got %s\n", argv[i]);
+            return CON_ERR;
+        }
+    }
+    if (roce_need("connect") != 0) return CON_ERR;
+    if (!net_netif()) {
+        printf("connect: no management port (%s)\n", net_absent_reason());
+        return CON_ERR;
+    }
+    const char *err;
+    if (cm_connect(ip, (uint16_t)port, (uint8_t)mtu, &err) != 0) {
+        printf("connect: %s\n", err);
+        return CON_ERR;
+    }
+    /* bounded by the ARP wait and the REQ's retries (cm.c), then by the tool's idle bound */
+    while (cm_connect_result() == 0 || qpx_tool_active()) {
+        net_poll();
+        roce_poll();
+        qpx_poll();
+        qpx_tool_poll();
+        cm_poll();
+        if (roce_con_interrupted()) {
+            printf("^C\n");
+            if (qpx_tool_active()) qpx_tool_end("interrupted (Ctrl-C)");
+            cm_connect_abort("interrupted (Ctrl-C)");
+            return CON_ERR;
+        }
+    }
+    return cm_connect_result() == 1 ? CON_OK : CON_ERR;
+}
+
 static int cmd_connect(int argc, char **argv) {
     struct qpx_opts o;
     memset(&o, 0, sizeof o);
+    if (argc >= 2 && strcmp(argv[1], "--cm") == 0) return connect_cm(argc, argv);
     if (argc < 2) {
         printf("connect: expected IP [options] (see 'help connect')\n");
         return CON_ERR;
@@ -324,9 +391,15 @@ static int cmd_connect(int argc, char **argv) {
 }
 
 static void connect_help_more(void) {
+    printf("  --cm IP [PORT]            RDMA CM instead (an rdma_cm server: rdma_server, rping\n");
+    printf("                            -s, ...): connect to PORT (default %u) with a new QP;\n",
+           CM_DEFAULT_PORT);
+    printf("                            with 'tool on' SEND -s bytes and wait for the echo.\n");
+    printf("                            Option then: --mtu BYTES (the path MTU asked for,\n");
+    printf("                            default 1024)\n");
     opts_help();
 }
-CON_COMMAND_MORE(connect, "IP [OPTIONS]",
+CON_COMMAND_MORE(connect, "IP [OPTIONS] | --cm IP [PORT]",
                  "run one QP exchange with the server at IP (ibv_rc_pingpong or perftest)",
                  cmd_connect, connect_help_more);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cm_mad.h"
+#include "lwip/etharp.h"
 #include "lwip/netif.h"
 #include "lwip/pbuf.h"
 #include "net.h"
@@ -24,11 +25,16 @@
 
 struct cm_conn {
     uint8_t state; /* enum cm_state */
+    bool active;   /* we sent the REQ (connect --cm) */
+    bool arp_asked;
     uint16_t port;
     uint32_t local_id, remote_id;
     uint32_t peer_ip;
     uint8_t peer_mac[6];
+    /* each side's starting PSN is the one it expects to receive (the kernel's CM: the REQ's
+       is the active side's rq_psn and the passive side's sq_psn, the REP's the other way) */
     uint32_t peer_qpn, peer_psn, my_psn;
+    uint32_t flow_label; /* the path's (the REQ's) */
     uint8_t pmtu;
     struct roce_qp *qp;
     uint32_t qpn;
@@ -47,13 +53,14 @@ static struct {
     uint16_t port;
     uint8_t mtu_cap;
     int result; /* the listen's: 1 connected, 0 waiting, -1 none */
+    int conn_result; /* connect --cm's: 1 established, 0 in progress, -1 failed or none */
     uint16_t ip_id;
     uint32_t psn; /* BTH PSN of our QP 1 */
     /* counters for 'stats' */
     uint32_t rx, tx, malformed, dups, resent, rej_sent, rej_rcvd, unmatched, tx_fail, refused_ud;
     const char *last_bad;
     bool told_ud;
-} cm = {.result = -1};
+} cm = {.result = -1, .conn_result = -1};
 
 static void ip_str(uint32_t ip, char out[16]) {
     snprintf(out, 16, "%u.%u.%u.%u", (unsigned)(ip >> 24), (unsigned)(ip >> 16 & 0xffu),
@@ -80,6 +87,14 @@ static uint32_t new_comm_id(void) {
 static uint64_t ca_guid(const uint8_t *mac) {
     return (uint64_t)(mac[0] ^ 2u) << 56 | (uint64_t)mac[1] << 48 | (uint64_t)mac[2] << 40 |
            (uint64_t)0xfffeu << 24 | (uint64_t)mac[3] << 16 | (uint64_t)mac[4] << 8 | mac[5];
+}
+
+/* The RoCEv2 UDP source port of a path's flow label (the kernel's rule, which rxe applies to
+   an rdma_cm QP: the REQ's flow label is the path's, both ways), else rxe's rule of the QPNs. */
+static uint16_t path_sport(uint32_t flow_label, uint32_t lqpn, uint32_t rqpn) {
+    if (flow_label == 0) return qpx_udp_sport(lqpn, rqpn);
+    uint32_t fl = flow_label & 0xfffffu;
+    return (uint16_t)(0xc000u | ((fl & 0x3fffu) ^ (fl >> 14)));
 }
 
 /* ---- sending */
@@ -158,7 +173,7 @@ static struct cm_conn *find_ours(const struct cm_addr *a, const struct cm_msg *m
     for (int i = 0; i < CM_MAX_CONNS; i++) {
         struct cm_conn *c = &cm.c[i];
         if (c->state != CM_FREE && c->local_id == m->remote_comm_id && c->peer_ip == a->src_ip &&
-            (m->local_comm_id == 0 || m->local_comm_id == c->remote_id))
+            (m->local_comm_id == 0 || c->remote_id == 0 || m->local_comm_id == c->remote_id))
             return c;
     }
     return NULL;
@@ -169,6 +184,8 @@ static bool qp_ours(const struct cm_conn *c) {
 }
 
 static void release(struct cm_conn *c) {
+    if (c->active && c->state != CM_ESTABLISHED && c->state != CM_TIMEWAIT && cm.conn_result == 0)
+        cm.conn_result = -1;
     if (qp_ours(c)) roce_qp_destroy(c->qp);
     if (c->mr && c->mr->used && c->mr->key == c->mr_key) roce_mr_dereg(c->mr);
     memset(c, 0, sizeof *c);
@@ -185,11 +202,16 @@ static void establish(struct cm_conn *c, const char *how) {
     }
     printf("cm: QP 0x%lx established with %s port %u (%s)\n", (unsigned long)c->qpn, b, c->port,
            how);
-    if (cm.result == 0) cm.result = 1;
-    /* with 'tool on' the NIC echoes each SEND as ibv_rc_pingpong's server does */
+    if (c->active) {
+        if (cm.conn_result == 0) cm.conn_result = 1;
+    } else if (cm.result == 0) {
+        cm.result = 1;
+    }
+    /* with 'tool on' the NIC echoes each SEND as ibv_rc_pingpong's server does (passive), or
+       sends and waits for the echo as its client does (active) */
     struct qpx_opts o;
     memset(&o, 0, sizeof o);
-    o.server = true;
+    o.server = !c->active;
     o.tool = QPX_TOOL_PINGPONG;
     if (qp_ours(c)) qpx_tool_begin(c->qp, c->mr, &o, c->peer_ip);
 }
@@ -289,9 +311,10 @@ static void on_req(const struct cm_addr *a, const struct cm_msg *m) {
     x.remote_qpn = m->qpn;
     x.remote_ip = a->src_ip;
     memcpy(x.remote_mac, a->src_mac, 6);
-    x.udp_sport = qpx_udp_sport(c->qpn, m->qpn);
-    x.rq_psn = m->psn;
-    x.sq_psn = c->my_psn;
+    c->flow_label = m->flow_label;
+    x.udp_sport = path_sport(m->flow_label, c->qpn, m->qpn);
+    x.rq_psn = c->my_psn;
+    x.sq_psn = m->psn;
     x.retry_cnt = m->retry_count;
     x.rnr_retry = m->rnr_retry;
     if (m->local_ack_timeout && m->local_ack_timeout < x.timeout) x.timeout = m->local_ack_timeout;
@@ -387,13 +410,66 @@ static void on_rej(const struct cm_addr *a, const struct cm_msg *m) {
     }
     char b[16];
     ip_str(c->peer_ip, b);
-    printf("cm: %s rejected the connection of QP 0x%lx: reason %u (%s)\n", b,
-           (unsigned long)c->qpn, m->reason, cm_rej_reason_name(m->reason));
+    printf("cm: %s rejected the connection%s of QP 0x%lx: reason %u (%s)\n", b,
+           c->active ? " request" : "", (unsigned long)c->qpn, m->reason,
+           cm_rej_reason_name(m->reason));
     release(c);
+}
+
+/* Active side: the peer's REP to our REQ. */
+static void on_rep(const struct cm_addr *a, const struct cm_msg *m) {
+    struct cm_conn *c = find_ours(a, m);
+    if (!c || !c->active) {
+        cm.unmatched++;
+        return;
+    }
+    if (c->state == CM_ESTABLISHED) { /* our RTU was lost: send it again */
+        cm.dups++;
+        (void)send_mad(c->peer_ip, c->peer_mac, c->last);
+        return;
+    }
+    if (c->state != CM_REQ_SENT) {
+        cm.dups++;
+        return;
+    }
+    uint32_t cap = roce_hw_caps()->max_rd_atomic;
+    c->remote_id = m->local_comm_id;
+    c->peer_qpn = m->qpn;
+    c->peer_psn = m->psn;
+    struct roce_qp_ctx x = c->qp->ctx;
+    x.pmtu = c->pmtu;
+    x.remote_qpn = m->qpn;
+    x.remote_ip = c->peer_ip;
+    memcpy(x.remote_mac, c->peer_mac, 6);
+    x.udp_sport = path_sport(c->flow_label, c->qpn, m->qpn);
+    x.rq_psn = c->my_psn;
+    x.sq_psn = m->psn;
+    x.rnr_retry = m->rnr_retry;
+    /* its responder resources are the READs we may issue, its initiator depth the ones we take */
+    x.max_rd_atomic = (uint8_t)(m->resp_resources < 1 ? 1 : m->resp_resources > cap ? cap : m->resp_resources);
+    x.max_dest_rd_atomic = (uint8_t)(m->init_depth < 1 ? 1 : m->init_depth > cap ? cap : m->init_depth);
+    x.state = ROCE_QPS_RTR;
+    roce_qp_modify(c->qp, &x);
+    struct cm_msg r;
+    memset(&r, 0, sizeof r);
+    r.attr = CM_ATTR_RTU;
+    r.tid = m->tid;
+    r.local_comm_id = c->local_id;
+    r.remote_comm_id = c->remote_id;
+    send_msg(c->peer_ip, c->peer_mac, &r, c->last);
+    char b[16];
+    ip_str(c->peer_ip, b);
+    printf("cm: REP from %s (QPN 0x%lx, PSN 0x%06lx): RTU sent\n", b, (unsigned long)m->qpn,
+           (unsigned long)m->psn);
+    establish(c, "REP");
 }
 
 static void on_mra(const struct cm_addr *a, const struct cm_msg *m) {
     struct cm_conn *c = find_ours(a, m);
+    if (c && c->state == CM_REQ_SENT && m->msg == CM_MRA_MSG_REQ) {
+        c->deadline = tmr_cycles() + tmr_ms_to_cycles(timeout_ms(m->service_timeout) + c->timeout_ms);
+        return;
+    }
     if (!c || c->state != CM_REP_SENT || m->msg != CM_MRA_MSG_REP) {
         cm.unmatched++;
         return;
@@ -432,7 +508,155 @@ void cm_rx(const uint8_t *frame, size_t len) {
     case CM_ATTR_DREQ: on_dreq(&a, &m); break;
     case CM_ATTR_REJ: on_rej(&a, &m); break;
     case CM_ATTR_MRA: on_mra(&a, &m); break;
-    default: cm.unmatched++; break; /* REP, DREP, SIDR_REP: answers to an active side */
+    case CM_ATTR_REP: on_rep(&a, &m); break;
+    default: cm.unmatched++; break; /* DREP, SIDR_REP: answers to requests we never send */
+    }
+}
+
+/* ---- the active side */
+
+static void send_req(struct cm_conn *c) {
+    struct netif *n = net_netif();
+    uint32_t cap = roce_hw_caps()->max_rd_atomic;
+    uint32_t me = lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(n)));
+    struct cm_msg m;
+    memset(&m, 0, sizeof m);
+    m.attr = CM_ATTR_REQ;
+    m.tid = (uint64_t)c->local_id;
+    m.local_comm_id = c->local_id;
+    m.service_id = cm_service_id(c->port);
+    m.ca_guid = ca_guid(n->hwaddr);
+    m.qpn = c->qpn;
+    m.resp_resources = (uint8_t)cap;
+    m.init_depth = (uint8_t)cap;
+    m.remote_cm_timeout = CM_REQ_TIMEOUT;
+    m.local_cm_timeout = CM_REQ_TIMEOUT;
+    m.transport = CM_TS_RC;
+    m.psn = c->my_psn;
+    m.retry_count = c->qp->ctx.retry_cnt;
+    m.pkey = CM_DEFAULT_PKEY;
+    m.mtu = c->pmtu;
+    m.rnr_retry = c->qp->ctx.rnr_retry;
+    m.max_cm_retries = CM_REQ_RETRIES;
+    m.local_lid = m.remote_lid = 0xffffu; /* RoCE: permissive, as the kernel's CM sends them */
+    qpx_gid_from_ipv4(me, m.local_gid);
+    qpx_gid_from_ipv4(c->peer_ip, m.remote_gid);
+    m.hop_limit = CM_TTL;
+    m.flow_label = c->flow_label;
+    m.local_ack_timeout = c->qp->ctx.timeout;
+    struct cm_cma_hdr h = {.src_port = (uint16_t)(0xc000u | (c->local_id & 0x3fffu)),
+                           .src_ip = me, .dst_ip = c->peer_ip};
+    cm_cma_encode(&h, m.pdata);
+    m.pdata_len = CM_CMA_HDR_BYTES;
+    send_msg(c->peer_ip, c->peer_mac, &m, c->last);
+    c->state = CM_REQ_SENT;
+    c->timeout_ms = timeout_ms(CM_REQ_TIMEOUT);
+    c->retries_left = CM_REQ_RETRIES;
+    c->deadline = tmr_cycles() + tmr_ms_to_cycles(c->timeout_ms);
+}
+
+/* The peer's (or its gateway's) MAC from lwIP's ARP cache, then the REQ. */
+static void poll_arp(struct cm_conn *c) {
+    struct netif *n = net_netif();
+    char b[16];
+    ip_str(c->peer_ip, b);
+    ip4_addr_t pip, nh;
+    ip4_addr_set_u32(&pip, lwip_htonl(c->peer_ip));
+    if (ip4_addr_netcmp(&pip, netif_ip4_addr(n), netif_ip4_netmask(n))) {
+        nh = pip;
+    } else if (!ip4_addr_isany_val(*netif_ip4_gw(n))) {
+        nh = *netif_ip4_gw(n);
+    } else {
+        printf("cm: no route to %s (outside the subnet, no gateway)\n", b);
+        release(c);
+        return;
+    }
+    struct eth_addr *eth;
+    const ip4_addr_t *ipr;
+    if (etharp_find_addr(n, &nh, &eth, &ipr) >= 0) {
+        memcpy(c->peer_mac, eth->addr, 6);
+        send_req(c);
+        printf("cm: REQ sent to %s port %u (QP 0x%lx, PSN 0x%06lx, PMTU %lu)\n", b, c->port,
+               (unsigned long)c->qpn, (unsigned long)c->my_psn,
+               (unsigned long)qpx_mtu_bytes(c->pmtu));
+        return;
+    }
+    if (!c->arp_asked) {
+        (void)etharp_query(n, &nh, NULL);
+        c->arp_asked = true;
+    }
+    if (tmr_cycles() >= c->deadline) {
+        printf("cm: no ARP answer from %s within %u ms\n", ip4addr_ntoa(&nh), CM_ARP_MS);
+        release(c);
+    }
+}
+
+int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, const char **err) {
+    if (!net_netif()) {
+        *err = "no management port";
+        return -1;
+    }
+    struct cm_conn *c = NULL;
+    for (int i = 0; i < CM_MAX_CONNS; i++) {
+        if (cm.c[i].active && (cm.c[i].state == CM_ARP || cm.c[i].state == CM_REQ_SENT)) {
+            *err = "a connect --cm is in progress";
+            return -1;
+        }
+        if (!c && cm.c[i].state == CM_FREE) c = &cm.c[i];
+    }
+    if (!c) {
+        *err = "all RDMA CM connections are in use (see 'qpx')";
+        return -1;
+    }
+    memset(c, 0, sizeof *c);
+    c->mr = roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, err);
+    if (c->mr) {
+        c->mr_key = c->mr->key;
+        c->qp = roce_qp_create(ROCE_OWNER_CM, err);
+    }
+    if (!c->mr || !c->qp) {
+        release(c);
+        return -1;
+    }
+    c->qpn = c->qp->qpn;
+    if (roce_qp_auto_recv(c->qp, QPX_BUF_BASE, QPX_BUF_BYTES, c->mr->key,
+                          roce_hw_caps()->rq_depth) != 0) {
+        release(c);
+        *err = "the transport refused the receive WQEs";
+        return -1;
+    }
+    /* with 'tool on': ibv_rc_pingpong's client buffer before any packet can come */
+    struct qpx_opts o;
+    memset(&o, 0, sizeof o);
+    o.tool = QPX_TOOL_PINGPONG;
+    if (qpx_tool_prepare(c->mr, &o, err) != 0) {
+        release(c);
+        return -1;
+    }
+    c->active = true;
+    c->port = port;
+    c->peer_ip = peer_ip;
+    c->pmtu = mtu ? mtu : ROCE_DEFAULT_PMTU;
+    c->my_psn = roce_random_psn();
+    c->local_id = new_comm_id();
+    c->flow_label = (roce_random_psn() & 0xfffffu) | 1u; /* the path's: both ends' UDP source port */
+    c->state = CM_ARP;
+    c->deadline = tmr_cycles() + tmr_ms_to_cycles(CM_ARP_MS);
+    cm.conn_result = 0;
+    return 0;
+}
+
+int cm_connect_result(void) {
+    return cm.conn_result;
+}
+
+void cm_connect_abort(const char *why) {
+    for (int i = 0; i < CM_MAX_CONNS; i++) {
+        struct cm_conn *c = &cm.c[i];
+        if (c->active && (c->state == CM_ARP || c->state == CM_REQ_SENT)) {
+            printf("cm: connection of QP 0x%lx given up: %s\n", (unsigned long)c->qpn, why);
+            release(c);
+        }
     }
 }
 
@@ -452,10 +676,23 @@ void cm_poll(void) {
             establish(c, "its first packet taken as RTU");
             continue;
         }
+        if (c->state == CM_ARP) {
+            poll_arp(c);
+            continue;
+        }
         if (now < c->deadline) continue;
         char b[16];
         ip_str(c->peer_ip, b);
-        if (c->state == CM_TIMEWAIT) {
+        if (c->state == CM_REQ_SENT && c->retries_left > 0) {
+            c->retries_left--;
+            cm.resent++;
+            (void)send_mad(c->peer_ip, c->peer_mac, c->last);
+            c->deadline = now + tmr_ms_to_cycles(c->timeout_ms);
+        } else if (c->state == CM_REQ_SENT) {
+            printf("cm: no REP from %s port %u after %u REQs: connection given up\n", b, c->port,
+                   CM_REQ_RETRIES + 1u);
+            release(c);
+        } else if (c->state == CM_TIMEWAIT) {
             release(c);
         } else if (c->state == CM_REP_SENT && c->retries_left > 0) {
             c->retries_left--;
@@ -517,7 +754,8 @@ int cm_listen_result(void) {
 /* ---- console */
 
 static const char *state_name(uint8_t s) {
-    static const char *const n[] = {"free", "REP sent, waiting for the RTU", "established",
+    static const char *const n[] = {"free", "waiting for ARP", "REQ sent, waiting for the REP",
+                                    "REP sent, waiting for the RTU", "established",
                                     "disconnected (time-wait)"};
     return s <= CM_TIMEWAIT ? n[s] : "?";
 }
@@ -554,7 +792,8 @@ const char *cm_qp_state(uint32_t qpn) {
         if (c->state == CM_FREE || c->qpn != qpn) continue;
         return c->state == CM_ESTABLISHED ? "rdma_cm established"
                : c->state == CM_REP_SENT  ? "rdma_cm REP sent"
-                                          : "rdma_cm time-wait";
+               : c->state == CM_TIMEWAIT  ? "rdma_cm time-wait"
+                                          : "rdma_cm connecting";
     }
     return NULL;
 }

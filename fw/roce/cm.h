@@ -1,6 +1,7 @@
 /*
- * RDMA CM on QP 1, the passive side (the codec is cm_mad.h): what rdma_cm
- * peers (librdmacm's rdma_connect, rping, rdma_client) need from a server.
+ * RDMA CM on QP 1 (the codec is cm_mad.h): the passive side, what rdma_cm
+ * peers (librdmacm's rdma_connect, rping, rdma_client) need from a server,
+ * and the active side (connect --cm: what rdma_server needs from a client).
  *
  * QP 1 packets reach the firmware through the management path (net_gsi.c
  * hands every frame to cm_rx); answers are whole frames built here and sent
@@ -25,6 +26,13 @@
  *  - malformed frames and MADs are counted (and the last reason kept) and
  *    dropped; so are messages for no known connection.
  *
+ * Active side: the peer's MAC from lwIP's ARP cache (asked for, bounded), a
+ * new RC QP in INIT, a REQ (librdmacm's IPv4 header in its private data,
+ * RDMA_PS_TCP service ID of the port); on the REP the QP goes RTR and RTS and
+ * an RTU is sent (again for a duplicate REP); a REJ ends it with its reason;
+ * the REQ is sent again on our CM response timeout (capped), at most
+ * CM_REQ_RETRIES times.
+ *
  * Every timer runs in simulated time from cm_poll (the super-loop).
  */
 #ifndef FW_ROCE_CM_H
@@ -39,9 +47,14 @@
 #define CM_REP_TIMEOUT_MAX_MS 200u /* cap of the REP retransmission time (simulated ms) */
 #define CM_TIMEWAIT_MS 20u      /* a disconnected connection answers duplicates this long */
 #define CM_WAIT_MS 5000u        /* listen --cm: default wait for a connection */
+#define CM_REQ_TIMEOUT 20u      /* our CM response timeout (4.096 us << 20, as librdmacm's) */
+#define CM_REQ_RETRIES 15u      /* and max CM retries */
+#define CM_ARP_MS 50u           /* connect --cm: bound for the ARP answer */
 
 enum cm_state {
     CM_FREE,
+    CM_ARP,         /* active: waiting for the peer's MAC */
+    CM_REQ_SENT,    /* active: REQ sent, waiting for the REP */
     CM_REP_SENT,    /* passive: REP sent, waiting for the RTU */
     CM_ESTABLISHED,
     CM_TIMEWAIT,    /* DREQ answered; the QP goes when the time-wait ends */
@@ -61,6 +74,17 @@ void cm_unlisten(void);
 bool cm_listen_pending(void);
 /* The last listen's outcome: 1 connected, 0 still waiting, -1 none. */
 int cm_listen_result(void);
+
+/*
+ * Connect to peer_ip's port (active side); mtu is the path MTU enum to ask
+ * for (0: 1024). The connection is made from cm_poll; cm_connect_result
+ * says how it stands. -1 and *err when it cannot start.
+ */
+int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, const char **err);
+/* 1 established, 0 in progress, -1 failed (its line was printed). */
+int cm_connect_result(void);
+/* Give up the connection being made (Ctrl-C). */
+void cm_connect_abort(const char *why);
 
 /* Timers: REP retransmission, time-wait, the first RC packet as RTU. */
 void cm_poll(void);

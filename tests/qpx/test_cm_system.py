@@ -16,7 +16,10 @@ make or read a frame. Every NIC frame must carry a correct ICRC.
 - no RTU: the REP is sent again on the REQ's CM response timeout, then an RC SEND to
   the new QP is taken as the RTU (the transport ACKs it);
 - no RTU at all: after the REQ's max CM retries, REJ (timeout, message REP);
-- console: bad arguments of listen --cm answered with what was wrong.
+- connect --cm (the active side): the REQ (service ID, librdmacm's header, QPN, PSN,
+  GIDs, path MTU), a REJ ends it with its reason; again: REP -> RTU (again for a
+  duplicate REP), established; DREQ -> DREP;
+- console: bad arguments of listen --cm and connect --cm answered with what was wrong.
 """
 import os
 import re
@@ -198,18 +201,19 @@ def test_cm_passive_side():
         check("the DREP again", m.hex(), m2.hex())
 
         # no RTU: the REP again after the REQ's CM response time (8: about 1 ms), then an RC
-        # SEND to the QP is the RTU
+        # SEND to the QP is the RTU. Its PSN is the REP's starting PSN: each side's starting PSN is
+        # the one it expects to receive (as the kernel's CM and the rxe captures have it)
         s.send("listen --cm 7471 --wait 600000\r")
         s.expect(r"listen: RDMA CM on port 7471", what="the second listen")
         n.send(qp1(req(0x3001, 7471, psn=0x000100, tid=0x701, cm_timeout=8)))
         rep = expect_mad(n, REP, "REP (2)")
         rep_again = expect_mad(n, REP, "the REP sent again without an RTU", timeout=90)
         check("the resent REP", rep.hex(), rep_again.hex())
-        qpn = u(rep, C + 12, 3)
-        n.send(rc_send(qpn, 0x000100, b"rdma-cm-first-packet-16"[:16]))
+        qpn, psn = u(rep, C + 12, 3), u(rep, C + 20, 3)
+        n.send(rc_send(qpn, psn, b"rdma-cm-first-packet-16"[:16]))
         ack = n.expect(lambda f: (p := check_pcap.roce_packet(bytes(f))) and p[2][0] == 0x11,
                        "the transport's ACK of the SEND", timeout=60)
-        check("the ACK's PSN", 0x000100, int.from_bytes(check_pcap.roce_packet(bytes(ack))[2][9:12], "big"))
+        check("the ACK's PSN", psn, int.from_bytes(check_pcap.roce_packet(bytes(ack))[2][9:12], "big"))
         s.expect(rf"cm: QP 0x{qpn:x} established with 10\.0\.0\.100 port 7471 \(its first packet taken as RTU\)",
                  what="the SEND taken as the RTU")
         s.upto_prompt("the second listen returns")
@@ -231,6 +235,63 @@ def test_cm_passive_side():
                    "rej_sent 3, duplicates >= 2, resent >= 3, ud_uc_refused 2, malformed 0", line)
 
 
+def rep_for(req_mad, comm, qpn=0x44, psn=0x2222):
+    """The peer's REP to the NIC's REQ (the captured REP, patched)."""
+    m = bytearray(CAP[REP])
+    m[8:16] = req_mad[8:16]                         # the REQ's TID
+    set_u(m, C, 4, comm)
+    m[C + 4:C + 8] = req_mad[C:C + 4]               # the NIC's comm ID
+    set_u(m, C + 12, 3, qpn)
+    set_u(m, C + 20, 3, psn)
+    return bytes(m)
+
+
+def test_cm_active_side():
+    with NicPeer(keep_stdin=True, max_seconds=400, max_cycles=2_000_000_000) as n:
+        n.boot()
+        s = n.sim
+        s.send("connect --cm 10.0.0.100 7999\r")
+        req1 = expect_mad(n, REQ, "the NIC's REQ")
+        check("service ID", 0x0000000001060000 | 7999, u(req1, C + 8, 8))
+        check("transport RC, path MTU 1024", (0, 3), (req1[C + 43] >> 1 & 3, req1[C + 50] >> 4))
+        check("GIDs", (bytes(10) + b"\xff\xff" + bytes([10, 0, 0, 1]), bytes(10) + b"\xff\xff" + bytes([10, 0, 0, 100])),
+              (req1[C + 56:C + 72], req1[C + 72:C + 88]))
+        pd = req1[C + 140:]
+        check("librdmacm's header", (0, 0x40, bytes([10, 0, 0, 1]), bytes([10, 0, 0, 100])),
+              (pd[0], pd[1], pd[16:20], pd[32:36]))
+        check_true("QPN", u(req1, C + 32, 3) >= 0x11, ">= 0x11", u(req1, C + 32, 3))
+        rej = bytearray(msg(REJ, u(req1, 8, 8), 0, u(req1, C, 4)))
+        set_u(rej, C + 8, 1, 0)                         # message rejected: REQ
+        set_u(rej, C + 10, 2, 8)
+        n.send(qp1(bytes(rej)))
+        out = s.upto_prompt("connect --cm after the REJ")
+        check_true("the REJ's reason on the console", "rejected the connection request of QP" in out and
+                   "reason 8 (invalid service ID (nobody listens))" in out, "the reason", out)
+
+        s.send("connect --cm 10.0.0.100\r")
+        req2 = expect_mad(n, REQ, "the second REQ")
+        check("default port", 7471, u(req2, C + 14, 2))
+        our_qpn, our_psn = u(req2, C + 32, 3), u(req2, C + 44, 3)
+        n.send(qp1(rep_for(req2, 0x5005)))
+        rtu = expect_mad(n, RTU, "the NIC's RTU")
+        check("RTU IDs", (u(req2, C, 4), 0x5005), (u(rtu, C, 4), u(rtu, C + 4, 4)))
+        out = s.upto_prompt("connect --cm returns")
+        check_true("established", f"cm: QP 0x{our_qpn:x} established with 10.0.0.100 port 7471 (REP)" in out,
+                   "the line", out)
+        n.send(qp1(rep_for(req2, 0x5005)))
+        rtu2 = expect_mad(n, RTU, "the RTU again for a duplicate REP")
+        check("the same RTU", rtu.hex(), rtu2.hex())
+        # the QP: PSNs as the kernel's CM sets them (REP's = what the NIC sends from, REQ's =
+        # what it expects), the peer's QPN
+        s.send(f"qp show 0x{our_qpn:x}\r")
+        out = s.reply(f"qp show 0x{our_qpn:x}")
+        check_true("qp show", "remote QPN 0x000044" in out and "sq_psn 0x002222" in out and
+                   f"rq_psn 0x{our_psn:06x}" in out, "the REP's values", out)
+        n.send(qp1(msg(DREQ, 0x99, 0x5005, u(req2, C, 4), (our_qpn).to_bytes(3, "big"))))
+        drep = expect_mad(n, DREP, "DREP")
+        check("DREP IDs", (u(req2, C, 4), 0x5005), (u(drep, C, 4), u(drep, C + 4, 4)))
+
+
 def test_listen_cm_arguments():
     with NicPeer(keep_stdin=True, max_seconds=120) as n:
         n.boot()
@@ -242,6 +303,10 @@ def test_listen_cm_arguments():
             ("listen --cm --mtu 1000", "listen: --mtu: expected 256, 512, 1024, 2048 or 4096, got 1000"),
             ("listen --cm --wait", "listen: --wait needs a value"),
             ("listen --tool perftest --cm", "listen: --cm comes first"),
+            ("connect --cm", "connect: --cm: expected IP [PORT] [--mtu BYTES]"),
+            ("connect --cm 10.0.0", "connect: IP: expected a dotted IPv4 address"),
+            ("connect --cm 10.0.0.100 0", "connect: --cm PORT: expected 1..65535, got 0"),
+            ("connect --cm 10.0.0.100 --qps 2", "connect: --qps is not an option of --cm"),
         ]:
             s.send(line + "\r")
             out = s.reply(line)
