@@ -403,10 +403,34 @@ CON_COMMAND_MORE(connect, "IP [OPTIONS] | --cm IP [PORT]",
                  "run one QP exchange with the server at IP (ibv_rc_pingpong or perftest)",
                  cmd_connect, connect_help_more);
 
+/* qpx disconnect [QPN]: an RDMA CM connection's DREQ, waiting (bounded) for the DREP */
+static int qpx_disconnect(const char *qpn_s) {
+    uint32_t qpn = 0;
+    const char *err;
+    if (qpn_s && con_parse_u32("qpx disconnect", "QPN", qpn_s, &qpn) != 0) return CON_ERR;
+    if (qpn_s && qpn == 0) {
+        printf("qpx disconnect: QPN: expected a QP number like 0x11, got %s\n", qpn_s);
+        return CON_ERR;
+    }
+    if (cm_disconnect(qpn, &err) != 0) {
+        printf("qpx disconnect: %s\n", err);
+        return CON_ERR;
+    }
+    while (cm_disconnect_pending()) { /* bounded: the DREQ's retries (cm.c) */
+        net_poll();
+        roce_poll();
+        qpx_poll();
+        qpx_tool_poll();
+        cm_poll();
+    }
+    return CON_OK;
+}
+
 static int cmd_qpx(int argc, char **argv) {
     const char *sub = argc >= 2 ? argv[1] : "status";
     if (argc > 2) {
-        printf("qpx: too many arguments (status, finish or abort)\n");
+        if (strcmp(sub, "disconnect") == 0 && argc == 3) return qpx_disconnect(argv[2]);
+        printf("qpx: too many arguments (status, finish, abort or disconnect [QPN])\n");
         return CON_ERR;
     }
     if (strcmp(sub, "status") == 0) {
@@ -430,13 +454,18 @@ static int cmd_qpx(int argc, char **argv) {
         }
         return wait_session();
     }
-    printf("qpx: unknown subcommand '%s' (status, finish, abort)\n", sub);
+    if (strcmp(sub, "disconnect") == 0) return qpx_disconnect(NULL);
+    printf("qpx: unknown subcommand '%s' (status, finish, abort, disconnect [QPN])\n", sub);
     return CON_ERR;
 }
 
 static void qpx_help_more(void) {
     printf("  status (default): the exchange session; finish: a perftest client's end of the\n");
     printf("  test (barrier, bw report, barrier, done); abort: close it, its QP to RESET.\n");
+    printf("  status also lists the RDMA CM listener and connections (listen/connect --cm);\n");
+    printf("  disconnect [QPN]: end an RDMA CM connection with a DREQ (QPN: which one, when\n");
+    printf("  several are established), waiting for the DREP.\n");
 }
-CON_COMMAND_MORE(qpx, "[status|finish|abort]", "the QP exchange session of listen/connect",
-                 cmd_qpx, qpx_help_more);
+CON_COMMAND_MORE(qpx, "[status|finish|abort|disconnect [QPN]]",
+                 "the QP exchange session of listen/connect, RDMA CM connections", cmd_qpx,
+                 qpx_help_more);

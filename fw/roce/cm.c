@@ -395,10 +395,63 @@ static void on_dreq(const struct cm_addr *a, const struct cm_msg *m) {
     }
     char b[16];
     ip_str(c->peer_ip, b);
+    if (c->state == CM_DREQ_SENT) printf("cm: both ends disconnect QP 0x%lx at once\n", (unsigned long)c->qpn);
     send_msg(c->peer_ip, c->peer_mac, &r, c->last);
     c->state = CM_TIMEWAIT;
     c->deadline = tmr_cycles() + tmr_ms_to_cycles(CM_TIMEWAIT_MS);
     printf("cm: DREQ from %s: QP 0x%lx disconnected, DREP sent\n", b, (unsigned long)c->qpn);
+}
+
+static void on_drep(const struct cm_addr *a, const struct cm_msg *m) {
+    struct cm_conn *c = find_ours(a, m);
+    if (!c || c->state != CM_DREQ_SENT) {
+        if (c && c->state == CM_TIMEWAIT) cm.dups++;
+        else cm.unmatched++;
+        return;
+    }
+    char b[16];
+    ip_str(c->peer_ip, b);
+    printf("cm: DREP from %s: QP 0x%lx disconnected\n", b, (unsigned long)c->qpn);
+    c->state = CM_TIMEWAIT;
+    c->deadline = tmr_cycles() + tmr_ms_to_cycles(CM_TIMEWAIT_MS);
+}
+
+int cm_disconnect(uint32_t qpn, const char **err) {
+    struct cm_conn *c = NULL;
+    int n = 0;
+    for (int i = 0; i < CM_MAX_CONNS; i++) {
+        struct cm_conn *x = &cm.c[i];
+        if (x->state != CM_ESTABLISHED || (qpn && x->qpn != qpn)) continue;
+        c = x;
+        n++;
+    }
+    if (!c) {
+        *err = qpn ? "that QP has no established RDMA CM connection (see 'qpx')"
+                   : "no established RDMA CM connection (see 'qpx')";
+        return -1;
+    }
+    if (n > 1) {
+        *err = "several RDMA CM connections are established: name the QP (see 'qpx')";
+        return -1;
+    }
+    struct cm_msg r;
+    memset(&r, 0, sizeof r);
+    r.attr = CM_ATTR_DREQ;
+    r.tid = (uint64_t)c->local_id << 8 | 0xd;
+    r.local_comm_id = c->local_id;
+    r.remote_comm_id = c->remote_id;
+    r.qpn = c->peer_qpn;
+    send_msg(c->peer_ip, c->peer_mac, &r, c->last);
+    c->state = CM_DREQ_SENT;
+    c->retries_left = CM_DREQ_RETRIES;
+    c->deadline = tmr_cycles() + tmr_ms_to_cycles(CM_DREQ_MS);
+    return 0;
+}
+
+bool cm_disconnect_pending(void) {
+    for (int i = 0; i < CM_MAX_CONNS; i++)
+        if (cm.c[i].state == CM_DREQ_SENT) return true;
+    return false;
 }
 
 static void on_rej(const struct cm_addr *a, const struct cm_msg *m) {
@@ -509,7 +562,8 @@ void cm_rx(const uint8_t *frame, size_t len) {
     case CM_ATTR_REJ: on_rej(&a, &m); break;
     case CM_ATTR_MRA: on_mra(&a, &m); break;
     case CM_ATTR_REP: on_rep(&a, &m); break;
-    default: cm.unmatched++; break; /* DREP, SIDR_REP: answers to requests we never send */
+    case CM_ATTR_DREP: on_drep(&a, &m); break;
+    default: cm.unmatched++; break; /* SIDR_REP: the answer to a request we never send */
     }
 }
 
@@ -683,7 +737,17 @@ void cm_poll(void) {
         if (now < c->deadline) continue;
         char b[16];
         ip_str(c->peer_ip, b);
-        if (c->state == CM_REQ_SENT && c->retries_left > 0) {
+        if (c->state == CM_DREQ_SENT && c->retries_left > 0) {
+            c->retries_left--;
+            cm.resent++;
+            (void)send_mad(c->peer_ip, c->peer_mac, c->last);
+            c->deadline = now + tmr_ms_to_cycles(CM_DREQ_MS);
+        } else if (c->state == CM_DREQ_SENT) {
+            printf("cm: no DREP from %s for QP 0x%lx after %u DREQs: disconnected all the same\n",
+                   b, (unsigned long)c->qpn, CM_DREQ_RETRIES + 1u);
+            c->state = CM_TIMEWAIT;
+            c->deadline = now + tmr_ms_to_cycles(CM_TIMEWAIT_MS);
+        } else if (c->state == CM_REQ_SENT && c->retries_left > 0) {
             c->retries_left--;
             cm.resent++;
             (void)send_mad(c->peer_ip, c->peer_mac, c->last);
@@ -756,8 +820,8 @@ int cm_listen_result(void) {
 static const char *state_name(uint8_t s) {
     static const char *const n[] = {"free", "waiting for ARP", "REQ sent, waiting for the REP",
                                     "REP sent, waiting for the RTU", "established",
-                                    "disconnected (time-wait)"};
-    return s <= CM_TIMEWAIT ? n[s] : "?";
+                                    "disconnected (time-wait)", "DREQ sent, waiting for the DREP"};
+    return s <= CM_DREQ_SENT ? n[s] : "?";
 }
 
 void cm_status_print(void) {
@@ -793,6 +857,7 @@ const char *cm_qp_state(uint32_t qpn) {
         return c->state == CM_ESTABLISHED ? "rdma_cm established"
                : c->state == CM_REP_SENT  ? "rdma_cm REP sent"
                : c->state == CM_TIMEWAIT  ? "rdma_cm time-wait"
+               : c->state == CM_DREQ_SENT ? "rdma_cm disconnecting"
                                           : "rdma_cm connecting";
     }
     return NULL;

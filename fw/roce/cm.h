@@ -50,6 +50,8 @@
 #define CM_REQ_TIMEOUT 20u      /* our CM response timeout (4.096 us << 20, as librdmacm's) */
 #define CM_REQ_RETRIES 15u      /* and max CM retries */
 #define CM_ARP_MS 50u           /* connect --cm: bound for the ARP answer */
+#define CM_DREQ_MS 2u           /* qpx disconnect: the DREQ again after this long, */
+#define CM_DREQ_RETRIES 3u      /* this many times, then the time-wait all the same */
 
 enum cm_state {
     CM_FREE,
@@ -58,6 +60,7 @@ enum cm_state {
     CM_REP_SENT,    /* passive: REP sent, waiting for the RTU */
     CM_ESTABLISHED,
     CM_TIMEWAIT,    /* DREQ answered; the QP goes when the time-wait ends */
+    CM_DREQ_SENT,   /* we disconnect: DREQ sent, waiting for the DREP */
 };
 
 /* The UDP payload of one QP 1 packet and the IPv4/Ethernet headers it came in (net_gsi.c). */
@@ -85,6 +88,15 @@ int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, const char **err);
 int cm_connect_result(void);
 /* Give up the connection being made (Ctrl-C). */
 void cm_connect_abort(const char *why);
+
+/*
+ * Disconnect the CM connection of QP qpn (0: the only established one): a
+ * DREQ, then time-wait on the DREP (or after the DREQ's retries). -1 and *err
+ * when there is no such connection.
+ */
+int cm_disconnect(uint32_t qpn, const char **err);
+/* A DREQ of ours waits for its DREP. */
+bool cm_disconnect_pending(void);
 
 /* Timers: REP retransmission, time-wait, the first RC packet as RTU. */
 void cm_poll(void);

@@ -18,7 +18,8 @@ make or read a frame. Every NIC frame must carry a correct ICRC.
 - no RTU at all: after the REQ's max CM retries, REJ (timeout, message REP);
 - connect --cm (the active side): the REQ (service ID, librdmacm's header, QPN, PSN,
   GIDs, path MTU), a REJ ends it with its reason; again: REP -> RTU (again for a
-  duplicate REP), established; DREQ -> DREP;
+  duplicate REP), established; DREQ -> DREP; qpx disconnect: the NIC's DREQ, sent again
+  until the DREP;
 - console: bad arguments of listen --cm and connect --cm answered with what was wrong.
 """
 import os
@@ -291,6 +292,24 @@ def test_cm_active_side():
         drep = expect_mad(n, DREP, "DREP")
         check("DREP IDs", (u(req2, C, 4), 0x5005), (u(drep, C, 4), u(drep, C + 4, 4)))
 
+        # the NIC disconnects: qpx disconnect sends a DREQ, again while no DREP comes
+        s.send("qpx disconnect\r")
+        out = s.reply("qpx disconnect")
+        check_true("nothing to disconnect (the peer did)", "no established RDMA CM connection" in out, "", out)
+        s.send("connect --cm 10.0.0.100\r")
+        req3 = expect_mad(n, REQ, "the third REQ")
+        n.send(qp1(rep_for(req3, 0x6006, qpn=0x55)))
+        expect_mad(n, RTU, "the third RTU")
+        s.upto_prompt("connect --cm returns (3)")
+        s.send("qpx disconnect\r")
+        dreq = expect_mad(n, DREQ, "the NIC's DREQ")
+        check("DREQ IDs and QPN", (u(req3, C, 4), 0x6006, 0x55), (u(dreq, C, 4), u(dreq, C + 4, 4), u(dreq, C + 8, 3)))
+        dreq2 = expect_mad(n, DREQ, "the DREQ again without a DREP", timeout=150)
+        check("the same DREQ", dreq.hex(), dreq2.hex())
+        n.send(qp1(msg(DREP, u(dreq, 8, 8), 0x6006, u(req3, C, 4))))
+        out = s.upto_prompt("qpx disconnect returns")
+        check_true("DREP on the console", "cm: DREP from 10.0.0.100: QP 0x" in out, "the line", out)
+
 
 def test_listen_cm_arguments():
     with NicPeer(keep_stdin=True, max_seconds=120) as n:
@@ -307,6 +326,8 @@ def test_listen_cm_arguments():
             ("connect --cm 10.0.0", "connect: IP: expected a dotted IPv4 address"),
             ("connect --cm 10.0.0.100 0", "connect: --cm PORT: expected 1..65535, got 0"),
             ("connect --cm 10.0.0.100 --qps 2", "connect: --qps is not an option of --cm"),
+            ("qpx disconnect 0", "qpx disconnect: QPN: expected a QP number like 0x11, got 0"),
+            ("qpx disconnect 0x11", "qpx disconnect: that QP has no established RDMA CM connection"),
         ]:
             s.send(line + "\r")
             out = s.reply(line)
