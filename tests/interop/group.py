@@ -7,8 +7,8 @@ packages (interop/), against the simulated NIC and against each other.
   ICRC, the pingpong echo byte for byte); interop/nic_peer.py runs it.
 - cm: RDMA CM (tests/interop/test_cm.py): the guest's unmodified rdma_client against the
   NIC's `listen --cm` (a REJ for a port nobody listens on, then REQ/REP/RTU, the SEND
-  echoed, DREQ/DREP) and the NIC's `connect --cm` against the guest's rdma_server; the
-  capture checked (ICRC, tshark, the CM messages in order).
+  echoed, DREQ/DREP), the NIC's `connect --cm` against the guest's rdma_server, udaddy
+  (UD) refused; the capture checked (ICRC, tshark, the CM messages in order).
 - runner: run_guest.py's time bound, the console parser, the pcap checker (1-byte
   SENDs are not malformed), nic_peer.py's step checks.
 - with SOLONIC_INTEROP_FULL=1 (`make interop`): nic_sweep (pingpong with the NIC as

@@ -14,7 +14,9 @@ One simulator (NIC 0 on a UDP socket, every frame into a pcap) and one guest boo
      (retried while the guest answers REJ, its server not listening yet): REQ, REP,
      RTU, the NIC's 16-byte SEND (ibv_rc_pingpong's client, --chk's buffer) answered by
      rdma_server's own 16-byte SEND, then its rdma_disconnect: DREQ, DREP. The tool prints
-     "rdma_server: end 0".
+     "rdma_server: end 0";
+  4. `udaddy -s 10.0.0.1` (UD through rdma_cm: a SIDR_REQ): the NIC answers SIDR_REP
+     "unsupported", says "UD/UC not supported", and udaddy exits by itself with an error.
 
 The capture must decode in tshark with correct ICRCs (check_pcap), the CM messages in
 the order above between the right ends, and the SEND echoed byte for byte."""
@@ -36,7 +38,8 @@ import run_guest    # noqa: E402
 OUT = REPO / "build" / "interop" / "cm"
 PORT, NOBODY = 7471, 7999
 TESTS = [f"rdma_client -s {nic_peer.NIC_IP} -p {NOBODY}; echo rdma_client exit $?",
-         f"rdma_client -s {nic_peer.NIC_IP}", "rdma_server"]
+         f"rdma_client -s {nic_peer.NIC_IP}", "rdma_server",
+         f"udaddy -s {nic_peer.NIC_IP}; echo udaddy exit $?"]
 REQ, REJ, REP, RTU, DREQ, DREP = 0x10, 0x12, 0x13, 0x14, 0x15, 0x16
 
 
@@ -126,6 +129,14 @@ def test_rdma_server_nic_connects(run):
     assert re.search(r"tool: pingpong client with 10\.0\.0\.2: 1 iters of 16 bytes.*: ok", run["nic_log"]), c
     assert len(re.findall(r"cm: DREQ from 10\.0\.0\.2: QP 0x[0-9a-f]+ disconnected, DREP sent",
                           run["nic_log"])) == 2, run["nic_log"][-3000:]
+
+
+def test_udaddy_refused(run):
+    _, rc, out = _test(run, 3)
+    m = re.search(r"udaddy exit (\d+)", out)
+    assert m and m.group(1) != "0", out
+    assert re.search(r"cm: SIDR_REQ from 10\.0\.0\.2 .*UD/UC not supported", run["nic_log"]), \
+        run["nic_log"][-2000:]
 
 
 def _tshark_cm(pcap):
