@@ -15,6 +15,7 @@
 #include "lwip/stats.h"
 #include "mgmtif.h"
 #include "net.h"
+#include "roce/cm.h"
 #include "roce/roce.h"
 #include "timer.h"
 
@@ -430,8 +431,8 @@ static int cmd_stats(int argc, char **argv) {
            (unsigned long)REG32(MGMT_TX_ERR));
     uint32_t qp1, other;
     net_gsi_counts(&qp1, &other);
-    printf("gsi     qp1_mads %lu other_roce %lu (RDMA CM not supported yet)\n", (unsigned long)qp1,
-           (unsigned long)other);
+    printf("gsi     qp1_mads %lu other_roce %lu\n", (unsigned long)qp1, (unsigned long)other);
+    cm_stats_print(); /* fw/roce/cm.c: RDMA CM */
     roce_stats_print(); /* fw/roce: the transport's counters */
     return CON_OK;
 }

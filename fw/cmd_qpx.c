@@ -9,9 +9,11 @@
 
 #include "console.h"
 #include "net.h"
+#include "roce/cm.h"
 #include "roce/qpx.h"
 #include "roce/qpx_tool.h"
 #include "roce/roce.h"
+#include "timer.h"
 
 #define STEP_MS_MAX 10000u
 #define WAIT_MS_MAX 600000u
@@ -137,6 +139,7 @@ static int wait_session(void) {
         roce_poll();
         qpx_poll();
         qpx_tool_poll();
+        cm_poll();
         if (con_interrupted()) {
             printf("^C\n");
             if (qpx_tool_active()) qpx_tool_end("interrupted (Ctrl-C)");
@@ -161,9 +164,101 @@ static int start(const char *cmd, struct qpx_opts *o) {
     return wait_session();
 }
 
+/* listen --cm: wait for the connection (bounded by --wait while nobody asks), then for the
+   tool's run on it; Ctrl-C stops both. */
+static int wait_cm(uint16_t port, uint32_t wait_ms) {
+    uint64_t deadline = tmr_cycles() + tmr_ms_to_cycles(wait_ms);
+    while (cm_listen_pending() || qpx_tool_active()) {
+        net_poll();
+        roce_poll();
+        qpx_poll();
+        qpx_tool_poll();
+        cm_poll();
+        if (roce_con_interrupted()) {
+            printf("^C\n");
+            if (qpx_tool_active()) qpx_tool_end("interrupted (Ctrl-C)");
+            if (cm_listen_pending()) cm_unlisten();
+            return CON_ERR;
+        }
+        if (cm_listen_result() == 0 && tmr_cycles() >= deadline) {
+            cm_unlisten();
+            printf("listen: no RDMA CM connection on port %u within %lu ms\n", port,
+                   (unsigned long)wait_ms);
+            return CON_ERR;
+        }
+    }
+    if (cm_listen_result() == 1) return CON_OK;
+    cm_unlisten();
+    printf("listen: no connection was established on port %u (see the cm: lines)\n", port);
+    return CON_ERR;
+}
+
+/* listen --cm [PORT] [--wait MS] [--mtu BYTES] */
+static int listen_cm(int argc, char **argv) {
+    uint32_t port = CM_DEFAULT_PORT, wait = CM_WAIT_MS, mtu = 0;
+    int i = 2;
+    if (i < argc && strncmp(argv[i], "--", 2) != 0) {
+        if (con_parse_u32("listen", "PORT", argv[i], &port) != 0) return CON_ERR;
+        if (port < 1 || port > 65535) {
+            printf("listen: --cm PORT: expected 1..65535, got %s\n", argv[i]);
+            return CON_ERR;
+        }
+        i++;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--wait") != 0 && strcmp(a, "--mtu") != 0) {
+            printf("listen: %s is not an option of --cm (--cm [PORT] [--wait MS] [--mtu BYTES]; "
+                   "the others are the TCP exchange's)\n", a);
+            return CON_ERR;
+        }
+        if (i + 1 >= argc) {
+            printf("listen: %s needs a value\n", a);
+            return CON_ERR;
+        }
+        uint32_t v;
+        if (con_parse_u32("listen", a, argv[++i], &v) != 0) return CON_ERR;
+        if (a[2] == 'w') {
+            if (v < 1 || v > WAIT_MS_MAX) {
+                printf("listen: --wait: expected 1..%lu ms, got %s\n", (unsigned long)WAIT_MS_MAX,
+                       argv[i]);
+                return CON_ERR;
+            }
+            wait = v;
+        } else {
+            mtu = 0;
+            for (uint32_t e = 1; e <= ROCE_MAX_PMTU; e++)
+                if (v == 128u << e) mtu = e;
+            if (mtu == 0) {
+                printf("listen: --mtu: expected 256, 512, 1024, 2048 or 4096, got %s\n", argv[i]);
+                return CON_ERR;
+            }
+        }
+    }
+    if (roce_need("listen") != 0) return CON_ERR;
+    if (!net_netif()) {
+        printf("listen: no management port (%s)\n", net_absent_reason());
+        return CON_ERR;
+    }
+    const char *err;
+    if (cm_listen((uint16_t)port, (uint8_t)mtu, &err) != 0) {
+        printf("listen: %s\n", err);
+        return CON_ERR;
+    }
+    printf("listen: RDMA CM on port %lu (service ID 0x%016llx), waiting %lu ms\n",
+           (unsigned long)port, (unsigned long long)(0x01060000ull | port), (unsigned long)wait);
+    return wait_cm((uint16_t)port, wait);
+}
+
 static int cmd_listen(int argc, char **argv) {
     struct qpx_opts o;
     memset(&o, 0, sizeof o);
+    if (argc >= 2 && strcmp(argv[1], "--cm") == 0) return listen_cm(argc, argv);
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--cm") == 0) {
+            printf("listen: --cm comes first (listen --cm [PORT] [--wait MS] [--mtu BYTES])\n");
+            return CON_ERR;
+        }
     if (parse_opts("listen", argc, argv, 1, &o) != 0) return CON_ERR;
     o.server = true;
     return start("listen", &o);
@@ -188,6 +283,12 @@ static void opts_help(void) {
 }
 
 static void listen_help_more(void) {
+    printf("  --cm [PORT]               RDMA CM instead (rdma_cm peers: rdma_client, rping -c,\n");
+    printf("                            ...): answer one connection request on PORT (default\n");
+    printf("                            %u) with a QP; with 'tool on' each SEND is echoed.\n",
+           CM_DEFAULT_PORT);
+    printf("                            Options then: --wait MS, --mtu BYTES (the largest path\n");
+    printf("                            MTU accepted; the REQ's otherwise)\n");
     printf("  --wait MS                 how long to wait for a client (default %u)\n",
            QPX_WAIT_MS);
     printf("  --idle MS                 end the test when the peer sends no TCP byte and no\n");
@@ -196,13 +297,80 @@ static void listen_help_more(void) {
     printf("                            port are free again\n");
     opts_help();
 }
-CON_COMMAND_MORE(listen, "[OPTIONS]",
-                 "serve one QP exchange on TCP port 18515 (ibv_rc_pingpong or perftest)",
+CON_COMMAND_MORE(listen, "[--cm [PORT]] [OPTIONS]",
+                 "serve one QP exchange on TCP port 18515 (ibv_rc_pingpong or perftest) or RDMA CM",
                  cmd_listen, listen_help_more);
+
+/* connect --cm IP [PORT] [--mtu BYTES]: until established (and the tool's run on it) */
+static int connect_cm(int argc, char **argv) {
+    uint32_t ip, port = CM_DEFAULT_PORT, mtu = 0;
+    if (argc < 3) {
+        printf("connect: --cm: expected IP [PORT] [--mtu BYTES]\n");
+        return CON_ERR;
+    }
+    if (parse_ip(argv[2], &ip) != 0) {
+        printf("connect: IP: expected a dotted IPv4 address like 10.0.0.2, got '%s'\n", argv[2]);
+        return CON_ERR;
+    }
+    int i = 3;
+    if (i < argc && strncmp(argv[i], "--", 2) != 0) {
+        if (con_parse_u32("connect", "PORT", argv[i], &port) != 0) return CON_ERR;
+        if (port < 1 || port > 65535) {
+            printf("connect: --cm PORT: expected 1..65535, got %s\n", argv[i]);
+            return CON_ERR;
+        }
+        i++;
+    }
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], "--mtu") != 0) {
+            printf("connect: %s is not an option of --cm (--cm IP [PORT] [--mtu BYTES])\n", argv[i]);
+            return CON_ERR;
+        }
+        if (i + 1 >= argc) {
+            printf("connect: --mtu needs a value\n");
+            return CON_ERR;
+        }
+        uint32_t v;
+        if (con_parse_u32("connect", "--mtu", argv[++i], &v) != 0) return CON_ERR;
+        mtu = 0;
+        for (uint32_t e = 1; e <= ROCE_MAX_PMTU; e++)
+            if (v == 128u << e) mtu = e;
+        if (mtu == 0) {
+            printf("connect: --mtu: expected 256, 512, 1024, 2048 or 4096, got %s\n", argv[i]);
+            return CON_ERR;
+        }
+    }
+    if (roce_need("connect") != 0) return CON_ERR;
+    if (!net_netif()) {
+        printf("connect: no management port (%s)\n", net_absent_reason());
+        return CON_ERR;
+    }
+    const char *err;
+    if (cm_connect(ip, (uint16_t)port, (uint8_t)mtu, &err) != 0) {
+        printf("connect: %s\n", err);
+        return CON_ERR;
+    }
+    /* bounded by the ARP wait and the REQ's retries (cm.c), then by the tool's idle bound */
+    while (cm_connect_result() == 0 || qpx_tool_active()) {
+        net_poll();
+        roce_poll();
+        qpx_poll();
+        qpx_tool_poll();
+        cm_poll();
+        if (roce_con_interrupted()) {
+            printf("^C\n");
+            if (qpx_tool_active()) qpx_tool_end("interrupted (Ctrl-C)");
+            cm_connect_abort("interrupted (Ctrl-C)");
+            return CON_ERR;
+        }
+    }
+    return cm_connect_result() == 1 ? CON_OK : CON_ERR;
+}
 
 static int cmd_connect(int argc, char **argv) {
     struct qpx_opts o;
     memset(&o, 0, sizeof o);
+    if (argc >= 2 && strcmp(argv[1], "--cm") == 0) return connect_cm(argc, argv);
     if (argc < 2) {
         printf("connect: expected IP [options] (see 'help connect')\n");
         return CON_ERR;
@@ -223,20 +391,51 @@ static int cmd_connect(int argc, char **argv) {
 }
 
 static void connect_help_more(void) {
+    printf("  --cm IP [PORT]            RDMA CM instead (an rdma_cm server: rdma_server, rping\n");
+    printf("                            -s, ...): connect to PORT (default %u) with a new QP;\n",
+           CM_DEFAULT_PORT);
+    printf("                            with 'tool on' SEND -s bytes and wait for the echo.\n");
+    printf("                            Option then: --mtu BYTES (the path MTU asked for,\n");
+    printf("                            default 1024)\n");
     opts_help();
 }
-CON_COMMAND_MORE(connect, "IP [OPTIONS]",
+CON_COMMAND_MORE(connect, "IP [OPTIONS] | --cm IP [PORT]",
                  "run one QP exchange with the server at IP (ibv_rc_pingpong or perftest)",
                  cmd_connect, connect_help_more);
+
+/* qpx disconnect [QPN]: an RDMA CM connection's DREQ, waiting (bounded) for the DREP */
+static int qpx_disconnect(const char *qpn_s) {
+    uint32_t qpn = 0;
+    const char *err;
+    if (qpn_s && con_parse_u32("qpx disconnect", "QPN", qpn_s, &qpn) != 0) return CON_ERR;
+    if (qpn_s && qpn == 0) {
+        printf("qpx disconnect: QPN: expected a QP number like 0x11, got %s\n", qpn_s);
+        return CON_ERR;
+    }
+    if (cm_disconnect(qpn, &err) != 0) {
+        printf("qpx disconnect: %s\n", err);
+        return CON_ERR;
+    }
+    while (cm_disconnect_pending()) { /* bounded: the DREQ's retries (cm.c) */
+        net_poll();
+        roce_poll();
+        qpx_poll();
+        qpx_tool_poll();
+        cm_poll();
+    }
+    return CON_OK;
+}
 
 static int cmd_qpx(int argc, char **argv) {
     const char *sub = argc >= 2 ? argv[1] : "status";
     if (argc > 2) {
-        printf("qpx: too many arguments (status, finish or abort)\n");
+        if (strcmp(sub, "disconnect") == 0 && argc == 3) return qpx_disconnect(argv[2]);
+        printf("qpx: too many arguments (status, finish, abort or disconnect [QPN])\n");
         return CON_ERR;
     }
     if (strcmp(sub, "status") == 0) {
         qpx_status_print();
+        cm_status_print();
         return CON_OK;
     }
     if (strcmp(sub, "abort") == 0) {
@@ -255,13 +454,18 @@ static int cmd_qpx(int argc, char **argv) {
         }
         return wait_session();
     }
-    printf("qpx: unknown subcommand '%s' (status, finish, abort)\n", sub);
+    if (strcmp(sub, "disconnect") == 0) return qpx_disconnect(NULL);
+    printf("qpx: unknown subcommand '%s' (status, finish, abort, disconnect [QPN])\n", sub);
     return CON_ERR;
 }
 
 static void qpx_help_more(void) {
     printf("  status (default): the exchange session; finish: a perftest client's end of the\n");
     printf("  test (barrier, bw report, barrier, done); abort: close it, its QP to RESET.\n");
+    printf("  status also lists the RDMA CM listener and connections (listen/connect --cm);\n");
+    printf("  disconnect [QPN]: end an RDMA CM connection with a DREQ (QPN: which one, when\n");
+    printf("  several are established), waiting for the DREP.\n");
 }
-CON_COMMAND_MORE(qpx, "[status|finish|abort]", "the QP exchange session of listen/connect",
-                 cmd_qpx, qpx_help_more);
+CON_COMMAND_MORE(qpx, "[status|finish|abort|disconnect [QPN]]",
+                 "the QP exchange session of listen/connect, RDMA CM connections", cmd_qpx,
+                 qpx_help_more);

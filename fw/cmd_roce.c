@@ -9,6 +9,7 @@
 
 #include "console.h"
 #include "net.h"
+#include "roce/cm.h"
 #include "roce/roce.h"
 #include "timer.h"
 
@@ -76,6 +77,15 @@ static struct roce_qp *our_qp(const char *cmd, uint32_t qpn) {
 
 /* ---- qp */
 
+/* Who made the QP; for the CM's, also where its connection stands. */
+static const char *owner_name(const struct roce_qp *q) {
+    if (q->owner == ROCE_OWNER_CM) {
+        const char *st = cm_qp_state(q->qpn);
+        return st ? st : "rdma_cm";
+    }
+    return q->owner == ROCE_OWNER_QPX ? "exchange" : "console";
+}
+
 static void qp_line(const struct roce_qp *q) {
     const struct roce_qp_ctx *c = &q->ctx;
     printf("0x%06lx %-5s 0x%06lx %3lu.%lu.%lu.%lu %5u %4lu 0x%06lx 0x%06lx %s\n",
@@ -83,13 +93,13 @@ static void qp_line(const struct roce_qp *q) {
            (unsigned long)(c->remote_ip >> 24), (unsigned long)(c->remote_ip >> 16 & 0xffu),
            (unsigned long)(c->remote_ip >> 8 & 0xffu), (unsigned long)(c->remote_ip & 0xffu),
            c->udp_sport, (unsigned long)(128u << c->pmtu), (unsigned long)c->sq_psn,
-           (unsigned long)c->rq_psn, q->owner == ROCE_OWNER_QPX ? "exchange" : "console");
+           (unsigned long)c->rq_psn, owner_name(q));
 }
 
 static void qp_show(const struct roce_qp *q) {
     const struct roce_qp_ctx *c = &q->ctx;
     printf("qp 0x%06lx: %s, created by the %s\n", (unsigned long)q->qpn,
-           roce_qp_state_name(c->state), q->owner == ROCE_OWNER_QPX ? "exchange" : "console");
+           roce_qp_state_name(c->state), owner_name(q));
     printf("  remote QPN 0x%06lx ip %lu.%lu.%lu.%lu mac %02x:%02x:%02x:%02x:%02x:%02x "
            "udp sport %u pmtu %lu\n",
            (unsigned long)c->remote_qpn, (unsigned long)(c->remote_ip >> 24),

@@ -2,13 +2,14 @@
  * solonic firmware: the NO_SYS super-loop. Each pass hands received
  * management frames to lwIP and runs its timeouts (net_poll), then serves
  * the console; the RoCE CQ service (roce_poll) and the QP exchange session
- * (qpx_poll) run there too.
+ * (qpx_poll) and RDMA CM's timers (cm_poll) run there too.
  */
 #include <stddef.h>
 
 #include "console.h"
 #include "fw.h"
 #include "net.h"
+#include "roce/cm.h"
 #include "roce/qpx.h"
 #include "roce/qpx_tool.h"
 #include "roce/roce.h"
@@ -43,6 +44,7 @@ int main(void) {
         roce_poll();
         qpx_poll();
         qpx_tool_poll();
+        cm_poll();
         console_poll();
     }
 }

@@ -60,11 +60,15 @@ PROGRAMS = [
     "ibv_srq_pingpong", "ibv_uc_pingpong",
     "ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw",
     "ib_write_lat", "ib_read_lat", "ib_send_lat", "ib_atomic_lat",
+    "rping", "rdma_server", "rdma_client", "ucmatose", "udaddy",   # rdmacm-utils: RDMA CM
 ]
 KMOD_LINKS = {"modprobe": "sbin", "insmod": "sbin", "rmmod": "sbin", "lsmod": "bin",
               "depmod": "sbin", "modinfo": "sbin"}
 # The verbs provider for rxe is loaded with dlopen by libibverbs.
 PROVIDERS = ["rxe"]
+# Libraries loaded with dlopen by the programs: glibc's pthread_exit (rping's threads)
+# loads libgcc_s for unwinding and aborts without it.
+DLOPENED = ["libgcc_s.so.1"]
 
 LIBDIRS = ["lib/x86_64-linux-gnu", "usr/lib/x86_64-linux-gnu", "lib64", "usr/lib64", "lib",
            "usr/lib"]
@@ -364,6 +368,8 @@ def build(out, keep_root=False):
         (dest / "etc/libibverbs.d").mkdir(exist_ok=True)
         shutil.copyfile(root / f"etc/libibverbs.d/{prov}.driver",
                         dest / f"etc/libibverbs.d/{prov}.driver")
+    for lib in DLOPENED:
+        ird.add_elf(ird.find_lib(lib, []))
     mods = add_modules(root, dest, kver)
     depmod(dest, kver)
 

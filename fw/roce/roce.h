@@ -22,7 +22,7 @@
 #define ROCE_MAX_PMTU 5u     /* 4096, the largest IB MTU (the NIC takes 9018-byte frames) */
 #define ROCE_MR_ACCESS_ALL 0xfu
 
-enum roce_owner { ROCE_OWNER_CONSOLE = 0, ROCE_OWNER_QPX = 1 };
+enum roce_owner { ROCE_OWNER_CONSOLE = 0, ROCE_OWNER_QPX = 1, ROCE_OWNER_CM = 2 };
 
 struct roce_qp {
     bool used;

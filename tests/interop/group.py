@@ -5,6 +5,10 @@ packages (interop/), against the simulated NIC and against each other.
   ibv_rc_pingpong --chk, ib_write_bw and ib_write_lat and the client of ib_write_bw
   in a guest, the capture checked (tshark,
   ICRC, the pingpong echo byte for byte); interop/nic_peer.py runs it.
+- cm: RDMA CM (tests/interop/test_cm.py): the guest's unmodified rdma_client against the
+  NIC's `listen --cm` (a REJ for a port nobody listens on, then REQ/REP/RTU, the SEND
+  echoed, DREQ/DREP), the NIC's `connect --cm` against the guest's rdma_server, udaddy
+  (UD) refused; the capture checked (ICRC, tshark, the CM messages in order).
 - runner: run_guest.py's time bound, the console parser, the pcap checker (1-byte
   SENDs are not malformed), nic_peer.py's step checks.
 - with SOLONIC_INTEROP_FULL=1 (`make interop`): nic_sweep (pingpong with the NIC as
@@ -22,6 +26,7 @@ def cases():
     c = [
         # one guest boot (about 7 s of CPU under TCG) and the simulator: about a minute
         {"name": "nic", "pytest": "tests/interop/test_nic.py", "timeout": 420},
+        {"name": "cm", "pytest": "tests/interop/test_cm.py", "timeout": 600},
         {"name": "runner", "pytest": "tests/interop/test_runner.py", "timeout": 180},
     ]
     if os.environ.get("SOLONIC_INTEROP_FULL") == "1":

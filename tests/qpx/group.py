@@ -5,6 +5,17 @@
   (*.decode.txt, with *.run.txt for the decoded values), every malformed
   variant rejected with its reason, rxe's UDP source port rule against the
   ports the captures used.
+- test_cm_mad.py: the RDMA CM MAD codec (fw/roce/cm_mad.c) compiled for the host
+  against two rxe <-> rxe RDMA CM captures (tests/data/cm_*.pcap: rdma_client and
+  rdma_server, a REJ for a port nobody listens on, rping): every CM field as tshark
+  decodes it, byte-identical rebuilds, malformed frames refused with their reason;
+  the builder's REQ/REP/REJ/RTU/MRA/DREQ/DREP frames pass check_pcap's own ICRC and
+  tshark's decode.
+- test_cm_system.py: the firmware's RDMA CM passive side (fw/roce/cm.c) on the real
+  NIC against a Scapy peer sending rdma_client's captured MADs (patched at the IBTA
+  offsets): REJ for an unlistened port, UC and UD refused, REQ/REP/RTU/DREQ/DREP with
+  duplicates answered, the REP resent, an RC SEND taken as RTU, REJ (timeout) after
+  the retries, counters; listen --cm's argument checks.
 - test_qpx_console.py: the RoCE and exchange commands in the simulated SoC:
   argument checking, "no RoCE transport" on an SoC without the transport, and
   the exchange itself (--dry: no QP) against a Scapy TCP peer on the NIC's
@@ -22,14 +33,17 @@ import subprocess
 
 ORDER = 48
 LIB = "build/qpx/libqpx_msg.so"
-BUILD = [LIB, "build/sim/solonic_sim", "build/mgmt/Vtb_fw_mgmt", "build/fw/solonic.elf", "build/fw/solonic.hex"]
+CM_LIB = "build/qpx/libcm_mad.so"
+BUILD = [LIB, CM_LIB, "build/sim/solonic_sim", "build/mgmt/Vtb_fw_mgmt", "build/fw/solonic.elf", "build/fw/solonic.hex"]
 PY = "/usr/bin/python3"
 CONSOLE = "tests/qpx/test_qpx_console.py"
 SYSTEM = "tests/qpx/test_qpx_system.py"
 
 
 def cases():
-    c = [{"name": "msg_codec", "pytest": "tests/qpx/test_qpx_msg.py", "timeout": 120}]
+    c = [{"name": "msg_codec", "pytest": "tests/qpx/test_qpx_msg.py", "timeout": 120},
+         {"name": "cm_codec", "pytest": "tests/qpx/test_cm_mad.py", "timeout": 120},
+         {"name": "cm_system", "pytest": "tests/qpx/test_cm_system.py", "timeout": 900}]
     names = subprocess.run([PY, CONSOLE, "--list"], stdout=subprocess.PIPE, text=True,
                            check=True).stdout.split()
     c += [{"name": n, "cmd": [PY, CONSOLE, n], "timeout": 600} for n in names]
