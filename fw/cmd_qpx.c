@@ -174,7 +174,7 @@ static int wait_cm(uint16_t port, uint32_t wait_ms) {
         qpx_poll();
         qpx_tool_poll();
         cm_poll();
-        if (roce_con_interrupted()) {
+        if (con_interrupted()) {
             printf("^C\n");
             if (qpx_tool_active()) qpx_tool_end("interrupted (Ctrl-C)");
             if (cm_listen_pending()) cm_unlisten();
@@ -357,7 +357,7 @@ static int connect_cm(int argc, char **argv) {
         qpx_poll();
         qpx_tool_poll();
         cm_poll();
-        if (roce_con_interrupted()) {
+        if (con_interrupted()) {
             printf("^C\n");
             if (qpx_tool_active()) qpx_tool_end("interrupted (Ctrl-C)");
             cm_connect_abort("interrupted (Ctrl-C)");
