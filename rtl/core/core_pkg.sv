@@ -108,11 +108,13 @@ package core_pkg;
 
   // Decoded instruction: everything the later stages need.
   typedef struct packed {
-    logic        illegal;
+    logic        illegal;    // rv_decode: from opcode and funct3 (E: the whole decision)
+    logic        ill_f7;     // OP / OP-IMM with a funct7 not in the ISA
     logic        ecall;
     logic        ebreak;
     logic        mret;
     logic        wfi;
+    logic        sys0;       // SYSTEM, funct3 0 (illegal unless one of the four above)
     logic        fence_i;
     logic [4:0]  rs1;
     logic [4:0]  rs2;
