@@ -109,7 +109,7 @@ package core_pkg;
   // Decoded instruction: everything the later stages need.
   typedef struct packed {
     logic        illegal;    // rv_decode: from opcode and funct3 (E: the whole decision)
-    logic        ill_f7;     // OP / OP-IMM with a funct7 not in the ISA
+    logic        opx;        // OP or OP-IMM (E checks funct7 = csr_addr[11:5])
     logic        ecall;
     logic        ebreak;
     logic        mret;

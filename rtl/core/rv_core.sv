@@ -39,7 +39,9 @@
 //      state is that left by every older instruction)
 //   W  commit: load data, CSR write, traps, mret, wfi, fence.i, register
 //      write. The one place architectural state changes, so every trap is
-//      precise; an sbus error arrives here with rvalid. A CSR write, mret
+//      precise; an sbus error arrives here with rvalid: it holds W one
+//      more cycle and becomes W's exception, trapped the cycle after from
+//      registers (no bus input behind the flush). A CSR write, mret
 //      and fence.i make no bus access: their effects need no bus input.
 //   X  the register write of the instruction that left W (forwarded to E)
 //
@@ -129,7 +131,6 @@ module rv_core #(
   logic            e_csr_bad;
   logic [31:0]     d_target;              // jal / branch target
   logic [31:0]     d_jb_imm;
-  logic            d_jal_mis;
   logic            d_rs1_used, d_rs2_used;  // from the opcode alone (a superset)
   logic            d_pred, d_jump;
   logic [31:0]     d_rs1_val, d_rs2_val;
@@ -213,6 +214,10 @@ module rv_core #(
   logic [31:0]     w_result_q, w_result_d;
   logic [31:0]     w_a_q, w_a_d;
   logic            w_issued_q, w_issued_d;
+  // No interrupt at W: its access is outstanding or has answered an error
+  // (w_issued, or the error's trap is raised next cycle)
+  logic            w_noirq_q, w_noirq_d;
+  logic            w_wfi_q, w_wfi_d;      // W holds a wfi without exception
   core_pkg::exc_t    w_exc_q, w_exc_d;
   logic            w_wait, w_err, w_irq, w_trap, w_retire;
   logic            retire_q;
@@ -266,19 +271,12 @@ module rv_core #(
     d_rs1_used = !((d_instr[4] && d_instr[2]) || (d_instr[6] && d_instr[3]));
     d_rs2_used = d_instr[5] && !d_instr[3] && !d_instr[2] && !(d_instr[6] && d_instr[4]);
 
-    // Exceptions found in D: the fetch fault and a misaligned jal (both from
-    // registers or the opcode); the encoding (illegal, ecall, ebreak) is
-    // decoded here and raised in E (from e_ctrl); the word travels in tval.
-    d_jal_mis   = (d_instr[6:0] == core_pkg::OPC_JAL) && d_instr[21];   // target[1] = imm[1]
-    d_exc.valid = d_ffault_q || d_jal_mis;
-    d_exc.cause = d_ffault_q ? core_pkg::EXC_INSN_ACCESS : core_pkg::EXC_INSN_MISALIGNED;
-    if (d_ffault_q) begin
-      d_exc.tval = d_pc_q;
-    end else if (d_jal_mis) begin
-      d_exc.tval = d_target;
-    end else begin
-      d_exc.tval = d_instr;
-    end
+    // The exception found in D: the fetch fault (from a register); the
+    // encoding (illegal, ecall, ebreak) and a misaligned jal are decoded here
+    // and raised in E (from e_ctrl, e_tmis); the word travels in tval.
+    d_exc.valid = d_ffault_q;
+    d_exc.cause = core_pkg::EXC_INSN_ACCESS;
+    d_exc.tval  = d_ffault_q ? d_pc_q : d_instr;
     // An excepting instruction travels on with its exception; its effects are
     // cancelled where they would happen (no redirect, divide or bus access;
     // nothing written at W).
@@ -480,13 +478,25 @@ module rv_core #(
     e_addr_lo     = e_a[1:0] + e_ctrl_q.imm[1:0];
   end
 
-  // The encoding check's pieces (rv_decode), ORed here from registers: the
-  // opcode / funct3 check, the funct7 check of OP / OP-IMM, and SYSTEM with
-  // funct3 0 that is none of ecall, ebreak, mret, wfi. e_ctrl is E's control
-  // with illegal whole (to M).
+  // The encoding check completed here from registers: rv_decode's opcode
+  // check (with MISC-MEM's and SYSTEM's funct3), the funct7 of OP / OP-IMM
+  // (opx, opb_imm tells OP-IMM; funct7 is csr_addr[11:5]), SYSTEM with funct3
+  // 0 that is none of ecall, ebreak, mret, wfi, and the funct3 of jalr,
+  // branch, load and store. e_ctrl is E's control with illegal whole (to M).
   always_comb begin
     e_ctrl         = e_ctrl_q;
-    e_ctrl.illegal = e_ctrl_q.illegal || e_ctrl_q.ill_f7 ||
+    e_ctrl.illegal = e_ctrl_q.illegal ||
+                     (e_ctrl_q.opx && !e_ctrl_q.opb_imm &&
+                      !((e_ctrl_q.csr_addr[11:5] == 7'b0000001) || (e_ctrl_q.csr_addr[11:5] == 7'b0000000) ||
+                        ((e_ctrl_q.csr_addr[11:5] == 7'b0100000) && ((e_ctrl_q.funct3 == 3'b000) || (e_ctrl_q.funct3 == 3'b101))))) ||
+                     (e_ctrl_q.opx && e_ctrl_q.opb_imm &&
+                      (((e_ctrl_q.funct3 == 3'b001) && (e_ctrl_q.csr_addr[11:5] != 7'b0000000)) ||
+                       ((e_ctrl_q.funct3 == 3'b101) && (e_ctrl_q.csr_addr[11:5] != 7'b0000000) &&
+                        (e_ctrl_q.csr_addr[11:5] != 7'b0100000)))) ||
+                     (e_ctrl_q.jalr && (e_ctrl_q.funct3 != 3'b000)) ||
+                     (e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] == 2'b01)) ||
+                     (e_ctrl_q.load && ((e_ctrl_q.funct3 == 3'b011) || (e_ctrl_q.funct3[2:1] == 2'b11))) ||
+                     (e_ctrl_q.store && (e_ctrl_q.funct3[2] || (e_ctrl_q.funct3[1:0] == 2'b11))) ||
                      (e_ctrl_q.sys0 && !(e_ctrl_q.ecall || e_ctrl_q.ebreak || e_ctrl_q.mret || e_ctrl_q.wfi));
   end
 
@@ -508,7 +518,7 @@ module rv_core #(
     // tval is the target, put in whenever no encoding exception stands.
     e_early = e_ctrl.illegal || e_csr_bad || e_ctrl_q.ecall || e_ctrl_q.ebreak;
     if (!e_exc_q.valid) begin
-      e_exc_out.valid = e_early || (e_ctrl_q.jalr && e_addr_lo[1]) ||
+      e_exc_out.valid = e_early || (e_ctrl_q.jalr && e_addr_lo[1]) || (e_ctrl_q.jal && e_tmis_q) ||
                         ((e_ctrl_q.load || e_ctrl_q.store) &&
                          (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
                           ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00))));
@@ -521,13 +531,13 @@ module rv_core #(
         e_exc_out.cause = core_pkg::EXC_BREAKPOINT;
         e_exc_out.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
       end else begin
-        e_exc_out.cause = ((e_ctrl_q.jalr && e_addr_lo[1]) || e_ctrl_q.branch) ?
+        e_exc_out.cause = ((e_ctrl_q.jalr && e_addr_lo[1]) || e_ctrl_q.branch || e_ctrl_q.jal) ?
                           core_pkg::EXC_INSN_MISALIGNED :
                           (e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED);
         e_exc_out.tval  = e_target_q;
         if (e_ctrl_q.jalr && e_addr_lo[1]) begin
           e_tsrc = 2'd2;                    // e_jalr_target
-        end else if (!e_ctrl_q.branch) begin
+        end else if (!(e_ctrl_q.branch || e_ctrl_q.jal)) begin
           e_tsrc = 2'd1;                    // e_alu, the address
         end
       end
@@ -661,6 +671,8 @@ module rv_core #(
   );
 
   always_comb begin
+    // A bus error holds W one more cycle and becomes W's exception (the trap
+    // is taken the cycle after, from registers)
     w_wait = w_issued_q && !dbus_rvalid;
     w_err  = w_issued_q && dbus_rvalid && dbus_err;
 
@@ -675,21 +687,18 @@ module rv_core #(
     // w_result holds the ALU result, the product or the CSR's old value.
     w_final = w_ctrl_q.load ? w_load_data : w_result_q;
 
-    stall_w = w_valid_q && (w_wait || (w_ctrl_q.wfi && !w_exc_q.valid && !wfi_wake));
+    stall_w = w_valid_q && (w_wait || w_err || (w_wfi_q && !wfi_wake));
 
     // Forward progress: after an mret one instruction retires before the next
     // interrupt, so an interrupt period shorter than a divide cannot livelock.
-    w_irq  = w_valid_q && irq_take && !irq_hold_q && !w_issued_q && !w_ctrl_q.wfi && !m_req_q;
-    w_trap = w_irq || (w_valid_q && (w_exc_q.valid || w_err));
+    w_irq  = w_valid_q && irq_take && !irq_hold_q && !w_noirq_q && !w_ctrl_q.wfi && !m_req_q;
+    w_trap = w_irq || (w_valid_q && w_exc_q.valid);
     if (w_irq) begin
       w_trap_cause = irq_cause;
       w_trap_tval  = 32'b0;
-    end else if (w_exc_q.valid) begin
+    end else begin
       w_trap_cause = w_exc_q.cause;
       w_trap_tval  = w_exc_q.tval;
-    end else begin
-      w_trap_cause = w_ctrl_q.load ? core_pkg::EXC_LOAD_ACCESS : core_pkg::EXC_STORE_ACCESS;
-      w_trap_tval  = w_result_q;
     end
 
     w_retire = w_valid_q && !stall_w && !w_trap;
@@ -715,7 +724,7 @@ module rv_core #(
 
   always_comb begin
     // (mret and fence.i make no bus access: they retire unless they trap)
-    w_flush    = w_trap || (w_valid_q && !w_irq && !w_exc_q.valid && (w_ctrl_q.mret || w_ctrl_q.fence_i));
+    w_flush    = w_irq || (w_valid_q && (w_exc_q.valid || w_ctrl_q.mret || w_ctrl_q.fence_i));
     irq_hold_d = w_retire ? w_ctrl_q.mret : irq_hold_q;
     if (w_trap) begin
       w_flush_pc = csr_trap_target;
@@ -743,11 +752,15 @@ module rv_core #(
     w_result_d = w_result_q;
     w_a_d      = w_a_q;
     w_issued_d = w_issued_q;
+    w_noirq_d  = w_noirq_q;
+    w_wfi_d    = w_wfi_q;
     w_exc_d    = w_exc_q;
     if (!stall_w) begin
       if (w_flush || stall_m) begin
         w_valid_d  = 1'b0;
         w_issued_d = 1'b0;
+        w_noirq_d  = 1'b0;
+        w_wfi_d    = 1'b0;
         w_exc_d    = '0;
         w_ctrl_d   = '0;
       end else begin
@@ -763,6 +776,8 @@ module rv_core #(
         end
         w_a_d      = m_a_q;
         w_issued_d = m_req_q;
+        w_noirq_d  = m_req_q;
+        w_wfi_d    = m_ctrl_q.wfi && !m_exc_q.valid;
         w_exc_d    = m_exc_q;
         if (m_btrap) begin
           w_exc_d.valid = 1'b1;     // cause and tval set in E (the target)
@@ -773,6 +788,12 @@ module rv_core #(
           w_exc_d.tval = (m_a_q + m_ctrl_q.imm) & 32'hFFFF_FFFE;
         end
       end
+    end else if (w_err) begin
+      // the access answered an error: W's exception, trapped next cycle
+      w_issued_d    = 1'b0;
+      w_exc_d.valid = 1'b1;
+      w_exc_d.cause = w_ctrl_q.load ? core_pkg::EXC_LOAD_ACCESS : core_pkg::EXC_STORE_ACCESS;
+      w_exc_d.tval  = w_result_q;
     end
 
     // M <- E
@@ -897,6 +918,8 @@ module rv_core #(
       w_ctrl_q   <= '0;
       w_exc_q    <= '0;
       w_issued_q <= 1'b0;
+      w_noirq_q  <= 1'b0;
+      w_wfi_q    <= 1'b0;
       irq_hold_q <= 1'b0;
       retire_q   <= 1'b0;
       m_req_q    <= 1'b0;
@@ -915,6 +938,8 @@ module rv_core #(
       w_ctrl_q   <= w_ctrl_d;
       w_exc_q    <= w_exc_d;
       w_issued_q <= w_issued_d;
+      w_noirq_q  <= w_noirq_d;
+      w_wfi_q    <= w_wfi_d;
       irq_hold_q <= irq_hold_d;
       retire_q   <= w_retire;
       m_req_q    <= m_req_d;

@@ -2,10 +2,13 @@
 // rv_decode: combinational RV32IM + Zicsr decoder. Every encoding not in the
 // ISA is flagged in one of three pieces, each a small function of the word
 // (no wide compare behind another one: the word comes straight from the
-// instruction RAM), that rv_core ORs a stage later from registers: illegal
-// (opcode and funct3), ill_f7 (OP / OP-IMM with a funct7 not in the ISA) and
-// sys0 (SYSTEM with funct3 0: illegal unless it is ecall, ebreak, mret or
-// wfi). The existence of a CSR is checked by rv_csr. The other fields of an
+// instruction RAM), that rv_core completes a stage later from registers:
+// illegal (an opcode not in the ISA, MISC-MEM or SYSTEM with a funct3 not in
+// it), opx (OP or OP-IMM: rv_core checks funct7 against funct3) and sys0
+// (SYSTEM with funct3 0: illegal unless it is ecall, ebreak, mret or wfi).
+// The funct3 of jalr, branch, load and store is checked by rv_core from its
+// registered control too (jalr, branch, load, store, funct3; funct7 is
+// csr_addr[11:5]). The existence of a CSR is checked by rv_csr. The other fields of an
 // illegal word are left as decoded (rv_core cancels it).
 // imm is decoded from the opcode's format bits alone: meaningful only for the
 // instructions that use an immediate (and the CSR instructions' zimm).
@@ -19,7 +22,7 @@ module rv_decode (
   logic [6:0] funct7;
   logic [4:0] rs1, rs2, rd;
   logic [31:0] imm_i, imm_s, imm_b, imm_u, imm_j, imm_z, imm;
-  logic        illegal, ill_f7;
+  logic        illegal;
 
   always_comb begin
     opcode = instr[6:0];
@@ -181,18 +184,17 @@ module rv_decode (
       ctrl.rd_we = 1'b0;
     end
     ctrl.illegal = illegal;
-    ctrl.ill_f7  = ill_f7;
+    ctrl.opx     = is_op || is_opimm;
     ctrl.imm     = imm;
   end
 
-  // Every encoding not in the ISA, as flat sums of products over one-hot
-  // opcode compares (no priority through the decode above): illegal from
-  // opcode and funct3 alone, ill_f7 from opcode, funct3 and funct7. The other
-  // fields of an illegal word are not cleared: rv_core cancels an excepting
-  // instruction by its exception.
+  // The encodings not in the ISA that are told from opcode and funct3 here,
+  // as a flat sum of products over one-hot opcode compares (no priority
+  // through the decode above); the rest is completed by rv_core (see the
+  // header). The other fields of an illegal word are not cleared: rv_core
+  // cancels an excepting instruction by its exception.
   logic is_lui, is_auipc, is_jal, is_jalr, is_branch, is_load, is_store;
   logic is_opimm, is_op, is_miscmem, is_system;
-  logic f7_00, f7_20, f7_01;
   always_comb begin
     is_lui     = (opcode == core_pkg::OPC_LUI);
     is_auipc   = (opcode == core_pkg::OPC_AUIPC);
@@ -205,20 +207,10 @@ module rv_decode (
     is_op      = (opcode == core_pkg::OPC_OP);
     is_miscmem = (opcode == core_pkg::OPC_MISC_MEM);
     is_system  = (opcode == core_pkg::OPC_SYSTEM);
-    f7_00      = (funct7 == 7'b0000000);
-    f7_20      = (funct7 == 7'b0100000);
-    f7_01      = (funct7 == 7'b0000001);
     illegal    = !(is_lui || is_auipc || is_jal || is_jalr || is_branch || is_load || is_store ||
                    is_opimm || is_op || is_miscmem || is_system) ||
-                 (is_jalr && (funct3 != 3'b000)) ||
-                 (is_branch && (funct3[2:1] == 2'b01)) ||
-                 (is_load && ((funct3 == 3'b011) || (funct3[2:1] == 2'b11))) ||
-                 (is_store && (funct3[2] || (funct3[1:0] == 2'b11))) ||
                  (is_miscmem && (funct3[2:1] != 2'b00)) ||
                  (is_system && (funct3 == 3'b100));
-    ill_f7     = (is_opimm && (((funct3 == 3'b001) && !f7_00) ||
-                               ((funct3 == 3'b101) && !f7_00 && !f7_20))) ||
-                 (is_op && !(f7_01 || f7_00 || (f7_20 && ((funct3 == 3'b000) || (funct3 == 3'b101)))));
   end
 
 endmodule
