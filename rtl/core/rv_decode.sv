@@ -8,8 +8,8 @@
 // (SYSTEM with funct3 0: illegal unless it is ecall, ebreak, mret or wfi).
 // The funct3 of jalr, branch, load and store is checked by rv_core from its
 // registered control too (jalr, branch, load, store, funct3; funct7 is
-// csr_addr[11:5]). The existence of a CSR is checked by rv_csr. The other fields of an
-// illegal word are left as decoded (rv_core cancels it).
+// csr_addr[11:5]). The existence of a CSR is checked by rv_csr. The other
+// fields of an illegal word are left as decoded (rv_core cancels it).
 // imm is decoded from the opcode's format bits alone: meaningful only for the
 // instructions that use an immediate (and the CSR instructions' zimm).
 module rv_decode (
