@@ -108,11 +108,13 @@ package core_pkg;
 
   // Decoded instruction: everything the later stages need.
   typedef struct packed {
-    logic        illegal;
+    logic        illegal;    // rv_decode: from opcode and funct3 (E: the whole decision)
+    logic        opx;        // OP or OP-IMM (E checks funct7 = csr_addr[11:5])
     logic        ecall;
     logic        ebreak;
     logic        mret;
     logic        wfi;
+    logic        sys0;       // SYSTEM, funct3 0 (illegal unless one of the four above)
     logic        fence_i;
     logic [4:0]  rs1;
     logic [4:0]  rs2;

@@ -18,12 +18,20 @@
 //      4:1 mux per operand bit), ALU (every kind in parallel, gated by its
 //      one-hot class), branch resolution, address alignment (from the two
 //      low bits alone), iterative divide (stalls E). A misprediction or a
-//      jalr is registered (r_go) and redirects F the cycle after: the wrong
-//      path in D and E is emptied then (3 bubbles). Byte enables and store
+//      jalr is registered and redirects F the cycle after (r_go): the wrong
+//      path in D and E is emptied then (3 bubbles). A jalr's redirect is
+//      registered whole; a branch's compare is registered apart from the
+//      stall and flush gating (r_bmis beside r_br, ANDed from the two flip-
+//      flops), and the redirect target follows the prediction, not the
+//      compare (a branch redirects only the other way). Byte enables and store
 //      data are put on their lanes here, for M's registered bus outputs.
-//      The exception of E is decided flat (the late branch compare and
-//      address bits decide valid only); the tval of a misaligned jalr or
-//      access is filled in on the way into W (m_tsrc).
+//      The exception of E is decided flat (the late address bits decide
+//      valid only); the tval of a misaligned jalr or access is filled in on
+//      the way into W (m_tsrc). A taken branch to a misaligned target traps
+//      from the compare registered in M (m_taken, m_btrap), raised on the way
+//      into W. The encoding check is ORed here from three registered pieces
+//      (rv_decode: opcode / funct3, funct7 of OP / OP-IMM, SYSTEM funct3 0
+//      that is none of ecall, ebreak, mret, wfi).
 //   M  the sbus request (dbus_req registered, see below), multiply (operands
 //      registered in front, product registered behind: a DSP-friendly
 //      two-cycle path), CSR read (its select decoded in E and registered;
@@ -31,7 +39,9 @@
 //      state is that left by every older instruction)
 //   W  commit: load data, CSR write, traps, mret, wfi, fence.i, register
 //      write. The one place architectural state changes, so every trap is
-//      precise; an sbus error arrives here with rvalid. A CSR write, mret
+//      precise; an sbus error arrives here with rvalid: it holds W one
+//      more cycle and becomes W's exception, trapped the cycle after from
+//      registers (no bus input behind the flush). A CSR write, mret
 //      and fence.i make no bus access: their effects need no bus input.
 //   X  the register write of the instruction that left W (forwarded to E)
 //
@@ -93,10 +103,17 @@ module rv_core #(
   logic stall_w, stall_m, stall_e, stall_d;
   logic w_flush;
   logic [31:0] w_flush_pc;
-  logic e_go;              // E redirects the fetch (jalr, mispredicted branch)
+  logic e_go;              // E redirects the fetch (jalr)
   logic [31:0] e_redirect_pc;
-  // ... registered: next cycle F goes to r_pc and the (wrong path) D and E empty
+  // ... registered: next cycle F goes to r_pc and the (wrong path) D and E
+  // empty (r_go). A jalr's go is registered whole (r_go_q); a branch's in two
+  // registers, so that the operand compare reaches a flip-flop without the
+  // stall and flush gating behind it: r_br (a branch with a legal funct3 and
+  // no exception left E) and r_bmis (its compare disagrees with the
+  // prediction and it does not trap).
   logic        r_go_q, r_go_d;
+  logic        r_br_q, r_br_d, r_bmis_q, r_bmis_d;
+  logic        r_go;
   logic [31:0] r_pc_q, r_pc_d;
 
   // D stage.
@@ -114,7 +131,6 @@ module rv_core #(
   logic            e_csr_bad;
   logic [31:0]     d_target;              // jal / branch target
   logic [31:0]     d_jb_imm;
-  logic            d_jal_mis;
   logic            d_rs1_used, d_rs2_used;  // from the opcode alone (a superset)
   logic            d_pred, d_jump;
   logic [31:0]     d_rs1_val, d_rs2_val;
@@ -126,6 +142,7 @@ module rv_core #(
   logic            e_valid_q, e_valid_d;
   logic [31:0]     e_pc_q, e_pc_d;
   core_pkg::ctrl_t   e_ctrl_q, e_ctrl_d;
+  core_pkg::ctrl_t   e_ctrl;                // e_ctrl_q with illegal whole
   logic [31:0]     e_rs1_q, e_rs1_d;
   logic [31:0]     e_rs2_q, e_rs2_d;
   logic [31:0]     e_target_q, e_target_d;
@@ -134,6 +151,9 @@ module rv_core #(
   logic [31:0]     e_a, e_b, e_opa, e_opb, e_alu, e_result;
   logic [31:0]     e_jalr_target;
   logic            e_taken, e_late, e_w_load;
+  // A taken branch with a misaligned target traps, decided in M from the
+  // compare registered there (m_taken), on the way into W (m_btrap).
+  logic            m_taken_q, m_taken_d, m_bmisal_q, m_bmisal_d, m_btrap;
   // Forwarding, decided a cycle ahead: operand n of E comes from M, W or X
   // (one-hot, registered), else from e_rsn_q; e_wl: it waits for a load in W.
   logic [2:0]      e_fwd1_d, e_fwd2_d;
@@ -194,6 +214,10 @@ module rv_core #(
   logic [31:0]     w_result_q, w_result_d;
   logic [31:0]     w_a_q, w_a_d;
   logic            w_issued_q, w_issued_d;
+  // No interrupt at W: its access is outstanding or has answered an error
+  // (w_issued, or the error's trap is raised next cycle)
+  logic            w_noirq_q, w_noirq_d;
+  logic            w_wfi_q, w_wfi_d;      // W holds a wfi without exception
   core_pkg::exc_t    w_exc_q, w_exc_d;
   logic            w_wait, w_err, w_irq, w_trap, w_retire;
   logic            retire_q;
@@ -247,19 +271,12 @@ module rv_core #(
     d_rs1_used = !((d_instr[4] && d_instr[2]) || (d_instr[6] && d_instr[3]));
     d_rs2_used = d_instr[5] && !d_instr[3] && !d_instr[2] && !(d_instr[6] && d_instr[4]);
 
-    // Exceptions found in D: the fetch fault and a misaligned jal (both from
-    // registers or the opcode); the encoding (illegal, ecall, ebreak) is
-    // decoded here and raised in E (from e_ctrl); the word travels in tval.
-    d_jal_mis   = (d_instr[6:0] == core_pkg::OPC_JAL) && d_instr[21];   // target[1] = imm[1]
-    d_exc.valid = d_ffault_q || d_jal_mis;
-    d_exc.cause = d_ffault_q ? core_pkg::EXC_INSN_ACCESS : core_pkg::EXC_INSN_MISALIGNED;
-    if (d_ffault_q) begin
-      d_exc.tval = d_pc_q;
-    end else if (d_jal_mis) begin
-      d_exc.tval = d_target;
-    end else begin
-      d_exc.tval = d_instr;
-    end
+    // The exception found in D: the fetch fault (from a register); the
+    // encoding (illegal, ecall, ebreak) and a misaligned jal are decoded here
+    // and raised in E (from e_ctrl, e_tmis); the word travels in tval.
+    d_exc.valid = d_ffault_q;
+    d_exc.cause = core_pkg::EXC_INSN_ACCESS;
+    d_exc.tval  = d_ffault_q ? d_pc_q : d_instr;
     // An excepting instruction travels on with its exception; its effects are
     // cancelled where they would happen (no redirect, divide or bus access;
     // nothing written at W).
@@ -428,7 +445,7 @@ module rv_core #(
   rv_div u_div (
     .clk    (clk),
     .rst    (rst),
-    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !e_w_load && !e_m_late && !w_flush && !r_go_q),
+    .start  (e_valid_q && e_ctrl_q.div && !e_exc_q.valid && !e_w_load && !e_m_late && !w_flush && !r_go),
     .ack    (!stall_m),
     .kill   (w_flush),
     .op     (e_ctrl_q.div_op),
@@ -454,12 +471,33 @@ module rv_core #(
       3'b110:  e_taken = (e_a < e_b);                     // bltu
       default: e_taken = (e_a >= e_b);                    // bgeu
     endcase
-    e_taken = e_taken && e_ctrl_q.branch;
 
     e_jalr_target = (e_a + e_ctrl_q.imm) & 32'hFFFF_FFFE;
     // rs1 + imm is also the load/store address (e_alu); its two low bits on
     // their own, for the alignment checks.
     e_addr_lo     = e_a[1:0] + e_ctrl_q.imm[1:0];
+  end
+
+  // The encoding check completed here from registers: rv_decode's opcode
+  // check (with MISC-MEM's and SYSTEM's funct3), the funct7 of OP / OP-IMM
+  // (opx, opb_imm tells OP-IMM; funct7 is csr_addr[11:5]), SYSTEM with funct3
+  // 0 that is none of ecall, ebreak, mret, wfi, and the funct3 of jalr,
+  // branch, load and store. e_ctrl is E's control with illegal whole (to M).
+  always_comb begin
+    e_ctrl         = e_ctrl_q;
+    e_ctrl.illegal = e_ctrl_q.illegal ||
+                     (e_ctrl_q.opx && !e_ctrl_q.opb_imm &&
+                      !((e_ctrl_q.csr_addr[11:5] == 7'b0000001) || (e_ctrl_q.csr_addr[11:5] == 7'b0000000) ||
+                        ((e_ctrl_q.csr_addr[11:5] == 7'b0100000) && ((e_ctrl_q.funct3 == 3'b000) || (e_ctrl_q.funct3 == 3'b101))))) ||
+                     (e_ctrl_q.opx && e_ctrl_q.opb_imm &&
+                      (((e_ctrl_q.funct3 == 3'b001) && (e_ctrl_q.csr_addr[11:5] != 7'b0000000)) ||
+                       ((e_ctrl_q.funct3 == 3'b101) && (e_ctrl_q.csr_addr[11:5] != 7'b0000000) &&
+                        (e_ctrl_q.csr_addr[11:5] != 7'b0100000)))) ||
+                     (e_ctrl_q.jalr && (e_ctrl_q.funct3 != 3'b000)) ||
+                     (e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] == 2'b01)) ||
+                     (e_ctrl_q.load && ((e_ctrl_q.funct3 == 3'b011) || (e_ctrl_q.funct3[2:1] == 2'b11))) ||
+                     (e_ctrl_q.store && (e_ctrl_q.funct3[2] || (e_ctrl_q.funct3[1:0] == 2'b11))) ||
+                     (e_ctrl_q.sys0 && !(e_ctrl_q.ecall || e_ctrl_q.ebreak || e_ctrl_q.mret || e_ctrl_q.wfi));
   end
 
   always_comb begin
@@ -478,13 +516,13 @@ module rv_core #(
     // misaligned access. tval is final here except for a misaligned jalr or
     // access (tsrc: filled in on the way into W); a taken misaligned branch's
     // tval is the target, put in whenever no encoding exception stands.
-    e_early = e_ctrl_q.illegal || e_csr_bad || e_ctrl_q.ecall || e_ctrl_q.ebreak;
+    e_early = e_ctrl.illegal || e_csr_bad || e_ctrl_q.ecall || e_ctrl_q.ebreak;
     if (!e_exc_q.valid) begin
-      e_exc_out.valid = e_early || (e_ctrl_q.jalr && e_addr_lo[1]) || (e_taken && e_tmis_q) ||
+      e_exc_out.valid = e_early || (e_ctrl_q.jalr && e_addr_lo[1]) || (e_ctrl_q.jal && e_tmis_q) ||
                         ((e_ctrl_q.load || e_ctrl_q.store) &&
                          (((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
                           ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00))));
-      if (e_ctrl_q.illegal || e_csr_bad) begin
+      if (e_ctrl.illegal || e_csr_bad) begin
         e_exc_out.cause = core_pkg::EXC_ILLEGAL;          // tval: the word
       end else if (e_ctrl_q.ecall) begin
         e_exc_out.cause = core_pkg::EXC_ECALL_M;
@@ -493,13 +531,13 @@ module rv_core #(
         e_exc_out.cause = core_pkg::EXC_BREAKPOINT;
         e_exc_out.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
       end else begin
-        e_exc_out.cause = ((e_ctrl_q.jalr && e_addr_lo[1]) || (e_taken && e_tmis_q)) ?
+        e_exc_out.cause = ((e_ctrl_q.jalr && e_addr_lo[1]) || e_ctrl_q.branch || e_ctrl_q.jal) ?
                           core_pkg::EXC_INSN_MISALIGNED :
                           (e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED);
         e_exc_out.tval  = e_target_q;
         if (e_ctrl_q.jalr && e_addr_lo[1]) begin
           e_tsrc = 2'd2;                    // e_jalr_target
-        end else if (!(e_taken && e_tmis_q)) begin
+        end else if (!(e_ctrl_q.branch || e_ctrl_q.jal)) begin
           e_tsrc = 2'd1;                    // e_alu, the address
         end
       end
@@ -508,19 +546,20 @@ module rv_core #(
 
   // Redirect: jalr always, a branch whose prediction was wrong; not for an
   // excepting one (its own encoding and alignment checked here directly,
-  // not through e_exc_out).
-  // (the target whether or not E redirects: it is used only with r_go)
+  // not through e_exc_out). A branch redirects only when its compare
+  // disagrees with the prediction, so its target is the other way: from the
+  // prediction, not the compare. (The target whether or not E redirects: it
+  // is used only with r_go.)
   always_comb begin
-    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : (e_taken ? e_target_q : (e_pc_q + 32'd4));
+    r_go          = r_go_q || (r_br_q && r_bmis_q);
+    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : (e_pred_q ? (e_pc_q + 32'd4) : e_target_q);
     e_go          = 1'b0;
-    if (e_valid_q && !e_exc_q.valid && !stall_e && !w_flush && !r_go_q) begin
-      if (e_ctrl_q.jalr && (e_ctrl_q.funct3 == 3'b000) && !e_addr_lo[1]) begin
-        e_go          = 1'b1;
-      end else if (e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] != 2'b01) && (e_taken != e_pred_q) &&
-                   !(e_taken && e_tmis_q)) begin
-        e_go          = 1'b1;
-      end
+    r_br_d        = 1'b0;
+    if (e_valid_q && !e_exc_q.valid && !stall_e && !w_flush && !r_go) begin
+      e_go   = e_ctrl_q.jalr && (e_ctrl_q.funct3 == 3'b000) && !e_addr_lo[1];
+      r_br_d = e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] != 2'b01);
     end
+    r_bmis_d = (e_taken != e_pred_q) && !(e_taken && e_tmis_q);
   end
 
   // ---------------------------------------------------------------- M stage
@@ -552,7 +591,8 @@ module rv_core #(
   // request comes the cycle after the first one's response.
   always_comb begin
     m_mem  = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store) && !m_exc_q.valid;
-    m_safe = !m_valid_q || !(m_ctrl_q.load || m_ctrl_q.store || m_exc_q.valid || m_ctrl_q.mret ||
+    m_btrap = m_bmisal_q && m_taken_q;
+    m_safe = !m_valid_q || !(m_ctrl_q.load || m_ctrl_q.store || m_exc_q.valid || m_btrap || m_ctrl_q.mret ||
                              m_ctrl_q.fence_i || m_ctrl_q.wfi);
     w_safe = !w_valid_q;   // W holds: only a waiting access or wfi stalls it
     // a load or store without exception (encoding and alignment checked directly)
@@ -574,7 +614,7 @@ module rv_core #(
       // not when M's instruction may take an interrupt at W next cycle: W
       // does not flush here (no trap, no mret), and while W writes mstatus
       // or mie (which may enable one) the request waits a cycle
-      m_req_d = e_mem && !stall_e && !r_go_q && m_safe &&
+      m_req_d = e_mem && !stall_e && !r_go && m_safe &&
                 !((irq_take_next_nw || w_csrw) && m_valid_q && !irq_hold_d);
     end
   end
@@ -631,6 +671,8 @@ module rv_core #(
   );
 
   always_comb begin
+    // A bus error holds W one more cycle and becomes W's exception (the trap
+    // is taken the cycle after, from registers)
     w_wait = w_issued_q && !dbus_rvalid;
     w_err  = w_issued_q && dbus_rvalid && dbus_err;
 
@@ -645,21 +687,18 @@ module rv_core #(
     // w_result holds the ALU result, the product or the CSR's old value.
     w_final = w_ctrl_q.load ? w_load_data : w_result_q;
 
-    stall_w = w_valid_q && (w_wait || (w_ctrl_q.wfi && !w_exc_q.valid && !wfi_wake));
+    stall_w = w_valid_q && (w_wait || w_err || (w_wfi_q && !wfi_wake));
 
     // Forward progress: after an mret one instruction retires before the next
     // interrupt, so an interrupt period shorter than a divide cannot livelock.
-    w_irq  = w_valid_q && irq_take && !irq_hold_q && !w_issued_q && !w_ctrl_q.wfi && !m_req_q;
-    w_trap = w_irq || (w_valid_q && (w_exc_q.valid || w_err));
+    w_irq  = w_valid_q && irq_take && !irq_hold_q && !w_noirq_q && !w_ctrl_q.wfi && !m_req_q;
+    w_trap = w_irq || (w_valid_q && w_exc_q.valid);
     if (w_irq) begin
       w_trap_cause = irq_cause;
       w_trap_tval  = 32'b0;
-    end else if (w_exc_q.valid) begin
+    end else begin
       w_trap_cause = w_exc_q.cause;
       w_trap_tval  = w_exc_q.tval;
-    end else begin
-      w_trap_cause = w_ctrl_q.load ? core_pkg::EXC_LOAD_ACCESS : core_pkg::EXC_STORE_ACCESS;
-      w_trap_tval  = w_result_q;
     end
 
     w_retire = w_valid_q && !stall_w && !w_trap;
@@ -685,7 +724,7 @@ module rv_core #(
 
   always_comb begin
     // (mret and fence.i make no bus access: they retire unless they trap)
-    w_flush    = w_trap || (w_valid_q && !w_irq && !w_exc_q.valid && (w_ctrl_q.mret || w_ctrl_q.fence_i));
+    w_flush    = w_irq || (w_valid_q && (w_exc_q.valid || w_ctrl_q.mret || w_ctrl_q.fence_i));
     irq_hold_d = w_retire ? w_ctrl_q.mret : irq_hold_q;
     if (w_trap) begin
       w_flush_pc = csr_trap_target;
@@ -713,11 +752,15 @@ module rv_core #(
     w_result_d = w_result_q;
     w_a_d      = w_a_q;
     w_issued_d = w_issued_q;
+    w_noirq_d  = w_noirq_q;
+    w_wfi_d    = w_wfi_q;
     w_exc_d    = w_exc_q;
     if (!stall_w) begin
       if (w_flush || stall_m) begin
         w_valid_d  = 1'b0;
         w_issued_d = 1'b0;
+        w_noirq_d  = 1'b0;
+        w_wfi_d    = 1'b0;
         w_exc_d    = '0;
         w_ctrl_d   = '0;
       end else begin
@@ -733,13 +776,24 @@ module rv_core #(
         end
         w_a_d      = m_a_q;
         w_issued_d = m_req_q;
+        w_noirq_d  = m_req_q;
+        w_wfi_d    = m_ctrl_q.wfi && !m_exc_q.valid;
         w_exc_d    = m_exc_q;
+        if (m_btrap) begin
+          w_exc_d.valid = 1'b1;     // cause and tval set in E (the target)
+        end
         if (m_tsrc_q == 2'd1) begin
           w_exc_d.tval = m_result_q;
         end else if (m_tsrc_q == 2'd2) begin
           w_exc_d.tval = (m_a_q + m_ctrl_q.imm) & 32'hFFFF_FFFE;
         end
       end
+    end else if (w_err) begin
+      // the access answered an error: W's exception, trapped next cycle
+      w_issued_d    = 1'b0;
+      w_exc_d.valid = 1'b1;
+      w_exc_d.cause = w_ctrl_q.load ? core_pkg::EXC_LOAD_ACCESS : core_pkg::EXC_STORE_ACCESS;
+      w_exc_d.tval  = w_result_q;
     end
 
     // M <- E
@@ -751,20 +805,25 @@ module rv_core #(
     m_b_d      = m_b_q;
     m_exc_d    = m_exc_q;
     m_tsrc_d   = m_tsrc_q;
-    if (w_flush || (!stall_m && (stall_e || r_go_q))) begin
+    m_taken_d  = m_taken_q;
+    m_bmisal_d = m_bmisal_q;
+    if (w_flush || (!stall_m && (stall_e || r_go))) begin
       m_valid_d = 1'b0;
       m_ctrl_d  = '0;
       m_exc_d   = '0;
       m_tsrc_d  = 2'd0;
+      m_bmisal_d = 1'b0;
     end else if (!stall_m) begin
       m_valid_d  = e_valid_q;
       m_pc_d     = e_pc_q;
-      m_ctrl_d   = e_ctrl_q;   // an excepting one is cancelled by m_exc / w_exc
+      m_ctrl_d   = e_ctrl;     // an excepting one is cancelled by m_exc / w_exc
       m_result_d = e_result;
       m_a_d      = e_a;
       m_b_d      = e_b;
       m_exc_d    = e_exc_out;
       m_tsrc_d   = e_tsrc;
+      m_taken_d  = e_taken;
+      m_bmisal_d = e_ctrl_q.branch && e_tmis_q;
     end
 
     // E <- D
@@ -782,7 +841,7 @@ module rv_core #(
     e_cls_d    = e_cls_q;
     e_div_d    = e_div_q;
     e_csrok_d  = stall_e ? e_csrok_q : csr_chk_exists;
-    if (w_flush || r_go_q || (!stall_e && stall_d)) begin
+    if (w_flush || r_go || (!stall_e && stall_d)) begin
       e_valid_d = 1'b0;
       e_ctrl_d  = '0;
       e_exc_d   = '0;
@@ -808,7 +867,7 @@ module rv_core #(
       e_pred_d   = d_pred;
       e_exc_d    = d_exc;
     end
-    if (!d_valid_q && !w_flush && !r_go_q && !stall_e && !stall_d) begin
+    if (!d_valid_q && !w_flush && !r_go && !stall_e && !stall_d) begin
       e_exc_d  = '0;
       e_ctrl_d = '0;
     end
@@ -826,7 +885,7 @@ module rv_core #(
     if (w_flush) begin
       d_valid_d = 1'b0;
       f_pc_d    = w_flush_pc;
-    end else if (r_go_q) begin
+    end else if (r_go) begin
       d_valid_d = 1'b0;
       f_pc_d    = r_pc_q;
     end else if (d_valid_q && stall_d) begin
@@ -859,10 +918,13 @@ module rv_core #(
       w_ctrl_q   <= '0;
       w_exc_q    <= '0;
       w_issued_q <= 1'b0;
+      w_noirq_q  <= 1'b0;
+      w_wfi_q    <= 1'b0;
       irq_hold_q <= 1'b0;
       retire_q   <= 1'b0;
       m_req_q    <= 1'b0;
       r_go_q     <= 1'b0;
+      r_br_q     <= 1'b0;
     end else begin
       d_valid_q <= d_valid_d;
       f_pc_q    <= f_pc_d;
@@ -876,13 +938,19 @@ module rv_core #(
       w_ctrl_q   <= w_ctrl_d;
       w_exc_q    <= w_exc_d;
       w_issued_q <= w_issued_d;
+      w_noirq_q  <= w_noirq_d;
+      w_wfi_q    <= w_wfi_d;
       irq_hold_q <= irq_hold_d;
       retire_q   <= w_retire;
       m_req_q    <= m_req_d;
       r_go_q     <= r_go_d;
+      r_br_q     <= r_br_d;
     end
     d_pc_q     <= d_pc_d;
     r_pc_q     <= r_pc_d;
+    r_bmis_q   <= r_bmis_d;
+    m_taken_q  <= m_taken_d;
+    m_bmisal_q <= m_bmisal_d;
     d_ffault_q <= d_ffault_d;
     d_buf_q    <= d_buf_d;
     d_instr_q  <= d_instr_d;

@@ -161,8 +161,9 @@ module rv_csr (
     mtval_d       = mtval_q;
     mcycle_d[31:0]    = mcycle_q[31:0] + 32'd1;
     mcycle_d[63:32]   = mcycle_q[63:32] + {31'b0, mcycle_cy_q};
-    minstret_d[31:0]  = minstret_q[31:0] + {31'b0, retire};
-    minstret_d[63:32] = minstret_q[63:32] + {31'b0, minstret_cy_q && retire};
+    // the increments from registers, retire only chooses (it comes late)
+    minstret_d[31:0]  = retire ? (minstret_q[31:0] + 32'd1) : minstret_q[31:0];
+    minstret_d[63:32] = (retire && minstret_cy_q) ? (minstret_q[63:32] + 32'd1) : minstret_q[63:32];
 
     if (we) begin
       unique case (waddr)
@@ -220,8 +221,10 @@ module rv_csr (
   end
 
   always_comb begin
+    // (an interrupt's cause is cause_q: the vectored target's adder works
+    // from registers, only the choice waits for trap_irq)
     if (mtvec_q[0] && trap_irq) begin
-      trap_target = {mtvec_q[31:2], 2'b00} + {26'b0, trap_cause, 2'b00};
+      trap_target = {mtvec_q[31:2], 2'b00} + {26'b0, cause_q, 2'b00};
     end else begin
       trap_target = {mtvec_q[31:2], 2'b00};
     end

@@ -1,7 +1,15 @@
 `default_nettype none
 // rv_decode: combinational RV32IM + Zicsr decoder. Every encoding not in the
-// ISA sets ctrl.illegal (the existence of a CSR is checked by rv_csr); the
-// other fields of an illegal word are left as decoded (rv_core cancels it).
+// ISA is flagged in one of three pieces, each a small function of the word
+// (no wide compare behind another one: the word comes straight from the
+// instruction RAM), that rv_core completes a stage later from registers:
+// illegal (an opcode not in the ISA, MISC-MEM or SYSTEM with a funct3 not in
+// it), opx (OP or OP-IMM: rv_core checks funct7 against funct3) and sys0
+// (SYSTEM with funct3 0: illegal unless it is ecall, ebreak, mret or wfi).
+// The funct3 of jalr, branch, load and store is checked by rv_core from its
+// registered control too (jalr, branch, load, store, funct3; funct7 is
+// csr_addr[11:5]). The existence of a CSR is checked by rv_csr. The other
+// fields of an illegal word are left as decoded (rv_core cancels it).
 // imm is decoded from the opcode's format bits alone: meaningful only for the
 // instructions that use an immediate (and the CSR instructions' zimm).
 module rv_decode (
@@ -154,6 +162,7 @@ module rv_decode (
           ctrl.ebreak  = (instr[31:7] == 25'h0002000);
           ctrl.mret    = (instr[31:7] == 25'h0604000);
           ctrl.wfi     = (instr[31:7] == 25'h020A000);
+          ctrl.sys0    = 1'b1;   // illegal unless one of the four (rv_core)
         end else if (funct3 == 3'b100) begin
         end else begin
           ctrl.rd_we    = 1'b1;
@@ -175,33 +184,33 @@ module rv_decode (
       ctrl.rd_we = 1'b0;
     end
     ctrl.illegal = illegal;
+    ctrl.opx     = is_op || is_opimm;
     ctrl.imm     = imm;
   end
 
-  // Every encoding not in the ISA, as one flat sum of products (no priority
-  // through the decode above). The other fields of an illegal word are not
-  // cleared: rv_core cancels an excepting instruction by its exception.
+  // The encodings not in the ISA that are told from opcode and funct3 here,
+  // as a flat sum of products over one-hot opcode compares (no priority
+  // through the decode above); the rest is completed by rv_core (see the
+  // header). The other fields of an illegal word are not cleared: rv_core
+  // cancels an excepting instruction by its exception.
+  logic is_lui, is_auipc, is_jal, is_jalr, is_branch, is_load, is_store;
+  logic is_opimm, is_op, is_miscmem, is_system;
   always_comb begin
-    illegal = 1'b0;
-    unique case (opcode)
-      core_pkg::OPC_LUI, core_pkg::OPC_AUIPC, core_pkg::OPC_JAL: illegal = 1'b0;
-      core_pkg::OPC_JALR:     illegal = (funct3 != 3'b000);
-      core_pkg::OPC_BRANCH:   illegal = (funct3[2:1] == 2'b01);
-      core_pkg::OPC_LOAD:     illegal = (funct3 == 3'b011) || (funct3[2:1] == 2'b11);
-      core_pkg::OPC_STORE:    illegal = funct3[2] || (funct3[1:0] == 2'b11);
-      core_pkg::OPC_OP_IMM:   illegal = ((funct3 == 3'b001) && (funct7 != 7'b0000000)) ||
-                                        ((funct3 == 3'b101) && (funct7 != 7'b0000000) &&
-                                         (funct7 != 7'b0100000));
-      core_pkg::OPC_OP:       illegal = !((funct7 == 7'b0000001) || (funct7 == 7'b0000000) ||
-                                          ((funct7 == 7'b0100000) &&
-                                           ((funct3 == 3'b000) || (funct3 == 3'b101))));
-      core_pkg::OPC_MISC_MEM: illegal = funct3[2:1] != 2'b00;
-      core_pkg::OPC_SYSTEM:   illegal = (funct3 == 3'b100) ||
-                                        ((funct3 == 3'b000) && (instr[31:7] != 25'h0000000) &&
-                                         (instr[31:7] != 25'h0002000) && (instr[31:7] != 25'h0604000) &&
-                                         (instr[31:7] != 25'h020A000));
-      default:                illegal = 1'b1;
-    endcase
+    is_lui     = (opcode == core_pkg::OPC_LUI);
+    is_auipc   = (opcode == core_pkg::OPC_AUIPC);
+    is_jal     = (opcode == core_pkg::OPC_JAL);
+    is_jalr    = (opcode == core_pkg::OPC_JALR);
+    is_branch  = (opcode == core_pkg::OPC_BRANCH);
+    is_load    = (opcode == core_pkg::OPC_LOAD);
+    is_store   = (opcode == core_pkg::OPC_STORE);
+    is_opimm   = (opcode == core_pkg::OPC_OP_IMM);
+    is_op      = (opcode == core_pkg::OPC_OP);
+    is_miscmem = (opcode == core_pkg::OPC_MISC_MEM);
+    is_system  = (opcode == core_pkg::OPC_SYSTEM);
+    illegal    = !(is_lui || is_auipc || is_jal || is_jalr || is_branch || is_load || is_store ||
+                   is_opimm || is_op || is_miscmem || is_system) ||
+                 (is_miscmem && (funct3[2:1] != 2'b00)) ||
+                 (is_system && (funct3 == 3'b100));
   end
 
 endmodule
