@@ -17,7 +17,9 @@
 //      and then base_q (two one's complement adds, each two parallel carry
 //      chains and a select)
 //   B: the checksum (one more one's complement add with the total length,
-//      inverted), the UDP length; the prefix is wiring of stage B's registers
+//      inverted), the UDP length, and the opcode table's row of the header
+//      (m_info: roce_tx_build takes its flags from flip-flops, not through
+//      the table's decode); the prefix is wiring of stage B's registers
 // our_mac and our_ip (firmware registers that do not change while packets are
 // sent) are registered, and base_q, the sum of the constant words and our IP,
 // is computed from them two registers further on.
@@ -34,6 +36,7 @@ module roce_tx_prefix (
   output logic                              m_hdr_valid,
   input  wire logic                         m_hdr_ready,
   output roce_pkg::tx_hdr_t                 m_hdr,
+  output roce_pkg::opcode_info_t            m_info,    // roce_opcode_info(m_hdr.hdr.bth.opcode)
   output logic [8*net_pkg::NET_HDR_BYTES-1:0] m_prefix
 );
   localparam int RW = roce_qp_pkg::ROCE_TX_HDR_W;
@@ -41,7 +44,7 @@ module roce_tx_prefix (
   // addresses every stage carries, and 2 or 3 x 16 bits of figures
   localparam int CW = RW + 32 + 48 + 16;
   localparam int AW_ = CW + 2 * 16;
-  localparam int CW_ = CW + 3 * 16;
+  localparam int CW_ = CW + 3 * 16 + roce_pkg::OPINFO_W;
   // the IPv4 words that do not depend on the packet: version/IHL/TOS, flags
   // (DF), TTL/protocol (identification and the checksum field are 0)
   localparam logic [17:0] IP_CONST = 18'(16'h4500) + 18'(16'h4000) +
@@ -128,8 +131,12 @@ module roce_tx_prefix (
     logic [15:0]   ip_len;
     logic [15:0]   udp_len;
     logic [15:0]   csum;
+    logic [roce_pkg::OPINFO_W-1:0] info;   // (a roce_pkg::opcode_info_t)
   } st_c_t;
   st_c_t c_d, c_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  roce_pkg::tx_hdr_t a_roce;                       // (only its opcode is looked at)
+  /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
     c_d.roce       = a_q.roce;
@@ -139,6 +146,8 @@ module roce_tx_prefix (
     c_d.ip_len     = a_q.ip_len;
     c_d.udp_len    = a_q.ip_len - 16'(net_pkg::IPV4_HDR_BYTES);
     c_d.csum       = ~oc_add(a_q.psum, a_q.ip_len);
+    a_roce         = a_q.roce;
+    c_d.info       = roce_pkg::roce_opcode_info(a_roce.hdr.bth.opcode);
   end
 
   lib_skid #(.WIDTH(CW_)) u_c (
@@ -153,6 +162,7 @@ module roce_tx_prefix (
     ip = {4'd4, 4'd5, 6'd0, 2'd0, c_q.ip_len, 16'd0, 3'b010, 13'd0,
           net_pkg::TX_TTL, net_pkg::IP_PROTO_UDP, c_q.csum, ip_q, c_q.remote_ip};
     m_hdr    = c_q.roce;
+    m_info   = c_q.info;
     m_prefix = net_pkg::hdr_to_bytes({c_q.remote_mac, mac_q, net_pkg::ETHERTYPE_IPV4, ip,
                                       c_q.udp_sport, 16'(roce_pkg::UDP_PORT_ROCEV2), c_q.udp_len, 16'h0000});
   end
