@@ -339,6 +339,9 @@ module roce_resp_tx #(
   logic [NC-1:0]  sel_oh_q, sel_oh_d, rrm_n;       // the choice registered, one-hot; rrm_q after it
   logic        sel_v, fire, sel_pay;
   logic [NC-1:0] done, cand, freed;
+  logic [NC-1:0] cand_q, cand_d, cdone_q, cdone_d, cpay_q, cpay_d;   // a cycle ahead of the choice
+  logic [NC-1:0] cx_rs, cs_v;                      // context in use and of the reset QP; in use
+  logic          ev_rs;                            // the head event's QP is the reset one
   // per context, a cycle after it was written: more than one packet left, no byte left, the next packet's length
   logic [NC-1:0] big_q, big_d, lz_q, lz_d, freed_q;
   logic [12:0]   plen_q [NC];
@@ -351,11 +354,12 @@ module roce_resp_tx #(
   logic [XW-1:0] cx_f [NC];                        // the contexts after the fire
   logic [XW-1:0] cx_u [NC];                        // ... after freeing and unblocking
   // the event engine's decisions, by what decides them
-  logic        ack_ev, ack_cpl_ok, ack_cqe_ok, ack_go, ack_ready, ack_nak_push, ack_seh;
+  logic        ack_ev, ack_cpl_ok, ack_cqe_ok, ack_go, ack_ready, ack_nak_push;
   logic        ack_cpl_set, ack_cqe_set, ack_err_set, ack_dma_err, ack_inc_nak, ack_alloc_h;
   logic        rd_alloc, rd_ev;
   logic        at_ready, at_push, at_alloc_h, at_err_set, at_err_clr, at_inc_nak, at_dma_err;
   logic        f_inc_ack, f_inc_nak, d_dma_err;
+  logic [1:0]  f_inc_q;                            // {f_inc_ack, f_inc_nak} registered (one cycle more)
 
   // ---- which contexts belong to the head event's QP, registered: qm_q[i] is
   // (cx_q[i].qpn == ev.qpn) for every context in use, and pm_q is
@@ -470,7 +474,6 @@ module roce_resp_tx #(
     ack_nak_push = 1'b0;
     ack_inc_nak  = 1'b0;
     ack_alloc_h  = 1'b0;
-    ack_seh      = 1'b0;
     trail_we     = 1'b0;
     pend_merge   = 1'b0;
     if (ack_go) begin
@@ -480,7 +483,6 @@ module roce_resp_tx #(
         // after the QP's READ responses: the trailing answer of its
         // youngest context (an ACK replaces an earlier trailing ACK),
         // else a context of its own
-        ack_seh = 1'b1;
         if (x_tail_ok) begin
           trail_we  = 1'b1;
           ack_ready = 1'b1;
@@ -490,7 +492,6 @@ module roce_resp_tx #(
         end
       end else if (ev.nak || err_q) begin
         if (!pend_v_q) begin
-          ack_seh      = 1'b1;
           ack_nak_push = 1'b1;
           if (se_room) begin
             ack_ready   = 1'b1;
@@ -631,7 +632,9 @@ module roce_resp_tx #(
     seh.mac   = pend_q.remote_mac;
     seh.sport = pend_q.udp_sport;
     seh.orig  = orig_q;
-    if (ack_seh || st_q == T_AT_ACK || (st_q == T_DUP && hit_q)) begin
+    // (the pending ACK's fields only for a flush: in T_IDLE with an ACK
+    // pending; a NAK of the event engine is pushed only with none pending)
+    if (!(st_q == T_IDLE && pend_v_q)) begin
       seh.psn   = ev.psn;
       seh.msn   = ev.msn;
       seh.dqpn  = ev.dqpn;
@@ -639,7 +642,7 @@ module roce_resp_tx #(
       seh.mac   = ev.remote_mac;
       seh.sport = ev.udp_sport;
     end
-    if (ack_seh) seh.syn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+    if (st_q == T_IDLE && !pend_v_q) seh.syn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
     if (st_q == T_AT_ACK) begin
       if (err_q) seh.syn = roce_qp_pkg::AETH_NAK_REM_OP;
       else       seh.op  = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
@@ -659,7 +662,7 @@ module roce_resp_tx #(
   assign se_room    = !seh_v_q;
   assign se_we      = se_push && se_room;
   assign seh_v_d    = (seh_v_q && !hf_in_ready) || se_we;
-  assign seh_d      = se_we ? seh : seh_q;
+  assign seh_d      = seh_v_q ? seh_q : seh;       // (loaded while empty: read only when valid)
   assign alloc      = rd_alloc;
   assign alloc_h    = ack_alloc_h || at_alloc_h;
   always_comb begin
@@ -667,8 +670,8 @@ module roce_resp_tx #(
     pend_d     = pend_q;
     age_d      = (pend_v_q && age_q != 8'hFF) ? age_q + 8'd1 : age_q;
     if (flush && se_room) pend_v_d = 1'b0;
+    if (!pend_v_q) age_d = 8'd0;                 // (counts from the first ACK merged)
     if (pend_merge) begin
-      if (!pend_v_q) age_d = 8'd0;
       pend_v_d = 1'b1;
       pend_d   = ev;
     end
@@ -678,8 +681,8 @@ module roce_resp_tx #(
     if (ack_err_set || at_err_set) err_d = 1'b1;
     if (at_err_clr)                err_d = 1'b0;
     if (ev_ready)                err_d = 1'b0;
-    inc_ack_d     = (flush && se_room) || f_inc_ack;
-    inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_nak;
+    inc_ack_d     = (flush && se_room) || f_inc_q[1];
+    inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_q[0];
     inc_dma_err_d = ack_dma_err || at_dma_err || d_dma_err;
   end
 
@@ -688,12 +691,23 @@ module roce_resp_tx #(
   // or a finished READ's trailing answer; round robin from rr_q. The choice
   // is registered (sel_q); its packet goes out in the next cycle, while the
   // next choice (not the same context) is made.
+  // Each context's candidacy and its done and payload flags are registered
+  // (cand_q, cdone_q, cpay_q) and the choice made from them a cycle later.
+  // Left out a cycle ahead: the context chosen now (it may fire now) and the
+  // contexts a QP reset kills now. A context not in use now is no candidate
+  // (allocated now, it is written: nw); a candidate is freed only by its own
+  // fire (done with a trailing answer) and blocked only when allocated; its
+  // done, trailing answer and byte count change only with a write (nw). An
+  // unblocking or a trailing answer makes a candidate a cycle later.
   always_comb begin
     for (int i = 0; i < NC; i++) begin
-      cc      = cx_q[i];
-      cand[i] = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv);   // (RD_AHEAD: checked when sent)
+      cc         = cx_q[i];
+      cand_d[i]  = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv) &&   // (RD_AHEAD: checked when sent)
+                   !(sel_v_q && sel_oh_q[i]) && !(qp_reset_valid && cx_rs[i]);
+      cdone_d[i] = done[i];
+      cpay_d[i]  = !done[i] && !lz_q[i];
+      cand[i]    = cand_q[i] && !(sel_v_q && sel_oh_q[i]);
     end
-    if (sel_v_q) cand = cand & ~sel_oh_q;
     // the first candidate from the round robin's on (rrm_q), else the first
     // one: as one-hot vectors (gh, gl), reduced in parallel
     for (int i = 0; i < NC; i++) begin
@@ -711,8 +725,8 @@ module roce_resp_tx #(
     for (int i = 0; i < NC; i++) begin
       if (ch_g[i]) ch = ch | CXW'(i);
     end
-    ch_done = |(ch_g & done);
-    ch_pay  = |(ch_g & ~done & ~lz_q);
+    ch_done = |(ch_g & cdone_q);
+    ch_pay  = |(ch_g & cpay_q);
   end
   // the choice stays until its packet is sent (e.g. waiting for RD_AHEAD), unless its context is gone
   always_comb begin
@@ -858,8 +872,6 @@ module roce_resp_tx #(
   end
 
   // ---- the head event's new context or trailing answer; a QP reset
-  logic [NC-1:0] cx_rs, cs_v;                      // context in use and of the reset QP; in use
-  logic          ev_rs;                            // the head event's QP is the reset one
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       cs       = cx_q[i];
@@ -870,10 +882,13 @@ module roce_resp_tx #(
   end
   always_comb begin
     for (int i = 0; i < NC; i++) cx_d[i] = cx_u[i];
-    // the head event's READ: a new context behind the QP's youngest
+    // the head event's READ (or deferred answer): a new context behind the
+    // QP's youngest. Every context not in use takes its fields in every
+    // cycle (they are looked at only in use), so the allocation decides
+    // only the in-use flag of the first free one (and the youngest's tail)
     na = '0;
-    if (alloc || alloc_h) begin
-      na.v     = 1'b1;
+    begin
+      na.v     = 1'b0;
       // (from registers: an allocation in T_IDLE is the event's, a READ
       // or an ACK/NAK; else the atomic's answer)
       na.hdr   = !rd_ev;
@@ -897,7 +912,11 @@ module roce_resp_tx #(
       na.left  = rd_ev ? ev.len : 32'd0;
     end
     for (int i = 0; i < NC; i++) begin
-      if ((alloc || alloc_h) && fr[i]) cx_d[i] = na;
+      if (!cs_v[i]) begin
+        nt      = na;
+        nt.v    = (alloc || alloc_h) && fr[i];
+        cx_d[i] = nt;
+      end
       // the QP's youngest is no longer (its context is in use: not fr[i])
       if ((alloc || alloc_h) && xt[i]) begin
         nt      = cx_d[i];
@@ -1029,8 +1048,10 @@ module roce_resp_tx #(
       awr_q      <= 1'b0;
       awd_v_q    <= 1'b0;
       inc_q      <= '0;
+      f_inc_q    <= '0;
       co_v_q     <= 1'b0;
       freed_q    <= '0;
+      cand_q     <= '0;
       sel_v_q    <= 1'b0;
       seh_v_q    <= 1'b0;
       for (int i = 0; i < NC; i++) cx_q[i] <= '0;
@@ -1048,8 +1069,10 @@ module roce_resp_tx #(
       awr_q      <= awr_d;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;
+      f_inc_q    <= {f_inc_ack, f_inc_nak};
       co_v_q     <= co_v_d;
       freed_q    <= freed;
+      cand_q     <= cand_d;
       sel_v_q    <= sel_v_d;
       seh_v_q    <= seh_v_d;
       for (int i = 0; i < NC; i++) cx_q[i] <= cx_d[i];
@@ -1059,6 +1082,8 @@ module roce_resp_tx #(
     nv_q       <= nv_d;
     co_q       <= co_d;
     big_q      <= big_d;
+    cdone_q    <= cdone_d;
+    cpay_q     <= cpay_d;
     sel_q      <= sel_d;
     sel_oh_q   <= sel_oh_d;
     seh_q      <= seh_d;
