@@ -47,7 +47,7 @@
 // packet's data counts as through when its last beat enters u_rd). The
 // atomic's new value is computed in a state of its own (T_AT_NV, +1 cycle)
 // into the register that drives m_aw_axis_tdata; the counter pulses are
-// registered (+1 cycle). A duplicate atomic's cache look-up takes two states
+// registered (+1 cycle; the ACK/NAK pulses of the contexts' answers +2). A duplicate atomic's cache look-up takes two states
 // of its own after the cache read (+3 cycles): T_DUP_M registers each
 // entry's PSN match (dm_q) from the RAM's output, T_DUP_P per group of four
 // entries the orig of the last that matches (go_q, ga_q) and the hit
@@ -63,21 +63,37 @@
 // The READ contexts, cycle by cycle: in cycle 0 a context is written
 // (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
 // length (plen_q), "more than one packet left" (big_q) and "no byte left"
-// (lz_q) are computed from the registered context; from cycle 2 on it is a
-// candidate. The round-robin choice among the candidates (the first from
+// (lz_q) are computed from the registered context; in cycle 2 whether it
+// is a candidate (cand_q, with its done and payload flags cdone_q, cpay_q)
+// is registered; from cycle 3 on it may be chosen. The round-robin choice
+// among the candidates (the first from
 // the mask rrm_q on, else the first, as one-hot vectors) is registered
 // (sel_q and one-hot sel_oh_q, with the chosen context's done and payload
 // flags) and its packet
 // goes to the FIFOs from the next cycle on, as soon as RD_AHEAD, the FIFOs
 // and the serial engine's header (seh_q, first) let it, while the next
 // choice (another context) is made. So one context sends at most one
-// packet every 3 cycles (a READ response packet has at least 4 beats, at
+// packet every 4 cycles (a READ response packet has at least 4 beats, at
 // MTU 256), several contexts one per cycle. A freed context's successor is
 // unblocked in the cycle after (freed_q). Each context computes its own
 // next PSN, address and bytes left when it fires (no multiplexer in front of
 // the adders). The head event's QP's contexts (its youngest, whether that
 // can take a trailing answer) and the first free context are one-hot
-// vectors reduced in parallel; a new context's fields come from registers.
+// vectors reduced in parallel; a new context's fields come from registers,
+// and every context not in use takes them in every cycle, so the
+// allocation decision sets only the in-use flag (and clears the youngest's
+// tail). The event engine's own header (seh) takes the pending ACK's fields
+// or the event's by registers only (a flush happens only with an ACK
+// pending, a NAK is pushed only with none), and seh_q loads while empty.
+//
+// The head event is decided from registers and the contexts as before, but
+// taken from u_ev (pop_q) in the cycle after it is done, a cycle in which
+// it is not looked at (ev_live): the decision's depth stays off u_ev's
+// enables and off qm_q/pm_q (an event every 2 cycles at most; nothing is
+// decided later than before). A chosen context is taken as still in use
+// unless a QP reset came last cycle (krs_q: then it waits a cycle), and the
+// atomic's read command state is a register of its own (atcmd_q), so a
+// context's fire starts at flip-flops.
 //
 // The event engine's own answers (a flushed pending ACK, a NAK, an atomic's
 // answer) wait one cycle in seh_q and enter the header FIFO before any
@@ -236,6 +252,10 @@ module roce_resp_tx #(
   logic [63:0] nv_q, nv_d;                         // the atomic's new value
   logic        awc_v_q, awc_v_d, awd_v_q, awd_v_d;   // the atomic's write command and data (outputs)
   logic        awr_q, awr_d;                       // st_q == T_AT_CPL (s_aw_cpl_ready), from a register of its own
+  logic        atcmd_q, atcmd_d;                   // st_q == T_AT_CMD (the atomic's read command), likewise
+  logic        krs_q;                              // a QP reset last cycle
+  logic        pop_q;                              // the head event is done: u_ev takes the next one now
+  logic        ev_live;                            // the head event, not yet done
   // cache
   logic          c_rd_en, c_we;
   logic [QW-1:0] c_wa;
@@ -254,7 +274,7 @@ module roce_resp_tx #(
   logic                  ev_valid, ev_ready;
   lib_skid #(.WIDTH(roce_qp_pkg::RESP_EV_W)) u_ev (
     .clk, .rst, .s_valid(s_ev_valid), .s_ready(s_ev_ready), .s_data(s_ev),
-    .m_valid(ev_valid), .m_ready(ev_ready), .m_data(ev));
+    .m_valid(ev_valid), .m_ready(pop_q), .m_data(ev));
 
   logic              cpl_valid, cpl_ready;
   /* verilator lint_off UNUSEDSIGNAL */
@@ -375,7 +395,7 @@ module roce_resp_tx #(
   always_comb begin
     skq_d  = s_ev_ready ? s_ev.qpn : skq_q;        // (u_ev's skid register loads only when empty)
     ev_sk  = !s_ev_ready;                          // u_ev's skid register holds an event
-    ev_adv = ev_ready || !ev_valid;                // u_ev's head is replaced next cycle
+    ev_adv = pop_q || !ev_valid;                   // u_ev's head is replaced next cycle
     for (int i = 0; i < NC; i++) begin
       cs       = cx_q[i];
       qm_sk[i] = cs.qpn == skq_q[QW-1:0];
@@ -390,11 +410,12 @@ module roce_resp_tx #(
     // likewise the pending ACK (merged only with its own QP's ACKs)
     for (int i = 0; i < NC; i++) begin
       cs = cx_q[i];
-      if (!ev_adv)    qm_d[i] = qm_q[i];
+      // (the head stays: a context allocated now is the head's)
+      if (!ev_adv)    qm_d[i] = cs.v ? qm_q[i] : 1'b1;
       else if (cs.v)  qm_d[i] = ev_sk ? qm_sk[i] : qm_in[i];
       else            qm_d[i] = ev_sk ? qe_sk : qe_in;
     end
-    if (!ev_adv)       pm_d = pm_q;
+    if (!ev_adv)       pm_d = pend_v_q ? pm_q : 1'b1;   // (an ACK merged now is the head's)
     else if (pend_v_q) pm_d = ev_sk ? pe_sk : pe_in;
     else               pm_d = ev_sk ? (ev.qpn == skq_q) : (ev.qpn == s_ev.qpn);
   end
@@ -430,14 +451,15 @@ module roce_resp_tx #(
 
   // ================================================ the event engine
   // must the pending ACK go first?
-  assign ev_conflict = ev_valid && st_q == T_IDLE &&
+  assign ev_live     = ev_valid && !pop_q;
+  assign ev_conflict = ev_live && st_q == T_IDLE &&
                        (ev.kind != roce_qp_pkg::EV_ACK ||
                         ((ev.send || err_q) && (ev.nak || err_q || !pm_q)));
   assign flush       = pend_v_q && st_q == T_IDLE && (age_q >= 8'(ACK_COALESCE) || ev_conflict);
 
   // ---- EV_ACK: the DMA write completion, the receive CQE, then the answer
   always_comb begin
-    ack_ev       = st_q == T_IDLE && ev_valid && ev.kind == roce_qp_pkg::EV_ACK;
+    ack_ev       = st_q == T_IDLE && ev_live && ev.kind == roce_qp_pkg::EV_ACK;
     cpl_ready  = 1'b0;
     ack_cpl_set  = 1'b0;
     ack_err_set  = 1'b0;
@@ -507,7 +529,7 @@ module roce_resp_tx #(
 
   // ---- EV_READ: a context, chained behind the QP's youngest (not one in its last cycle)
   assign rd_ev    = st_q == T_IDLE && ev.kind == roce_qp_pkg::EV_READ;
-  assign rd_alloc = rd_ev && ev_valid && !pend_v_q && free_v;
+  assign rd_alloc = rd_ev && ev_live && !pend_v_q && free_v;
 
   // ---- EV_ATOMIC / EV_ATOMIC_DUP: the atomic's own state machine
   always_comb begin
@@ -518,12 +540,12 @@ module roce_resp_tx #(
     awc_v_d    = awc_v_q;
     awd_v_d    = awd_v_q;
     c_rd_en    = 1'b0;
-    se_cmd     = 1'b0;
+    se_cmd     = atcmd_q;                        // st_q == T_AT_CMD, from a register of its own
     at_err_set = 1'b0;
     at_err_clr = 1'b0;
     if (st_q != T_IDLE && qp_reset_valid && qp_reset_qpn == ev.qpn[QW-1:0]) killed_d = 1'b1;
     unique case (st_q)
-      T_IDLE: if (ev_valid && !pend_v_q && (ev.kind == roce_qp_pkg::EV_ATOMIC ||
+      T_IDLE: if (ev_live && !pend_v_q && (ev.kind == roce_qp_pkg::EV_ATOMIC ||
                                               ev.kind == roce_qp_pkg::EV_ATOMIC_DUP)) begin
         c_rd_en  = 1'b1;
         killed_d = 1'b0;
@@ -534,8 +556,7 @@ module roce_resp_tx #(
           st_d       = T_DUP_M;
         end
       end
-      T_AT_CMD: begin
-        se_cmd = 1'b1;                           // {va, 8}, tag 1
+      T_AT_CMD: begin                            // se_cmd: {va, 8}, tag 1
         if (cf_in_ready) st_d = T_AT_RD;
       end
       T_AT_RD: if (rd_valid && !rd_tag0) begin  // rd_ready below
@@ -675,12 +696,12 @@ module roce_resp_tx #(
       pend_v_d = 1'b1;
       pend_d   = ev;
     end
-    cpl_done_d = (cpl_done_q || ack_cpl_set) && !ev_ready;
-    cqe_done_d = (cqe_done_q || ack_cqe_set) && !ev_ready;
+    cpl_done_d = (cpl_done_q || ack_cpl_set) && !pop_q;
+    cqe_done_d = (cqe_done_q || ack_cqe_set) && !pop_q;
     err_d      = err_q;
     if (ack_err_set || at_err_set) err_d = 1'b1;
     if (at_err_clr)                err_d = 1'b0;
-    if (ev_ready)                err_d = 1'b0;
+    if (pop_q)                   err_d = 1'b0;
     inc_ack_d     = (flush && se_room) || f_inc_q[1];
     inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_q[0];
     inc_dma_err_d = ack_dma_err || at_dma_err || d_dma_err;
@@ -742,7 +763,8 @@ module roce_resp_tx #(
   always_comb begin
     sel     = sel_q;
     cr      = cx_q[sel];
-    sel_v   = sel_v_q && cr.v && (!sel_pay_q || ahead_q < AHW'(RD_AHEAD));
+    // (the chosen context is still in use unless a QP reset came last cycle)
+    sel_v   = sel_v_q && !krs_q && (!sel_pay_q || ahead_q < AHW'(RD_AHEAD));
     plen    = 32'(plen_q[sel]);
     sel_pay = sel_pay_q;
     if (!cr.st) rop = big_q[sel] ? roce_pkg::OP_RC_READ_RESPONSE_FIRST
@@ -959,6 +981,7 @@ module roce_resp_tx #(
   assign awr_d          = (st_q == T_AT_WR && (!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) ||
                           (st_q == T_AT_CPL && !s_aw_cpl_valid);
   assign s_aw_cpl_ready = awr_q;
+  assign atcmd_d        = st_d == T_AT_CMD;
   always_comb begin
     m_aw_cmd_valid   = awc_v_q;
     m_aw_cmd.addr    = ev.va;
@@ -1046,6 +1069,9 @@ module roce_resp_tx #(
       ahead_q    <= '0;
       awc_v_q    <= 1'b0;
       awr_q      <= 1'b0;
+      atcmd_q    <= 1'b0;
+      krs_q      <= 1'b0;
+      pop_q      <= 1'b0;
       awd_v_q    <= 1'b0;
       inc_q      <= '0;
       f_inc_q    <= '0;
@@ -1067,6 +1093,9 @@ module roce_resp_tx #(
       ahead_q    <= ahead_d;
       awc_v_q    <= awc_v_d;
       awr_q      <= awr_d;
+      atcmd_q    <= atcmd_d;
+      krs_q      <= qp_reset_valid;
+      pop_q      <= ev_ready;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;
       f_inc_q    <= {f_inc_ack, f_inc_nak};
@@ -1127,6 +1156,8 @@ module roce_resp_tx #(
   always_ff @(posedge clk) begin
     if (!rst) begin
       if (!(&qm_chk)) $error("roce_resp_tx: qm_q %b is not the contexts' QPN match", qm_q);
+      if (sel_v_q && !krs_q && !cr.v)
+        $error("roce_resp_tx: the chosen context %0d is no longer in use without a QP reset", sel_q);
       if (sel_v_q && sel_oh_q != NC'(1) << sel_q)
         $error("roce_resp_tx: sel_oh_q %b is not sel_q %0d", sel_oh_q, sel_q);
       if (!$onehot0(xt) || (x_busy && xt == '0))
