@@ -80,9 +80,12 @@
 // the adders). The head event's QP's contexts (its youngest, whether that
 // can take a trailing answer) and the first free context are one-hot
 // vectors reduced in parallel; a new context's fields come from registers,
-// and every context not in use takes them in every cycle, so the
-// allocation decision sets only the in-use flag (and clears the youngest's
-// tail). The event engine's own header (seh) takes the pending ACK's fields
+// and every context not in use takes them in every cycle; the allocation
+// decision is registered (ap_v_q, ap_oh_q: the first free context) and sets
+// the in-use flag (and clears the youngest's tail) a cycle later, as a
+// trailing answer decided is written a cycle later (tr_v_q, from the head
+// event, which is not looked at in that cycle), so no decision reaches the
+// contexts' registers (a new context is a candidate a cycle later). The event engine's own header (seh) takes the pending ACK's fields
 // or the event's by registers only (a flush happens only with an ACK
 // pending, a NAK is pushed only with none), and seh_q loads while empty.
 //
@@ -256,6 +259,8 @@ module roce_resp_tx #(
   logic        krs_q;                              // a QP reset last cycle
   logic        pop_q;                              // the head event is done: u_ev takes the next one now
   logic        ev_live;                            // the head event, not yet done
+  logic        ap_v_q, ap_v_d, tr_v_q;             // an allocation, a trailing answer decided last cycle
+  logic [NC-1:0] ap_oh_q;                          // the allocation's context (the first free one then)
   // cache
   logic          c_rd_en, c_we;
   logic [QW-1:0] c_wa;
@@ -403,8 +408,9 @@ module roce_resp_tx #(
     end
     qe_sk = ev.qpn[QW-1:0] == skq_q[QW-1:0];
     qe_in = ev.qpn[QW-1:0] == s_ev.qpn[QW-1:0];
-    pe_sk = pend_q.qpn == skq_q;
-    pe_in = pend_q.qpn == s_ev.qpn;
+    // (the QPN's QW low bits, as for qm_q: a QP's number is below NQP)
+    pe_sk = pend_q.qpn[QW-1:0] == skq_q[QW-1:0];
+    pe_in = pend_q.qpn[QW-1:0] == s_ev.qpn[QW-1:0];
     // a context not in use now may be allocated now (its QPN: ev.qpn, and
     // the event is taken), else it stays unused and its qm_q does not matter;
     // likewise the pending ACK (merged only with its own QP's ACKs)
@@ -417,7 +423,7 @@ module roce_resp_tx #(
     end
     if (!ev_adv)       pm_d = pend_v_q ? pm_q : 1'b1;   // (an ACK merged now is the head's)
     else if (pend_v_q) pm_d = ev_sk ? pe_sk : pe_in;
-    else               pm_d = ev_sk ? (ev.qpn == skq_q) : (ev.qpn == s_ev.qpn);
+    else               pm_d = ev_sk ? qe_sk : qe_in;
   end
 
   // ---- the contexts of the head event's QP, and a free context, as one-hot
@@ -724,10 +730,10 @@ module roce_resp_tx #(
     for (int i = 0; i < NC; i++) begin
       cc         = cx_q[i];
       cand_d[i]  = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv) &&   // (RD_AHEAD: checked when sent)
-                   !(sel_v_q && sel_oh_q[i]) && !(qp_reset_valid && cx_rs[i]);
+                   !sel_oh_q[i] && !(qp_reset_valid && cx_rs[i]);
       cdone_d[i] = done[i];
       cpay_d[i]  = !done[i] && !lz_q[i];
-      cand[i]    = cand_q[i] && !(sel_v_q && sel_oh_q[i]);
+      cand[i]    = cand_q[i] && !sel_oh_q[i];     // (sel_oh_q is 0 without a choice)
     end
     // the first candidate from the round robin's on (rrm_q), else the first
     // one: as one-hot vectors (gh, gl), reduced in parallel
@@ -879,7 +885,7 @@ module roce_resp_tx #(
     // finished without a trailing answer: free now
     for (int i = 0; i < NC; i++) begin
       nu = cx_f[i];
-      if (done[i] && !nu.tv) begin
+      if (done[i] && !nu.tv && !(tr_v_q && xt[i])) begin   // (its trailing answer written now: kept)
         nu.v     = 1'b0;
         freed[i] = 1'b1;
       end
@@ -934,19 +940,29 @@ module roce_resp_tx #(
       na.left  = rd_ev ? ev.len : 32'd0;
     end
     for (int i = 0; i < NC; i++) begin
+      // the allocation decided last cycle (ap_v_q: the event is not looked
+      // at now) puts its context in use, its fields loaded then; its
+      // predecessor may have been freed last cycle
       if (!cs_v[i]) begin
-        nt      = na;
-        nt.v    = (alloc || alloc_h) && fr[i];
+        if (ap_v_q && ap_oh_q[i]) begin
+          nt      = cx_q[i];
+          nt.v    = 1'b1;
+          if (freed_q[nt.pred]) nt.blk = 1'b0;
+        end else begin
+          nt      = na;
+          nt.v    = 1'b0;
+        end
         cx_d[i] = nt;
       end
       // the QP's youngest is no longer (its context is in use: not fr[i])
-      if ((alloc || alloc_h) && xt[i]) begin
+      if (ap_v_q && xt[i]) begin
         nt      = cx_d[i];
         nt.tail = 1'b0;
         cx_d[i] = nt;
       end
-      // the head event's ACK/NAK: the trailing answer of the QP's youngest READ
-      if (trail_we && xt[i]) begin
+      // the head event's ACK/NAK: the trailing answer of the QP's youngest
+      // READ, decided last cycle (the event is still the head, not looked at)
+      if (tr_v_q && xt[i]) begin
         nt      = cx_d[i];
         nt.tv   = 1'b1;
         nt.tnak = ev.nak || err_q;
@@ -981,7 +997,10 @@ module roce_resp_tx #(
   assign awr_d          = (st_q == T_AT_WR && (!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) ||
                           (st_q == T_AT_CPL && !s_aw_cpl_valid);
   assign s_aw_cpl_ready = awr_q;
-  assign atcmd_d        = st_d == T_AT_CMD;
+  // an allocation for a QP reset now is not made (as its context would be freed now)
+  assign ap_v_d         = (alloc || alloc_h) && !(qp_reset_valid && ev_rs);
+  assign atcmd_d        = (st_q == T_IDLE && c_rd_en && ev.kind == roce_qp_pkg::EV_ATOMIC) ||
+                          (st_q == T_AT_CMD && !cf_in_ready);   // (st_d == T_AT_CMD)
   always_comb begin
     m_aw_cmd_valid   = awc_v_q;
     m_aw_cmd.addr    = ev.va;
@@ -1072,6 +1091,8 @@ module roce_resp_tx #(
       atcmd_q    <= 1'b0;
       krs_q      <= 1'b0;
       pop_q      <= 1'b0;
+      ap_v_q     <= 1'b0;
+      tr_v_q     <= 1'b0;
       awd_v_q    <= 1'b0;
       inc_q      <= '0;
       f_inc_q    <= '0;
@@ -1079,6 +1100,7 @@ module roce_resp_tx #(
       freed_q    <= '0;
       cand_q     <= '0;
       sel_v_q    <= 1'b0;
+      sel_oh_q   <= '0;
       seh_v_q    <= 1'b0;
       for (int i = 0; i < NC; i++) cx_q[i] <= '0;
     end else begin
@@ -1096,6 +1118,8 @@ module roce_resp_tx #(
       atcmd_q    <= atcmd_d;
       krs_q      <= qp_reset_valid;
       pop_q      <= ev_ready;
+      ap_v_q     <= ap_v_d;
+      tr_v_q     <= trail_we;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;
       f_inc_q    <= {f_inc_ack, f_inc_nak};
@@ -1103,6 +1127,7 @@ module roce_resp_tx #(
       freed_q    <= freed;
       cand_q     <= cand_d;
       sel_v_q    <= sel_v_d;
+      sel_oh_q   <= sel_oh_d;
       seh_v_q    <= seh_v_d;
       for (int i = 0; i < NC; i++) cx_q[i] <= cx_d[i];
     end
@@ -1114,7 +1139,6 @@ module roce_resp_tx #(
     cdone_q    <= cdone_d;
     cpay_q     <= cpay_d;
     sel_q      <= sel_d;
-    sel_oh_q   <= sel_oh_d;
     seh_q      <= seh_d;
     sel_done_q <= sel_done_d;
     sel_pay_q  <= sel_pay_d;
@@ -1126,6 +1150,7 @@ module roce_resp_tx #(
     pm_q       <= pm_d;
     skq_q      <= skq_d;
     hit_q      <= hit_d;
+    ap_oh_q    <= fr;
     hit_orig_q <= hit_orig_d;
     for (int i = 0; i < NC; i++) plen_q[i] <= plen_d[i];
   end
@@ -1158,7 +1183,7 @@ module roce_resp_tx #(
       if (!(&qm_chk)) $error("roce_resp_tx: qm_q %b is not the contexts' QPN match", qm_q);
       if (sel_v_q && !krs_q && !cr.v)
         $error("roce_resp_tx: the chosen context %0d is no longer in use without a QP reset", sel_q);
-      if (sel_v_q && sel_oh_q != NC'(1) << sel_q)
+      if (sel_v_q ? sel_oh_q != NC'(1) << sel_q : sel_oh_q != '0)
         $error("roce_resp_tx: sel_oh_q %b is not sel_q %0d", sel_oh_q, sel_q);
       if (!$onehot0(xt) || (x_busy && xt == '0))
         $error("roce_resp_tx: the head event's QP has %0d youngest contexts", $countones(xt));
