@@ -47,7 +47,7 @@
 // packet's data counts as through when its last beat enters u_rd). The
 // atomic's new value is computed in a state of its own (T_AT_NV, +1 cycle)
 // into the register that drives m_aw_axis_tdata; the counter pulses are
-// registered (+1 cycle). A duplicate atomic's cache look-up takes two states
+// registered (+1 cycle; the ACK/NAK pulses of the contexts' answers +2). A duplicate atomic's cache look-up takes two states
 // of its own after the cache read (+3 cycles): T_DUP_M registers each
 // entry's PSN match (dm_q) from the RAM's output, T_DUP_P per group of four
 // entries the orig of the last that matches (go_q, ga_q) and the hit
@@ -63,21 +63,40 @@
 // The READ contexts, cycle by cycle: in cycle 0 a context is written
 // (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
 // length (plen_q), "more than one packet left" (big_q) and "no byte left"
-// (lz_q) are computed from the registered context; from cycle 2 on it is a
-// candidate. The round-robin choice among the candidates (the first from
+// (lz_q) are computed from the registered context; in cycle 2 whether it
+// is a candidate (cand_q, with its done and payload flags cdone_q, cpay_q)
+// is registered; from cycle 3 on it may be chosen. The round-robin choice
+// among the candidates (the first from
 // the mask rrm_q on, else the first, as one-hot vectors) is registered
 // (sel_q and one-hot sel_oh_q, with the chosen context's done and payload
 // flags) and its packet
 // goes to the FIFOs from the next cycle on, as soon as RD_AHEAD, the FIFOs
 // and the serial engine's header (seh_q, first) let it, while the next
 // choice (another context) is made. So one context sends at most one
-// packet every 3 cycles (a READ response packet has at least 4 beats, at
+// packet every 4 cycles (a READ response packet has at least 4 beats, at
 // MTU 256), several contexts one per cycle. A freed context's successor is
 // unblocked in the cycle after (freed_q). Each context computes its own
 // next PSN, address and bytes left when it fires (no multiplexer in front of
 // the adders). The head event's QP's contexts (its youngest, whether that
 // can take a trailing answer) and the first free context are one-hot
-// vectors reduced in parallel; a new context's fields come from registers.
+// vectors reduced in parallel; a new context's fields come from registers,
+// and every context not in use takes them in every cycle; the allocation
+// decision is registered (ap_v_q, ap_oh_q: the first free context) and sets
+// the in-use flag (and clears the youngest's tail) a cycle later, as a
+// trailing answer decided is written a cycle later (tr_v_q, from the head
+// event, which is not looked at in that cycle), so no decision reaches the
+// contexts' registers (a new context is a candidate a cycle later). The event engine's own header (seh) takes the pending ACK's fields
+// or the event's by registers only (a flush happens only with an ACK
+// pending, a NAK is pushed only with none), and seh_q loads while empty.
+//
+// The head event is decided from registers and the contexts as before, but
+// taken from u_ev (pop_q) in the cycle after it is done, a cycle in which
+// it is not looked at (ev_live): the decision's depth stays off u_ev's
+// enables and off qm_q/pm_q (an event every 2 cycles at most; nothing is
+// decided later than before). A chosen context is taken as still in use
+// unless a QP reset came last cycle (krs_q: then it waits a cycle), and the
+// atomic's read command state is a register of its own (atcmd_q), so a
+// context's fire starts at flip-flops.
 //
 // The event engine's own answers (a flushed pending ACK, a NAK, an atomic's
 // answer) wait one cycle in seh_q and enter the header FIFO before any
@@ -236,6 +255,12 @@ module roce_resp_tx #(
   logic [63:0] nv_q, nv_d;                         // the atomic's new value
   logic        awc_v_q, awc_v_d, awd_v_q, awd_v_d;   // the atomic's write command and data (outputs)
   logic        awr_q, awr_d;                       // st_q == T_AT_CPL (s_aw_cpl_ready), from a register of its own
+  logic        atcmd_q, atcmd_d;                   // st_q == T_AT_CMD (the atomic's read command), likewise
+  logic        krs_q;                              // a QP reset last cycle
+  logic        pop_q;                              // the head event is done: u_ev takes the next one now
+  logic        ev_live;                            // the head event, not yet done
+  logic        ap_v_q, ap_v_d, tr_v_q;             // an allocation, a trailing answer decided last cycle
+  logic [NC-1:0] ap_oh_q;                          // the allocation's context (the first free one then)
   // cache
   logic          c_rd_en, c_we;
   logic [QW-1:0] c_wa;
@@ -254,7 +279,7 @@ module roce_resp_tx #(
   logic                  ev_valid, ev_ready;
   lib_skid #(.WIDTH(roce_qp_pkg::RESP_EV_W)) u_ev (
     .clk, .rst, .s_valid(s_ev_valid), .s_ready(s_ev_ready), .s_data(s_ev),
-    .m_valid(ev_valid), .m_ready(ev_ready), .m_data(ev));
+    .m_valid(ev_valid), .m_ready(pop_q), .m_data(ev));
 
   logic              cpl_valid, cpl_ready;
   /* verilator lint_off UNUSEDSIGNAL */
@@ -339,6 +364,9 @@ module roce_resp_tx #(
   logic [NC-1:0]  sel_oh_q, sel_oh_d, rrm_n;       // the choice registered, one-hot; rrm_q after it
   logic        sel_v, fire, sel_pay;
   logic [NC-1:0] done, cand, freed;
+  logic [NC-1:0] cand_q, cand_d, cdone_q, cdone_d, cpay_q, cpay_d;   // a cycle ahead of the choice
+  logic [NC-1:0] cx_rs, cs_v;                      // context in use and of the reset QP; in use
+  logic          ev_rs;                            // the head event's QP is the reset one
   // per context, a cycle after it was written: more than one packet left, no byte left, the next packet's length
   logic [NC-1:0] big_q, big_d, lz_q, lz_d, freed_q;
   logic [12:0]   plen_q [NC];
@@ -351,11 +379,12 @@ module roce_resp_tx #(
   logic [XW-1:0] cx_f [NC];                        // the contexts after the fire
   logic [XW-1:0] cx_u [NC];                        // ... after freeing and unblocking
   // the event engine's decisions, by what decides them
-  logic        ack_ev, ack_cpl_ok, ack_cqe_ok, ack_go, ack_ready, ack_nak_push, ack_seh;
+  logic        ack_ev, ack_cpl_ok, ack_cqe_ok, ack_go, ack_ready, ack_nak_push;
   logic        ack_cpl_set, ack_cqe_set, ack_err_set, ack_dma_err, ack_inc_nak, ack_alloc_h;
   logic        rd_alloc, rd_ev;
   logic        at_ready, at_push, at_alloc_h, at_err_set, at_err_clr, at_inc_nak, at_dma_err;
   logic        f_inc_ack, f_inc_nak, d_dma_err;
+  logic [1:0]  f_inc_q;                            // {f_inc_ack, f_inc_nak} registered (one cycle more)
 
   // ---- which contexts belong to the head event's QP, registered: qm_q[i] is
   // (cx_q[i].qpn == ev.qpn) for every context in use, and pm_q is
@@ -371,7 +400,7 @@ module roce_resp_tx #(
   always_comb begin
     skq_d  = s_ev_ready ? s_ev.qpn : skq_q;        // (u_ev's skid register loads only when empty)
     ev_sk  = !s_ev_ready;                          // u_ev's skid register holds an event
-    ev_adv = ev_ready || !ev_valid;                // u_ev's head is replaced next cycle
+    ev_adv = pop_q || !ev_valid;                   // u_ev's head is replaced next cycle
     for (int i = 0; i < NC; i++) begin
       cs       = cx_q[i];
       qm_sk[i] = cs.qpn == skq_q[QW-1:0];
@@ -379,20 +408,22 @@ module roce_resp_tx #(
     end
     qe_sk = ev.qpn[QW-1:0] == skq_q[QW-1:0];
     qe_in = ev.qpn[QW-1:0] == s_ev.qpn[QW-1:0];
-    pe_sk = pend_q.qpn == skq_q;
-    pe_in = pend_q.qpn == s_ev.qpn;
+    // (the QPN's QW low bits, as for qm_q: a QP's number is below NQP)
+    pe_sk = pend_q.qpn[QW-1:0] == skq_q[QW-1:0];
+    pe_in = pend_q.qpn[QW-1:0] == s_ev.qpn[QW-1:0];
     // a context not in use now may be allocated now (its QPN: ev.qpn, and
     // the event is taken), else it stays unused and its qm_q does not matter;
     // likewise the pending ACK (merged only with its own QP's ACKs)
     for (int i = 0; i < NC; i++) begin
       cs = cx_q[i];
-      if (!ev_adv)    qm_d[i] = qm_q[i];
+      // (the head stays: a context allocated now is the head's)
+      if (!ev_adv)    qm_d[i] = cs.v ? qm_q[i] : 1'b1;
       else if (cs.v)  qm_d[i] = ev_sk ? qm_sk[i] : qm_in[i];
       else            qm_d[i] = ev_sk ? qe_sk : qe_in;
     end
-    if (!ev_adv)       pm_d = pm_q;
+    if (!ev_adv)       pm_d = pend_v_q ? pm_q : 1'b1;   // (an ACK merged now is the head's)
     else if (pend_v_q) pm_d = ev_sk ? pe_sk : pe_in;
-    else               pm_d = ev_sk ? (ev.qpn == skq_q) : (ev.qpn == s_ev.qpn);
+    else               pm_d = ev_sk ? qe_sk : qe_in;
   end
 
   // ---- the contexts of the head event's QP, and a free context, as one-hot
@@ -426,14 +457,15 @@ module roce_resp_tx #(
 
   // ================================================ the event engine
   // must the pending ACK go first?
-  assign ev_conflict = ev_valid && st_q == T_IDLE &&
+  assign ev_live     = ev_valid && !pop_q;
+  assign ev_conflict = ev_live && st_q == T_IDLE &&
                        (ev.kind != roce_qp_pkg::EV_ACK ||
                         ((ev.send || err_q) && (ev.nak || err_q || !pm_q)));
   assign flush       = pend_v_q && st_q == T_IDLE && (age_q >= 8'(ACK_COALESCE) || ev_conflict);
 
   // ---- EV_ACK: the DMA write completion, the receive CQE, then the answer
   always_comb begin
-    ack_ev       = st_q == T_IDLE && ev_valid && ev.kind == roce_qp_pkg::EV_ACK;
+    ack_ev       = st_q == T_IDLE && ev_live && ev.kind == roce_qp_pkg::EV_ACK;
     cpl_ready  = 1'b0;
     ack_cpl_set  = 1'b0;
     ack_err_set  = 1'b0;
@@ -470,7 +502,6 @@ module roce_resp_tx #(
     ack_nak_push = 1'b0;
     ack_inc_nak  = 1'b0;
     ack_alloc_h  = 1'b0;
-    ack_seh      = 1'b0;
     trail_we     = 1'b0;
     pend_merge   = 1'b0;
     if (ack_go) begin
@@ -480,7 +511,6 @@ module roce_resp_tx #(
         // after the QP's READ responses: the trailing answer of its
         // youngest context (an ACK replaces an earlier trailing ACK),
         // else a context of its own
-        ack_seh = 1'b1;
         if (x_tail_ok) begin
           trail_we  = 1'b1;
           ack_ready = 1'b1;
@@ -490,7 +520,6 @@ module roce_resp_tx #(
         end
       end else if (ev.nak || err_q) begin
         if (!pend_v_q) begin
-          ack_seh      = 1'b1;
           ack_nak_push = 1'b1;
           if (se_room) begin
             ack_ready   = 1'b1;
@@ -506,7 +535,7 @@ module roce_resp_tx #(
 
   // ---- EV_READ: a context, chained behind the QP's youngest (not one in its last cycle)
   assign rd_ev    = st_q == T_IDLE && ev.kind == roce_qp_pkg::EV_READ;
-  assign rd_alloc = rd_ev && ev_valid && !pend_v_q && free_v;
+  assign rd_alloc = rd_ev && ev_live && !pend_v_q && free_v;
 
   // ---- EV_ATOMIC / EV_ATOMIC_DUP: the atomic's own state machine
   always_comb begin
@@ -517,12 +546,12 @@ module roce_resp_tx #(
     awc_v_d    = awc_v_q;
     awd_v_d    = awd_v_q;
     c_rd_en    = 1'b0;
-    se_cmd     = 1'b0;
+    se_cmd     = atcmd_q;                        // st_q == T_AT_CMD, from a register of its own
     at_err_set = 1'b0;
     at_err_clr = 1'b0;
     if (st_q != T_IDLE && qp_reset_valid && qp_reset_qpn == ev.qpn[QW-1:0]) killed_d = 1'b1;
     unique case (st_q)
-      T_IDLE: if (ev_valid && !pend_v_q && (ev.kind == roce_qp_pkg::EV_ATOMIC ||
+      T_IDLE: if (ev_live && !pend_v_q && (ev.kind == roce_qp_pkg::EV_ATOMIC ||
                                               ev.kind == roce_qp_pkg::EV_ATOMIC_DUP)) begin
         c_rd_en  = 1'b1;
         killed_d = 1'b0;
@@ -533,8 +562,7 @@ module roce_resp_tx #(
           st_d       = T_DUP_M;
         end
       end
-      T_AT_CMD: begin
-        se_cmd = 1'b1;                           // {va, 8}, tag 1
+      T_AT_CMD: begin                            // se_cmd: {va, 8}, tag 1
         if (cf_in_ready) st_d = T_AT_RD;
       end
       T_AT_RD: if (rd_valid && !rd_tag0) begin  // rd_ready below
@@ -631,7 +659,9 @@ module roce_resp_tx #(
     seh.mac   = pend_q.remote_mac;
     seh.sport = pend_q.udp_sport;
     seh.orig  = orig_q;
-    if (ack_seh || st_q == T_AT_ACK || (st_q == T_DUP && hit_q)) begin
+    // (the pending ACK's fields only for a flush: in T_IDLE with an ACK
+    // pending; a NAK of the event engine is pushed only with none pending)
+    if (!(st_q == T_IDLE && pend_v_q)) begin
       seh.psn   = ev.psn;
       seh.msn   = ev.msn;
       seh.dqpn  = ev.dqpn;
@@ -639,7 +669,7 @@ module roce_resp_tx #(
       seh.mac   = ev.remote_mac;
       seh.sport = ev.udp_sport;
     end
-    if (ack_seh) seh.syn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+    if (st_q == T_IDLE && !pend_v_q) seh.syn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
     if (st_q == T_AT_ACK) begin
       if (err_q) seh.syn = roce_qp_pkg::AETH_NAK_REM_OP;
       else       seh.op  = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
@@ -659,7 +689,7 @@ module roce_resp_tx #(
   assign se_room    = !seh_v_q;
   assign se_we      = se_push && se_room;
   assign seh_v_d    = (seh_v_q && !hf_in_ready) || se_we;
-  assign seh_d      = se_we ? seh : seh_q;
+  assign seh_d      = seh_v_q ? seh_q : seh;       // (loaded while empty: read only when valid)
   assign alloc      = rd_alloc;
   assign alloc_h    = ack_alloc_h || at_alloc_h;
   always_comb begin
@@ -667,19 +697,19 @@ module roce_resp_tx #(
     pend_d     = pend_q;
     age_d      = (pend_v_q && age_q != 8'hFF) ? age_q + 8'd1 : age_q;
     if (flush && se_room) pend_v_d = 1'b0;
+    if (!pend_v_q) age_d = 8'd0;                 // (counts from the first ACK merged)
     if (pend_merge) begin
-      if (!pend_v_q) age_d = 8'd0;
       pend_v_d = 1'b1;
       pend_d   = ev;
     end
-    cpl_done_d = (cpl_done_q || ack_cpl_set) && !ev_ready;
-    cqe_done_d = (cqe_done_q || ack_cqe_set) && !ev_ready;
+    cpl_done_d = (cpl_done_q || ack_cpl_set) && !pop_q;
+    cqe_done_d = (cqe_done_q || ack_cqe_set) && !pop_q;
     err_d      = err_q;
     if (ack_err_set || at_err_set) err_d = 1'b1;
     if (at_err_clr)                err_d = 1'b0;
-    if (ev_ready)                err_d = 1'b0;
-    inc_ack_d     = (flush && se_room) || f_inc_ack;
-    inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_nak;
+    if (pop_q)                   err_d = 1'b0;
+    inc_ack_d     = (flush && se_room) || f_inc_q[1];
+    inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_q[0];
     inc_dma_err_d = ack_dma_err || at_dma_err || d_dma_err;
   end
 
@@ -688,12 +718,23 @@ module roce_resp_tx #(
   // or a finished READ's trailing answer; round robin from rr_q. The choice
   // is registered (sel_q); its packet goes out in the next cycle, while the
   // next choice (not the same context) is made.
+  // Each context's candidacy and its done and payload flags are registered
+  // (cand_q, cdone_q, cpay_q) and the choice made from them a cycle later.
+  // Left out a cycle ahead: the context chosen now (it may fire now) and the
+  // contexts a QP reset kills now. A context not in use now is no candidate
+  // (allocated now, it is written: nw); a candidate is freed only by its own
+  // fire (done with a trailing answer) and blocked only when allocated; its
+  // done, trailing answer and byte count change only with a write (nw). An
+  // unblocking or a trailing answer makes a candidate a cycle later.
   always_comb begin
     for (int i = 0; i < NC; i++) begin
-      cc      = cx_q[i];
-      cand[i] = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv);   // (RD_AHEAD: checked when sent)
+      cc         = cx_q[i];
+      cand_d[i]  = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv) &&   // (RD_AHEAD: checked when sent)
+                   !sel_oh_q[i] && !(qp_reset_valid && cx_rs[i]);
+      cdone_d[i] = done[i];
+      cpay_d[i]  = !done[i] && !lz_q[i];
+      cand[i]    = cand_q[i] && !sel_oh_q[i];     // (sel_oh_q is 0 without a choice)
     end
-    if (sel_v_q) cand = cand & ~sel_oh_q;
     // the first candidate from the round robin's on (rrm_q), else the first
     // one: as one-hot vectors (gh, gl), reduced in parallel
     for (int i = 0; i < NC; i++) begin
@@ -711,8 +752,8 @@ module roce_resp_tx #(
     for (int i = 0; i < NC; i++) begin
       if (ch_g[i]) ch = ch | CXW'(i);
     end
-    ch_done = |(ch_g & done);
-    ch_pay  = |(ch_g & ~done & ~lz_q);
+    ch_done = |(ch_g & cdone_q);
+    ch_pay  = |(ch_g & cpay_q);
   end
   // the choice stays until its packet is sent (e.g. waiting for RD_AHEAD), unless its context is gone
   always_comb begin
@@ -728,7 +769,8 @@ module roce_resp_tx #(
   always_comb begin
     sel     = sel_q;
     cr      = cx_q[sel];
-    sel_v   = sel_v_q && cr.v && (!sel_pay_q || ahead_q < AHW'(RD_AHEAD));
+    // (the chosen context is still in use unless a QP reset came last cycle)
+    sel_v   = sel_v_q && !krs_q && (!sel_pay_q || ahead_q < AHW'(RD_AHEAD));
     plen    = 32'(plen_q[sel]);
     sel_pay = sel_pay_q;
     if (!cr.st) rop = big_q[sel] ? roce_pkg::OP_RC_READ_RESPONSE_FIRST
@@ -843,7 +885,7 @@ module roce_resp_tx #(
     // finished without a trailing answer: free now
     for (int i = 0; i < NC; i++) begin
       nu = cx_f[i];
-      if (done[i] && !nu.tv) begin
+      if (done[i] && !nu.tv && !(tr_v_q && xt[i])) begin   // (its trailing answer written now: kept)
         nu.v     = 1'b0;
         freed[i] = 1'b1;
       end
@@ -858,8 +900,6 @@ module roce_resp_tx #(
   end
 
   // ---- the head event's new context or trailing answer; a QP reset
-  logic [NC-1:0] cx_rs, cs_v;                      // context in use and of the reset QP; in use
-  logic          ev_rs;                            // the head event's QP is the reset one
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       cs       = cx_q[i];
@@ -870,10 +910,13 @@ module roce_resp_tx #(
   end
   always_comb begin
     for (int i = 0; i < NC; i++) cx_d[i] = cx_u[i];
-    // the head event's READ: a new context behind the QP's youngest
+    // the head event's READ (or deferred answer): a new context behind the
+    // QP's youngest. Every context not in use takes its fields in every
+    // cycle (they are looked at only in use), so the allocation decides
+    // only the in-use flag of the first free one (and the youngest's tail)
     na = '0;
-    if (alloc || alloc_h) begin
-      na.v     = 1'b1;
+    begin
+      na.v     = 1'b0;
       // (from registers: an allocation in T_IDLE is the event's, a READ
       // or an ACK/NAK; else the atomic's answer)
       na.hdr   = !rd_ev;
@@ -897,15 +940,29 @@ module roce_resp_tx #(
       na.left  = rd_ev ? ev.len : 32'd0;
     end
     for (int i = 0; i < NC; i++) begin
-      if ((alloc || alloc_h) && fr[i]) cx_d[i] = na;
+      // the allocation decided last cycle (ap_v_q: the event is not looked
+      // at now) puts its context in use, its fields loaded then; its
+      // predecessor may have been freed last cycle
+      if (!cs_v[i]) begin
+        if (ap_v_q && ap_oh_q[i]) begin
+          nt      = cx_q[i];
+          nt.v    = 1'b1;
+          if (freed_q[nt.pred]) nt.blk = 1'b0;
+        end else begin
+          nt      = na;
+          nt.v    = 1'b0;
+        end
+        cx_d[i] = nt;
+      end
       // the QP's youngest is no longer (its context is in use: not fr[i])
-      if ((alloc || alloc_h) && xt[i]) begin
+      if (ap_v_q && xt[i]) begin
         nt      = cx_d[i];
         nt.tail = 1'b0;
         cx_d[i] = nt;
       end
-      // the head event's ACK/NAK: the trailing answer of the QP's youngest READ
-      if (trail_we && xt[i]) begin
+      // the head event's ACK/NAK: the trailing answer of the QP's youngest
+      // READ, decided last cycle (the event is still the head, not looked at)
+      if (tr_v_q && xt[i]) begin
         nt      = cx_d[i];
         nt.tv   = 1'b1;
         nt.tnak = ev.nak || err_q;
@@ -940,6 +997,10 @@ module roce_resp_tx #(
   assign awr_d          = (st_q == T_AT_WR && (!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) ||
                           (st_q == T_AT_CPL && !s_aw_cpl_valid);
   assign s_aw_cpl_ready = awr_q;
+  // an allocation for a QP reset now is not made (as its context would be freed now)
+  assign ap_v_d         = (alloc || alloc_h) && !(qp_reset_valid && ev_rs);
+  assign atcmd_d        = (st_q == T_IDLE && c_rd_en && ev.kind == roce_qp_pkg::EV_ATOMIC) ||
+                          (st_q == T_AT_CMD && !cf_in_ready);   // (st_d == T_AT_CMD)
   always_comb begin
     m_aw_cmd_valid   = awc_v_q;
     m_aw_cmd.addr    = ev.va;
@@ -1027,11 +1088,19 @@ module roce_resp_tx #(
       ahead_q    <= '0;
       awc_v_q    <= 1'b0;
       awr_q      <= 1'b0;
+      atcmd_q    <= 1'b0;
+      krs_q      <= 1'b0;
+      pop_q      <= 1'b0;
+      ap_v_q     <= 1'b0;
+      tr_v_q     <= 1'b0;
       awd_v_q    <= 1'b0;
       inc_q      <= '0;
+      f_inc_q    <= '0;
       co_v_q     <= 1'b0;
       freed_q    <= '0;
+      cand_q     <= '0;
       sel_v_q    <= 1'b0;
+      sel_oh_q   <= '0;
       seh_v_q    <= 1'b0;
       for (int i = 0; i < NC; i++) cx_q[i] <= '0;
     end else begin
@@ -1046,11 +1115,19 @@ module roce_resp_tx #(
       ahead_q    <= ahead_d;
       awc_v_q    <= awc_v_d;
       awr_q      <= awr_d;
+      atcmd_q    <= atcmd_d;
+      krs_q      <= qp_reset_valid;
+      pop_q      <= ev_ready;
+      ap_v_q     <= ap_v_d;
+      tr_v_q     <= trail_we;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;
+      f_inc_q    <= {f_inc_ack, f_inc_nak};
       co_v_q     <= co_v_d;
       freed_q    <= freed;
+      cand_q     <= cand_d;
       sel_v_q    <= sel_v_d;
+      sel_oh_q   <= sel_oh_d;
       seh_v_q    <= seh_v_d;
       for (int i = 0; i < NC; i++) cx_q[i] <= cx_d[i];
     end
@@ -1059,8 +1136,9 @@ module roce_resp_tx #(
     nv_q       <= nv_d;
     co_q       <= co_d;
     big_q      <= big_d;
+    cdone_q    <= cdone_d;
+    cpay_q     <= cpay_d;
     sel_q      <= sel_d;
-    sel_oh_q   <= sel_oh_d;
     seh_q      <= seh_d;
     sel_done_q <= sel_done_d;
     sel_pay_q  <= sel_pay_d;
@@ -1072,6 +1150,7 @@ module roce_resp_tx #(
     pm_q       <= pm_d;
     skq_q      <= skq_d;
     hit_q      <= hit_d;
+    ap_oh_q    <= fr;
     hit_orig_q <= hit_orig_d;
     for (int i = 0; i < NC; i++) plen_q[i] <= plen_d[i];
   end
@@ -1102,7 +1181,9 @@ module roce_resp_tx #(
   always_ff @(posedge clk) begin
     if (!rst) begin
       if (!(&qm_chk)) $error("roce_resp_tx: qm_q %b is not the contexts' QPN match", qm_q);
-      if (sel_v_q && sel_oh_q != NC'(1) << sel_q)
+      if (sel_v_q && !krs_q && !cr.v)
+        $error("roce_resp_tx: the chosen context %0d is no longer in use without a QP reset", sel_q);
+      if (sel_v_q ? sel_oh_q != NC'(1) << sel_q : sel_oh_q != '0)
         $error("roce_resp_tx: sel_oh_q %b is not sel_q %0d", sel_oh_q, sel_q);
       if (!$onehot0(xt) || (x_busy && xt == '0))
         $error("roce_resp_tx: the head event's QP has %0d youngest contexts", $countones(xt));

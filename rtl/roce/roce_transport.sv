@@ -759,18 +759,19 @@ module roce_transport #(
 
   // the Eth/IPv4/UDP header in front of the BTH, as rxe fills it (three registered stages)
   roce_pkg::tx_hdr_t  px_roce;
+  roce_pkg::opcode_info_t px_info;
   logic [335:0]       px_prefix;
   logic               px_v, px_r;
   roce_tx_prefix u_prefix (
     .clk, .rst, .our_mac, .our_ip,
     .s_hdr_valid(mx_hdr_v), .s_hdr_ready(mx_hdr_r), .s_hdr(mx_hdr),
-    .m_hdr_valid(px_v), .m_hdr_ready(px_r), .m_hdr(px_roce), .m_prefix(px_prefix)
+    .m_hdr_valid(px_v), .m_hdr_ready(px_r), .m_hdr(px_roce), .m_info(px_info), .m_prefix(px_prefix)
   );
 
   logic [DW-1:0] bf_d;  logic [KW-1:0] bf_k;  logic bf_v, bf_r, bf_l;
   roce_tx_build #(.PREFIX_BYTES(42)) u_build (
     .clk, .rst,
-    .s_hdr_valid(px_v), .s_hdr_ready(px_r), .s_hdr(px_roce), .s_hdr_prefix(px_prefix),
+    .s_hdr_valid(px_v), .s_hdr_ready(px_r), .s_hdr(px_roce), .s_hdr_info(px_info), .s_hdr_prefix(px_prefix),
     .s_axis_payload_tdata(mx_d), .s_axis_payload_tkeep(mx_k), .s_axis_payload_tvalid(mx_v),
     .s_axis_payload_tready(mx_r), .s_axis_payload_tlast(mx_l),
     .m_axis_frame_tdata(bf_d), .m_axis_frame_tkeep(bf_k), .m_axis_frame_tvalid(bf_v),

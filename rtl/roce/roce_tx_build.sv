@@ -21,18 +21,24 @@
 // is sent, so packets leave back to back: every output cycle carries a beat
 // while headers and payload are available.
 //
+// s_hdr_info is the opcode table's row of s_hdr's opcode from the sender's
+// flip-flops (roce_tx_prefix registers it beside the header), so no path
+// here starts with the table's decode.
+//
 // Cycle plan (every output from flip-flops):
 //   take: the header's layout (its bytes in place: the first beat's from
-//     byte 0, the bytes past it; the beat and byte counts and masks) is
-//     loaded into the state registers; a header offered while the packet
-//     before is still sent waits as its layout in a hold register
-//     (s_hdr_ready = the hold is empty), taken from there at that packet's
-//     last beat
+//     byte 0, the bytes past it; the beat and byte counts and masks; the
+//     header length's index hk, (hdr_len - 12) / 4) is loaded into the state
+//     registers; a header offered while the packet before is still sent
+//     waits as its layout in a hold register (s_hdr_ready = the hold is
+//     empty), taken from there at that packet's last beat
 //   each beat: prev_q (header bytes, or the payload bytes carried over,
-//     already at their places) OR the payload beat shifted up by sh bytes,
+//     already at their places) OR the payload beat shifted up to its place,
 //     into the output register slice (lib_skid, whose registered s_ready is
-//     the room); the payload's bytes past sh are stored shifted down for
-//     the next beat
+//     the room); the payload's bytes past the beat are stored for the next
+//     beat. Every header length is one of 12, 16, ..., 40, so the shift is
+//     one of 8 constants chosen by hk_q (an 8:1 multiplexer per bit, not a
+//     64-way barrel shifter), and the header's byte count a table of hk
 // One cycle from a header (or a payload beat) to its beat on the output.
 `default_nettype none
 
@@ -46,6 +52,12 @@ module roce_tx_build #(
   input  wire logic                        s_hdr_valid,
   output logic                             s_hdr_ready,
   input  wire roce_pkg::tx_hdr_t           s_hdr,
+  // the opcode table's row of s_hdr's opcode (roce_opcode_info), from the
+  // sender's flip-flops: the flags below start at registers, not at the
+  // table's decode (kind, request and position are for the transport)
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire roce_pkg::opcode_info_t      s_hdr_info,
+  /* verilator lint_on UNUSEDSIGNAL */
   input  wire logic [PFX_W-1:0]            s_hdr_prefix,   // unused when PREFIX_BYTES = 0
   // payload
   input  wire logic [roce_pkg::DATA_W-1:0] s_axis_payload_tdata,
@@ -68,6 +80,16 @@ module roce_tx_build #(
   localparam int KEEP_W_L = roce_pkg::KEEP_W;
   // header bytes past the first beat at most (PREFIX_BYTES + 40 - 64), at least 1
   localparam int HPB = (PREFIX_BYTES + roce_pkg::MAX_HDR_BYTES > 64) ? PREFIX_BYTES + roce_pkg::MAX_HDR_BYTES - 64 : 1;
+  // Every header length of the opcode table is one of 12, 16, ..., 40 bytes
+  // (BTH 12 and extension headers of multiples of 4; checked below), so
+  // payload byte 0 goes to one of 8 places in its beat: (prefix + 12 + 4k) mod 64
+  function automatic int sh_of(input int k);
+    sh_of = (PREFIX_BYTES + roce_pkg::BTH_BYTES + 4 * k) % 64;
+  endfunction
+  // a payload beat shifted up to its place for header length index k
+  function automatic logic [2*roce_pkg::DATA_W-1:0] place(input logic [roce_pkg::DATA_W-1:0] c, input int k);
+    place = (2*roce_pkg::DATA_W)'(c) << (8 * sh_of(k));
+  endfunction
 
   // ------------------------------------------------- header of the next packet
   // The header's bytes in their places, and every count of its packet, from
@@ -78,7 +100,7 @@ module roce_tx_build #(
   typedef struct packed {
     logic [DW-1:0]    hb_lo;
     logic [8*HPB-1:0] hb_hi;
-    logic [5:0]       sh;
+    logic [2:0]       hk;        // (header length - 12) / 4: which of the 8 shifts
     logic             hfull;     // a header-only beat first
     logic [10:0]      out;       // beats out
     logic             lb;        // the first beat is the last
@@ -107,10 +129,10 @@ module roce_tx_build #(
   logic [16:0]            tbytes;
   logic [10:0]            pay1;
   logic [6:0]             room4;
-  logic                   opn, pnz, p_le64;     // payload after a header in the first beat, pay_len != 0, <= 64
+  logic                   opn, pnz, p_gt63;     // payload after a header in the first beat, pay_len != 0, > 63
 
   always_comb begin
-    info    = roce_pkg::roce_opcode_info(s_hdr.hdr.bth.opcode);
+    info    = s_hdr_info;
     // an opcode outside the table is built as BTH + payload
     hlen    = info.valid ? info.hdr_len : 6'(roce_pkg::BTH_BYTES);
     has_pay = info.valid ? info.has_payload : 1'b1;
@@ -134,19 +156,25 @@ module roce_tx_build #(
     for (int i = 0; i < roce_pkg::MAX_HDR_BYTES; i++) hw[8*i +: 8] = hbe[HW-8-8*i +: 8];
     hb = (2*DW)'(hw) << (8 * PREFIX_BYTES);
     if (PREFIX_BYTES > 0) hb[PFX_W-1:0] = s_hdr_prefix;
-    hbytes = 7'(PREFIX_BYTES) + 7'(hlen);
+    // the header bytes (prefix and headers) and the room beside them, from
+    // the header length's index by a table (one LUT, no carry chain)
+    lay.hk = 3'(hlen[5:2] - 4'd3);
+    hbytes = 7'd0;
+    room4  = 7'd0;
+    for (int k = 0; k < 8; k++) begin
+      if (lay.hk == 3'(k)) begin
+        hbytes = 7'(PREFIX_BYTES + roce_pkg::BTH_BYTES + 4 * k);
+        // one beat: the payload rounded up to 4 fits beside the header, i.e.
+        // the payload is at most the room rounded down to 4
+        room4  = 7'((64 - sh_of(k)) / 4 * 4);
+      end
+    end
     // the payload rounded up to 4 (its pad) in the same carry chain (carry in)
     tbytes = {15'(hbytes[6:2]) + 15'(plen[15:2]) + 15'(plen[1:0] != 2'd0), hbytes[1:0]};
     lay.hb_lo = hb[DW-1:0];
     lay.hb_hi = hb[DW +: 8*HPB];
-    lay.sh    = hbytes[5:0];
     lay.hfull = hbytes[6];
     lay.out   = 11'(tbytes[16:6]) + 11'(tbytes[5:0] != 6'd0);
-    // one beat: the payload rounded up to 4 fits beside the header, i.e. the
-    // payload is at most the room rounded down to 4 (the room is the
-    // opcode's: no carry chain on this path)
-    room4     = 7'd64 - {1'b0, hbytes[5:0]};
-    room4[1:0] = 2'd0;
     lay.lb    = (!hbytes[6] || hbytes[5:0] == 6'd0) &&
                 (!has_pay || (s_hdr.pay_len[15:7] == 9'd0 && s_hdr.pay_len[6:0] <= (hbytes[6] ? 7'd0 : room4)));
     // (from pay_len, then gated: the opcode's decode beside the carry chain)
@@ -154,7 +182,7 @@ module roce_tx_build #(
     lay.pay   = has_pay ? pay1 : 11'd0;
     opn       = has_pay && !hbytes[6];
     pnz       = s_hdr.pay_len != 16'd0;
-    p_le64     = s_hdr.pay_len[15:6] == 10'd0 || s_hdr.pay_len == 16'd64;
+    p_gt63    = s_hdr.pay_len[15:6] != 10'd0;
     lay.need  = opn && pnz;
     // the masks, each byte's bit a function of 6 bits (one LUT): the last
     // beats hold n mod 64 bytes (64 when 0); lastm is looked at only when
@@ -163,7 +191,9 @@ module roce_tx_build #(
       lay.lastk[i] = tbytes[5:0] == 6'd0 || tbytes[5:0] > 6'(i);
       lay.lastm[i] = s_hdr.pay_len[5:0] == 6'd0 || s_hdr.pay_len[5:0] > 6'(i);
     end
-    for (int i = 0; i < 64; i++) lay.cm[i] = opn && pnz && (!p_le64 || lay.lastm[i]);
+    // the first beat's payload bytes: byte i when the payload has more than
+    // i bytes (three levels: pay_len's high bits, the low bits against i, opn)
+    for (int i = 0; i < 64; i++) lay.cm[i] = opn && (p_gt63 || s_hdr.pay_len[5:0] > 6'(i));
   end
 
   // ------------------------------------------------------------------ state
@@ -176,7 +206,7 @@ module roce_tx_build #(
   logic             hfull_q, hfull_d;    // a header-only beat (prev_q) comes first
   logic [DW-1:0]    prev_q, prev_d;      // bytes of the next beat from before (header, payload)
   logic [8*HPB-1:0] hp_q, hp_d;          // header bytes past the first beat
-  logic [5:0]       sh_q, sh_d;
+  logic [2:0]       hk_q, hk_d;          // the header length's index: the payload's shift
   logic [10:0]      out_left_q, out_left_d, pay_left_q, pay_left_d;
   logic             lb_q, lb_d;          // this beat is the packet's last
   logic             need_q, need_d;      // this beat takes a payload beat
@@ -186,6 +216,7 @@ module roce_tx_build #(
 
   logic             out_free, go, take, ob_ready;
   logic [DW-1:0]    cur, body, cur_m;
+  logic [2*DW-1:0]  win;
   logic [KEEP_W_L-1:0] keep;
 
   always_comb begin
@@ -200,7 +231,13 @@ module roce_tx_build #(
 
     for (int i = 0; i < KEEP_W_L; i++) cur_m[8*i +: 8] = {8{cm_q[i]}};
     cur  = s_axis_payload_tdata & cur_m;
-    body = prev_q | (cur << {sh_q, 3'd0});
+    // the payload beat at its place behind the header: one of 8 constant
+    // shifts (an 8:1 multiplexer per bit), its bytes past the beat carried over
+    win  = hk_q[2] ? (hk_q[1] ? (hk_q[0] ? place(cur, 7) : place(cur, 6))
+                              : (hk_q[0] ? place(cur, 5) : place(cur, 4)))
+                   : (hk_q[1] ? (hk_q[0] ? place(cur, 3) : place(cur, 2))
+                              : (hk_q[0] ? place(cur, 1) : place(cur, 0)));
+    body = prev_q | win[DW-1:0];
     keep = lb_q ? lastk_q : '1;
   end
 
@@ -209,7 +246,7 @@ module roce_tx_build #(
     hfull_d    = hfull_q;
     prev_d     = prev_q;
     hp_d       = hp_q;
-    sh_d       = sh_q;
+    hk_d       = hk_q;
     out_left_d = out_left_q;
     pay_left_d = pay_left_q;
     lb_d       = lb_q;
@@ -227,7 +264,7 @@ module roce_tx_build #(
         need_d  = pay_left_q != 11'd0;
         cm_d    = (pay_left_q == 11'd0) ? 64'd0 : (pay_left_q == 11'd1) ? lastm_q : '1;
       end else begin
-        prev_d = cur >> {7'd64 - {1'b0, sh_q}, 3'd0};
+        prev_d = win[2*DW-1:DW];
         if (need_q) begin
           pay_left_d = pay_left_q - 11'd1;
           need_d     = pay_left_q != 11'd1;
@@ -241,7 +278,7 @@ module roce_tx_build #(
       hfull_d    = nx.hfull;
       prev_d     = nx.hb_lo;
       hp_d       = nx.hb_hi;
-      sh_d       = nx.sh;
+      hk_d       = nx.hk;
       out_left_d = nx.out;
       pay_left_d = nx.pay;
       lb_d       = nx.lb;
@@ -271,7 +308,7 @@ module roce_tx_build #(
     hfull_q    <= hfull_d;
     prev_q     <= prev_d;
     hp_q       <= hp_d;
-    sh_q       <= sh_d;
+    hk_q       <= hk_d;
     out_left_q <= out_left_d;
     pay_left_q <= pay_left_d;
     lb_q       <= lb_d;
@@ -298,6 +335,10 @@ module roce_tx_build #(
       $error("roce_tx_build: payload tlast %0b with %0d beats left by pay_len", s_axis_payload_tlast, pay_left_q);
     if (!rst && s_hdr_valid && s_hdr_ready && !info.valid)
       $error("roce_tx_build: opcode %02h is not in the opcode table", s_hdr.hdr.bth.opcode);
+    if (!rst && s_hdr_valid && s_hdr_ready && (hlen[1:0] != 2'd0 || hlen < 6'(roce_pkg::BTH_BYTES) || hlen > 6'd40))
+      $error("roce_tx_build: opcode %02h: header length %0d is not one of 12, 16, ..., 40", s_hdr.hdr.bth.opcode, hlen);
+    if (!rst && s_hdr_valid && s_hdr_info != roce_pkg::roce_opcode_info(s_hdr.hdr.bth.opcode))
+      $error("roce_tx_build: s_hdr_info is not the table row of opcode %02h", s_hdr.hdr.bth.opcode);
     // the header offsets the layout above takes as constants
     if (!rst && s_hdr_valid && s_hdr_ready &&
         ((info.deth && info.off_deth != 6'd12) || (info.reth && info.off_reth != 6'd12) ||

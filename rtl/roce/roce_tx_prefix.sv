@@ -11,13 +11,16 @@
 //
 // Cycle plan (each stage is a lib_skid, so every output and s_hdr_ready come
 // from flip-flops and one header per cycle passes):
-//   A: the opcode table (header length, payload or not) and the IPv4 total
+//   A: the opcode table (header length, payload or not; the row is carried
+//      on to m_info) and the IPv4 total
 //      length (header + payload + pad + ICRC + 28) in one carry chain (the
 //      pad is its carry in); the checksum partial sum: the peer's IP words
 //      and then base_q (two one's complement adds, each two parallel carry
 //      chains and a select)
 //   B: the checksum (one more one's complement add with the total length,
-//      inverted), the UDP length; the prefix is wiring of stage B's registers
+//      inverted), the UDP length; the prefix is wiring of stage B's
+//      registers, and m_info (the opcode table's row of m_hdr) too:
+//      roce_tx_build takes its flags from flip-flops, not through the decode
 // our_mac and our_ip (firmware registers that do not change while packets are
 // sent) are registered, and base_q, the sum of the constant words and our IP,
 // is computed from them two registers further on.
@@ -34,14 +37,15 @@ module roce_tx_prefix (
   output logic                              m_hdr_valid,
   input  wire logic                         m_hdr_ready,
   output roce_pkg::tx_hdr_t                 m_hdr,
+  output roce_pkg::opcode_info_t            m_info,    // roce_opcode_info(m_hdr.hdr.bth.opcode)
   output logic [8*net_pkg::NET_HDR_BYTES-1:0] m_prefix
 );
   localparam int RW = roce_qp_pkg::ROCE_TX_HDR_W;
   // the stages' widths (Yosys 0.23 takes no $bits of a type): the headers and
   // addresses every stage carries, and 2 or 3 x 16 bits of figures
   localparam int CW = RW + 32 + 48 + 16;
-  localparam int AW_ = CW + 2 * 16;
-  localparam int CW_ = CW + 3 * 16;
+  localparam int AW_ = CW + 2 * 16 + roce_pkg::OPINFO_W;
+  localparam int CW_ = CW + 3 * 16 + roce_pkg::OPINFO_W;
   // the IPv4 words that do not depend on the packet: version/IHL/TOS, flags
   // (DF), TTL/protocol (identification and the checksum field are 0)
   localparam logic [17:0] IP_CONST = 18'(16'h4500) + 18'(16'h4000) +
@@ -86,14 +90,12 @@ module roce_tx_prefix (
     logic [15:0]   udp_sport;
     logic [15:0]   ip_len;   // IPv4 total length
     logic [15:0]   psum;     // every checksummed word but the total length
+    logic [roce_pkg::OPINFO_W-1:0] info;   // the opcode's table row (a roce_pkg::opcode_info_t)
   } st_a_t;
   st_a_t a_d, a_q;
   logic  a_v, a_r;
   roce_pkg::tx_hdr_t      in_roce;
-  // only the header length and the payload flag of the opcode's row are needed
-  /* verilator lint_off UNUSEDSIGNAL */
   roce_pkg::opcode_info_t in_info;
-  /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
     logic [15:0] hl32, pay;
@@ -111,6 +113,7 @@ module roce_tx_prefix (
     // rounding is the chain's carry in
     a_d.ip_len     = {hl32[15:2] + pay[15:2] + 14'(pay[1:0] != 2'd0), hl32[1:0]};
     a_d.psum       = oc_add(base_q, oc_add(s_hdr.remote_ip[31:16], s_hdr.remote_ip[15:0]));
+    a_d.info       = in_info;
   end
 
   lib_skid #(.WIDTH(AW_)) u_a (
@@ -128,6 +131,7 @@ module roce_tx_prefix (
     logic [15:0]   ip_len;
     logic [15:0]   udp_len;
     logic [15:0]   csum;
+    logic [roce_pkg::OPINFO_W-1:0] info;   // (a roce_pkg::opcode_info_t)
   } st_c_t;
   st_c_t c_d, c_q;
 
@@ -139,6 +143,7 @@ module roce_tx_prefix (
     c_d.ip_len     = a_q.ip_len;
     c_d.udp_len    = a_q.ip_len - 16'(net_pkg::IPV4_HDR_BYTES);
     c_d.csum       = ~oc_add(a_q.psum, a_q.ip_len);
+    c_d.info       = a_q.info;
   end
 
   lib_skid #(.WIDTH(CW_)) u_c (
@@ -153,6 +158,7 @@ module roce_tx_prefix (
     ip = {4'd4, 4'd5, 6'd0, 2'd0, c_q.ip_len, 16'd0, 3'b010, 13'd0,
           net_pkg::TX_TTL, net_pkg::IP_PROTO_UDP, c_q.csum, ip_q, c_q.remote_ip};
     m_hdr    = c_q.roce;
+    m_info   = c_q.info;
     m_prefix = net_pkg::hdr_to_bytes({c_q.remote_mac, mac_q, net_pkg::ETHERTYPE_IPV4, ip,
                                       c_q.udp_sport, 16'(roce_pkg::UDP_PORT_ROCEV2), c_q.udp_len, 16'h0000});
   end
