@@ -44,17 +44,24 @@
 //   S_LD     the row (as S_WB wrote it when it wrote it in the same cycle; a
 //            fresh row for a QP never used); psn - una, maxpsn - una,
 //            maxpsn = una, psn + 1
-//   S_EVAL   ACK/NAK class, outstanding or not, lim; reads the WQE at cptr
+//   S_EVAL   outstanding or not (the response's ACK/NAK class comes
+//            classified with its header, sx_*), lim; reads the WQE at cptr
 //   S_WQE    the WQE (RAM output) registered, its PSN count from the RAM
 //            output; psn - fpsn and its byte offset; lim - fpsn + 1,
 //            una0 - fpsn
 //   S_WX     from the registered WQE: its kind, last PSN + 1, last PSN < lim,
 //            last PSN + 1 = lim, the response's fit and DMA address; una <
-//            lim
+//            lim; which S_STEP block decides (brt, brs) and the retire
+//            step's sub-case (rk_*: flush, local error, implicit NAK, WQEs
+//            acknowledged), as flags
 //   S_STEP   one retire step or the post action; reads the WQE at cptr + 1
 //            (a step that moves cptr on goes on at S_WQE: 3 cycles per WQE)
-//   S_WB     every output of the event at once, when all have room; the
-//            retry budgets back to full when una moved (in the row written)
+//   S_WB     every output of the event at once, when all have room (a flag
+//            registered a cycle ahead from the FIFO counts); the retry
+//            budgets back to full when una moved (in the row written)
+// The post kind is kept one-hot beside post_q (pf_q, p31_q), so S_STEP's
+// decisions test flip-flops; the counters count registered increments (a
+// cycle late).
 // A plain ACK or a READ response takes 6 cycles, S_LD to S_WB. Commands,
 // kicks, timer commands, DMA commands and CQEs leave through lib_fifo
 // queues (valid, data and ready from flip-flops), the DMA data through a
@@ -215,6 +222,9 @@ module roce_comp #(
     P_FLUSH  = 3'd6,
     P_TMO    = 3'd7   // ACK timeout
   } post_e;
+  function automatic logic [7:0] post_oh(input post_e p);   // one-hot of a post kind
+    post_oh = 8'(1) << p;
+  endfunction
 
   state_e                 st_q, st_d;
   logic [QAW-1:0]         init_q, init_d;
@@ -548,7 +558,6 @@ module roce_comp #(
     if (st_q == S_WB && wb_go) cq_new_d = '0;
   end
 
-  logic [2:0]  scls;
   logic        progress;
   logic        une_q, une_d;               // ws_q.una != una0_q
   logic        rdp_q, rdp_d;               // ws_q.rd_done != rdd0_q (a READ/atomic retired)
@@ -560,7 +569,6 @@ module roce_comp #(
   logic        fmore_q, fmore_d;           // E_FLUSH: WQEs left before fhead
   logic        ne_una, ne_l1, ne_lim, ne_psn1;   // una would differ from una0
   always_comb begin
-    scls      = syn_q[7:5];
     ne_una    = une_q;
     ne_l1     = nel1_q;
     ne_lim    = nel_q;
@@ -620,6 +628,24 @@ module roce_comp #(
     post_e       post;      // READ response / atomic ACK / ACK-NAK
   } rsp_t;
   localparam int RSP_W = 24 + 1 + 24 + 8 + 16 + 1 + 64 + 3;
+  // The class of the response in the slice's register (S_EVAL's, for an
+  // outstanding response), registered free running (hx_q: the class of the
+  // header taken in the cycle before, loaded into sx_* in S_LD): ACK (lim =
+  // psn + 1), sequence NAK, invalid request / remote access / remote
+  // operational NAK, reserved syndrome or NAK code (dropped); the post kind
+  // it leads to (and one-hot) and its status.
+  typedef struct packed {
+    logic        x_ack, x_seq, x_inv, x_acc, x_op, x_bad;
+    post_e       x_post;
+    logic [7:0]  x_pf;
+    logic [4:0]  x_fst;
+  } rcls_t;
+  rcls_t      hx, hx_q;
+  logic [2:0] r_cls;
+  logic [4:0] r_code;
+  logic       r_rdr, r_ata, r_c0, r_c1, r_c3, r_fat;   // READ response, atomic ACK, AETH classes 0, 1, 3
+  logic [4:0] r_k;                                     // NAK code k
+
   rsp_t                 rsp_in, h;
   logic                 h_v, h_take;
   roce_req_pkg::rev_t   e;
@@ -644,6 +670,35 @@ module roce_comp #(
     .clk, .rst, .s_valid(s_rsp_hdr_valid), .s_ready(s_rsp_hdr_ready), .s_data(rsp_in),
     .m_valid(h_v), .m_ready(h_take), .m_data(h)
   );
+  always_comb begin
+    r_rdr         = h.post == P_RDRESP;
+    r_ata         = h.post == P_ATACK;
+    r_cls         = h.syn[7:5];
+    r_code        = h.syn[4:0];
+    r_c0          = !r_rdr && !r_ata && r_cls == 3'b000;
+    r_c1          = !r_rdr && !r_ata && r_cls == 3'b001;
+    r_c3          = !r_rdr && !r_ata && r_cls == 3'b011;
+    for (int k = 0; k < 5; k++) r_k[k] = r_code == 5'(k);
+    hx.x_ack  = r_c0;
+    hx.x_seq  = r_c3 && r_k[0];
+    hx.x_inv  = r_c3 && (r_k[1] || r_k[4]);
+    hx.x_acc  = r_c3 && r_k[2];
+    hx.x_op   = r_c3 && r_k[3];
+    hx.x_bad  = !r_rdr && !r_ata && !r_c0 && !r_c1 && !(r_c3 && r_k != '0);
+    r_fat         = r_c3 && (r_k[1] || r_k[2] || r_k[3] || r_k[4]);
+    hx.x_pf   = '0;
+    hx.x_pf[P_RDRESP] = r_rdr;
+    hx.x_pf[P_ATACK]  = r_ata;
+    hx.x_pf[P_RNR]    = r_c1;
+    hx.x_pf[P_SEQ]    = r_c3 && r_k[0];
+    hx.x_pf[P_FATAL]  = r_fat;
+    hx.x_pf[P_NONE]   = !r_rdr && !r_ata && !r_c1 && !(r_c3 && r_k != '0);
+    hx.x_post = r_rdr ? P_RDRESP : r_ata ? P_ATACK : r_c1 ? P_RNR : (r_c3 && r_k[0]) ? P_SEQ :
+                r_fat ? P_FATAL : P_NONE;
+    hx.x_fst  = (r_c3 && (r_k[1] || r_k[4])) ? roce_qp_pkg::WC_REM_INV_REQ_ERR :
+                (r_c3 && r_k[2]) ? roce_qp_pkg::WC_REM_ACCESS_ERR : (r_c3 && r_k[3]) ? roce_qp_pkg::WC_REM_OP_ERR : 5'd0;
+  end
+  always_ff @(posedge clk) hx_q <= hx;
   lib_skid #(.WIDTH(roce_req_pkg::REV_W)) u_ev_slice (
     .clk, .rst, .s_valid(s_ev_valid), .s_ready(s_ev_ready), .s_data(s_ev),
     .m_valid(e_v), .m_ready(e_take), .m_data(e)
@@ -671,7 +726,7 @@ module roce_comp #(
     init_d = init_q;  q_d = q_q;  qok_d = qok_q;  ev_d = ev_q;  fhead_d = fhead_q;
     psn_d = psn_q;  syn_d = syn_q;  plen_d = plen_q;  haspay_d = haspay_q;  orig_d = orig_q;
     trnr_d = trnr_q;  una0_d = una0_q;  rdd0_d = rdd0_q;  ctx_d = ctx_q;
-    rq_ready = 1'b0;  h_take = 1'b0;  e_take = 1'b0;  t_take = 1'b0;
+    rq_ready = 1'b0;  h_take = 1'b0;  e_take = 1'b0;  t_take = 1'b0;  sx_ld = 1'b0;
     sr_re      = 1'b1;             // every cycle: only the read of the cycle an event is taken is used
     sr_raddr   = h_v ? h.qpn[QAW-1:0] : e_v ? e.qpn[QAW-1:0] : t.qpn[QAW-1:0];
     ctx_rd_en  = 1'b1;
@@ -702,6 +757,7 @@ module roce_comp #(
           // S_WB waits for room
         end else if (h_v) begin
           h_take   = 1'b1;
+          sx_ld    = 1'b1;
           ev_d     = E_RSP;
           q_d      = h.qpn[QAW-1:0];
           qok_d    = h.ok;               // else not a response for us: dropped
@@ -744,42 +800,24 @@ module roce_comp #(
   end
 
   // ------------------------------------------------ evaluation (S_EVAL)
-  // What the response's syndrome and kind say, free running from syn_q and
-  // the post kind (both hold from the intake to S_EVAL), registered (sx_*):
-  // S_EVAL only adds whether the response is outstanding and the QP's state.
+  // What the response's syndrome and kind say (sx_*: hx_q, classified from
+  // the slice's register in the cycle it was taken, loaded in S_LD): S_EVAL
+  // only adds whether the response is outstanding and the QP's state.
   logic        sx_ack, sx_seq, sx_inv, sx_acc, sx_op, sx_bad;
   logic [7:0]  sx_pf;       // the post kind an outstanding response leads to (one-hot)
   post_e       sx_post;
   logic [4:0]  sx_fst;      // its status (P_FATAL)
-  logic        sx_resp_d, sx_ack_d, sx_rnr_d, sx_seq_d, sx_inv_d, sx_acc_d, sx_op_d, sx_bad_d;
-  post_e       sx_post_d;
-  logic [7:0]  sx_pf_d;
-  logic        sx_fat_d;
-  logic [4:0]  sx_fst_d;
-  always_comb begin
-    sx_resp_d = pf_q[P_RDRESP] || pf_q[P_ATACK];   // a response acknowledges every PSN before it
-    sx_ack_d  = !sx_resp_d && scls == 3'b000;
-    sx_rnr_d  = !sx_resp_d && scls == 3'b001;
-    sx_seq_d  = !sx_resp_d && scls == 3'b011 && syn_q[4:0] == 5'd0;
-    sx_inv_d  = !sx_resp_d && scls == 3'b011 && (syn_q[4:0] == 5'd1 || syn_q[4:0] == 5'd4);
-    sx_acc_d  = !sx_resp_d && scls == 3'b011 && syn_q[4:0] == 5'd2;
-    sx_op_d   = !sx_resp_d && scls == 3'b011 && syn_q[4:0] == 5'd3;
-    // a reserved syndrome or NAK code: dropped
-    sx_bad_d  = !sx_resp_d && !(scls == 3'b000 || scls == 3'b001 || (scls == 3'b011 && syn_q[4:0] <= 5'd4));
-    sx_fat_d  = sx_inv_d || sx_acc_d || sx_op_d;
-    sx_post_d = sx_rnr_d ? P_RNR : sx_seq_d ? P_SEQ : sx_fat_d ? P_FATAL : post_q;
-    // post_oh(sx_post_d), each bit from the flags (the cases exclude each other)
-    sx_pf_d   = (sx_rnr_d || sx_seq_d || sx_fat_d) ? 8'd0 : pf_q;
-    sx_pf_d[P_RNR]   = sx_rnr_d || sx_pf_d[P_RNR];
-    sx_pf_d[P_SEQ]   = sx_seq_d || sx_pf_d[P_SEQ];
-    sx_pf_d[P_FATAL] = sx_fat_d || sx_pf_d[P_FATAL];
-    sx_fst_d  = sx_inv_d ? roce_qp_pkg::WC_REM_INV_REQ_ERR : sx_acc_d ? roce_qp_pkg::WC_REM_ACCESS_ERR :
-                sx_op_d ? roce_qp_pkg::WC_REM_OP_ERR : post_st_q;
-  end
+  logic        sx_ld, sx_ld_q;   // a response taken (in the cycle before S_LD)
+  logic        sx_go;       // the event is a response with a known syndrome (E_RSP && !sx_bad)
   always_ff @(posedge clk) begin
-    sx_ack <= sx_ack_d;  sx_seq <= sx_seq_d;
-    sx_inv <= sx_inv_d;  sx_acc <= sx_acc_d;  sx_op <= sx_op_d;  sx_bad <= sx_bad_d;
-    sx_post <= sx_post_d;  sx_pf <= sx_pf_d;  sx_fst <= sx_fst_d;
+    if (rst) sx_ld_q <= 1'b0;
+    else     sx_ld_q <= sx_ld;
+    if (st_q == S_LD) begin
+      sx_go  <= sx_ld_q && !hx_q.x_bad;
+      sx_ack <= hx_q.x_ack;  sx_seq <= hx_q.x_seq;  sx_inv <= hx_q.x_inv;  sx_acc <= hx_q.x_acc;
+      sx_op <= hx_q.x_op;  sx_bad <= hx_q.x_bad;  sx_post <= hx_q.x_post;  sx_pf <= hx_q.x_pf;
+      sx_fst <= hx_q.x_fst;
+    end
   end
 
   state_e      ev_st;
@@ -790,11 +828,13 @@ module roce_comp #(
   logic        ev_lerr, ev_resend;
   logic        ev_drop, ev_seq, ev_inv, ev_acc, ev_op, ev_tmo;
   logic        ev_out;      // E_RSP: outstanding, on a QP not in ERROR
+  (* keep *) logic ev_lt;   // the carry chain's result, apart from what follows
   logic        ev_rgo;      // E_RSP: outstanding with a known syndrome
   logic        ev_fl, ev_tmr;
   always_comb begin
-    ev_out  = !ws_q.err && d_q < o_q;               // (o = 0: d >= o)
-    ev_rgo  = qok_q && ev_q == E_RSP && ev_out && !sx_bad;
+    ev_lt   = d_q < o_q;                           // (o = 0: d >= o)
+    ev_out  = !ws_q.err && ev_lt;
+    ev_rgo  = qok_q && sx_go && ev_out;           // (sx_go: E_RSP && !sx_bad)
     ev_fl   = qok_q && ev_q == E_FLUSH && ws_q.err;
     ev_tmr  = qok_q && ev_q == E_TEXP && !ws_q.err && !trnr_q && !oz_q;
     ev_drop = ev_q == E_RSP && !ev_rgo;             // not for us, not outstanding (duplicate, stale, bogus), reserved
@@ -880,9 +920,6 @@ module roce_comp #(
   // flip-flop per kind instead of decoding post_q.
   logic [7:0]  pf_q, pf_d;
   logic        p31_q, p31_d;
-  function automatic logic [7:0] post_oh(input post_e p);
-    post_oh = 8'(1) << p;
-  endfunction
 
   // ------------------------------------------------ resend (S_STEP post action): NAK, timeout, RNR, fatal
   logic        rs_hit;
@@ -969,19 +1006,16 @@ module roce_comp #(
   // from the sub-cases that change the kind (implicit NAK -> P_SEQ, retries
   // exhausted -> P_FATAL, READ/atomic done -> P_NONE with post_st 31)
   always_comb begin
-    pf_d = pf_q;  p31_d = p31_q;
+    pf_d = pf_q;
     unique case (st_q)
       S_IDLE: begin
-        pf_d  = post_oh(in_post);
-        p31_d = in_post_st == 5'd31;
+        pf_d  = h_take ? post_oh(h.post) : post_oh(P_NONE);   // post_oh(in_post)
       end
       S_WB: if (wb_go) begin
-        pf_d  = post_oh(in_post);
-        p31_d = in_post_st == 5'd31;
+        pf_d  = h_take ? post_oh(h.post) : post_oh(P_NONE);   // post_oh(in_post)
       end
       S_EVAL: begin
         pf_d  = ev_pf;
-        p31_d = p31_q && !(ev_rgo && (sx_inv || sx_acc || sx_op));   // (a NAK's status is not 31)
       end
       S_STEP: begin
         if (brt_q) begin
@@ -989,17 +1023,28 @@ module roce_comp #(
         end else if (brs_q) begin
           if (rs_fatal) begin
             pf_d  = post_oh(P_FATAL);
-            p31_d = 1'b0;
           end
         end else if (rr_none) begin
           pf_d  = post_oh(P_NONE);
-          p31_d = 1'b1;
         end else if (rr_retgo) begin
-          p31_d = 1'b0;
         end
       end
       default: ;
     endcase
+  end
+  // p31 (post_st == 31) as a sum of products from flip-flops: taken with
+  // an event (e_st31: a requester event with status 31), held, cleared by
+  // a NAK's status (S_EVAL) or a READ/atomic retired, set by a READ/atomic
+  // done (S_STEP)
+  (* keep *) logic e_st31;
+  always_comb begin
+    e_st31 = e_v && !h_v && e.status == 5'd31;
+    p31_d  = (acc && e_st31) ||
+             (st_q == S_WB && !wb_go && p31_q) ||
+             (st_q == S_EVAL && p31_q && !(ev_rgo && (sx_inv || sx_acc || sx_op))) ||   // (a NAK's status is not 31)
+             (st_q == S_STEP && !brt_q && !brs_q && rr_none) ||
+             (st_q == S_STEP && p31_q && !(!brt_q && brs_q && rs_fatal) && !(!brt_q && !brs_q && rr_retgo)) ||
+             (st_q != S_IDLE && st_q != S_WB && st_q != S_EVAL && st_q != S_STEP && p31_q);
   end
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -1109,16 +1154,23 @@ module roce_comp #(
     end
   end
 
+  // the atomic result is written in S_WB: set by the response step, cleared
+  // when the next event starts (its own always_comb: from flip-flops only)
+  always_comb begin
+    gen_v_d = (st_q == S_STEP && !brt_q && !brs_q && pf_q[P_ATACK] && w_at_q) ||
+              (gen_v_q && !(st_q == S_IDLE || (st_q == S_WB && wb_go)));
+  end
+
   // ------------------------------------------------ the state machine
   always_comb begin
     st_d = st_q;  post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  ws_d = ws_q;  wqe_d = wqe_q;
-    cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;
+    cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;
     wr_addr_d = wr_addr_q;  perr_d = perr_q;  ult_d = ult_q;  une_d = une_q;  rdp_d = rdp_q;
     cq_push = 1'b0;
     unique case (st_q)
       S_INIT: if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
       S_IDLE: begin
-        cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  gen_v_d = 1'b0;  perr_d = 1'b0;
+        cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  perr_d = 1'b0;
         post_d = in_post;  post_st_d = in_post_st;
         if (in_go) st_d = S_LD;
       end
@@ -1165,12 +1217,11 @@ module roce_comp #(
         end
         if (!brt_q && brs_q && rs_rnrt) rnrt_v_d = 1'b1;
         if (sp_rr && rr_wset) wr_v_d = haspay_q;
-        if (sp_rr && rr_gen) gen_v_d = 1'b1;
         if (sp_rr) wr_addr_d = rr_addr;
       end
       S_WB: begin
         if (wb_go) begin                     // and S_IDLE's work
-          cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  gen_v_d = 1'b0;  perr_d = 1'b0;
+          cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  perr_d = 1'b0;
           post_d = in_post;  post_st_d = in_post_st;
           st_d   = in_go ? S_LD : S_IDLE;
         end
@@ -1337,6 +1388,9 @@ module roce_comp #(
   always_ff @(posedge clk) begin
     if (!rst && st_q == S_STEP && (brt_q != rt_hit || (!brt_q && brs_q != rs_hit)))
       $error("%m: S_STEP block chosen ahead (rt %0d rs %0d) differs (rt %0d rs %0d)", brt_q, brs_q, rt_hit, rs_hit);
+    // the response class flag is the event's
+    if (!rst && st_q == S_EVAL && sx_go != (ev_q == E_RSP && !sx_bad))
+      $error("%m: sx_go differs");
     // the post kind's flags are post_q's
     if (!rst && (pf_q != post_oh(post_q) || p31_q != (post_st_q == 5'd31)))
       $error("%m: post kind flags differ from post_q");

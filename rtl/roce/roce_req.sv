@@ -34,9 +34,11 @@
 //   S_RD    the four reads of the turn issued at q_q
 //   S_LD    the read data registered (ws_q, head_q, cpub_q, ctx_q) and what
 //           S_EVAL decides on computed from it (ld_q: RTS, behind the
-//           completer, nothing to send, the send pointer, rewind offsets)
-//   S_EVAL  command, not sending (flush / error event), paused, or send:
-//           the WQE at ld_q.wa is read (in every S_EVAL)
+//           completer, nothing to send, the send pointer, rewind offsets,
+//           and S_EVAL's case as one-hot flags ld_q.k_*)
+//   S_EVAL  command, not sending (flush / error event), paused, or send,
+//           chosen by the flags, each state field selected flatly: the WQE
+//           at ld_q.wa is read (in every S_EVAL)
 //   S_WQE   the WQE registered with rem = length - soff, rem - 1, npsn + 1
 //           and the end of the local range; the MR read at a WQE's first
 //           packet (mrchk)
@@ -46,11 +48,13 @@
 //           else the header, DMA command and timer arm pushed when all have
 //           room, the state written back, the QP kicked again if it has work
 //   S_WB    the state written back (turns that sent nothing)
-// 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices and are pushed from the
-// slices' registers; the outputs leave from flip-flops: events and timer
+// 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices (the
+// in-table check made before them) and are pushed from the slices' registers; the outputs leave from flip-flops: events and timer
 // arms from lib_fifo output registers, DMA commands and headers from output
 // registers of their own that S_PKT's push reaches in one cycle while
-// nothing is queued (a lib_fifo behind each holds the rest). The MR is read
+// nothing is queued (a lib_fifo behind each holds the rest). The FIFOs'
+// room, the reset queue's and the ready FIFO's "not empty" are flags
+// registered a cycle ahead. The MR is read
 // in every S_WQE (rd_en from the state register; its key is the WQE RAM's
 // output, the one output not from a flip-flop).
 `default_nettype none
@@ -233,9 +237,10 @@ module roce_req #(
   logic [QAW-1:0] popq_q, popq_d;
   logic           in_c, in_k;
   logic           rp_ss_q, rp_ss_d, rp_in_q, rp_in_d, rp_bit_q, rp_bit_d, rp_clr_q, rp_clr_d;
-  (* keep *) logic qb_ss, qb_ck, qb_sk;   // three lookups side by side (not one behind the source mux)
-  logic           k_v;                    // a kick sets its QP's bit (rf_in) in this cycle
   localparam int QLO = QAW / 2, QHI = QAW - QAW / 2;
+  (* keep *) logic qb_ss, qb_ck, qb_sk;   // three lookups side by side (not one behind the source mux)
+  (* keep *) logic k_v;                   // a kick sets its QP's bit (rf_in) in this cycle
+  (* keep *) logic sk_idle;               // nothing else waits: an SQ kick starts its turn at once
   (* keep *) logic [(1 << QLO)-1:0] kd_lo, pd_lo;   // rf_in, popq_q: low half decoded
   (* keep *) logic [(1 << QHI)-1:0] kd_hi, pd_hi;   // high half, with k_v, popv_q
   logic           rfz_q, rfz_d;           // rfn_q == 0
@@ -264,8 +269,8 @@ module roce_req #(
     popq_d   = rf_out;
     // a kick is pushed unless its QP is queued already (or out of the table: in_c, in_k)
     rf_in    = ss_v_q ? ss_q_q : ck_valid ? ck_qpn : sk_qpn;
-    sk_direct = st_q == S_IDLE && !rq_valid && !cm_valid && rfz_q && !rp_v_q && !ss_v_q && !ck_valid &&
-                sk_valid && in_k;
+    sk_idle   = st_q == S_IDLE && !rq_valid && !cm_valid && rfz_q && !rp_v_q;
+    sk_direct = sk_idle && !ss_v_q && !ck_valid && sk_valid && in_k;
     // the kick of this cycle, with its lookups, registered (rp_*); its push
     // is decided and written from those registers the cycle after:
     //   a self kick unless its QP is queued (a pop of ss_q_q in the cycle of
@@ -277,10 +282,7 @@ module roce_req #(
     rp_ss_d  = ss_v_q;
     rp_in_d  = ss_v_q || (ck_valid ? in_c : in_k);
     // the queued bit looked up at each source's QPN at once, then chosen
-    qb_ss    = queued_q[ss_q_q];
-    qb_ck    = queued_q[ck_qpn];
-    qb_sk    = queued_q[sk_qpn];
-    rp_bit_d = ss_v_q ? qb_ss : ck_valid ? qb_ck : qb_sk;
+    rp_bit_d = (ss_v_q && qb_ss) || (!ss_v_q && ck_valid && qb_ck) || (!ss_v_q && !ck_valid && qb_sk);
     rp_clr_d = popv_q && popq_q == rf_in;
     rf_push  = rp_v_q && (rp_ss_q ? !rp_bit_q : (rp_in_q && !(rp_bit_q && !rp_clr_q)));
     rfn_d    = rfn_q + (QAW+1)'(rf_push) - (QAW+1)'(rf_pop);
@@ -290,7 +292,7 @@ module roce_req #(
     // (one kick at a time: the bit of rf_in, set when k_v; a self kick's
     // only when the bit was clear: its pop in this cycle clears it)
     // the QPNs decoded in two halves (kept apart: one LUT per bit after them)
-    k_v = ss_v_q || (ck_valid ? in_c : (sk_valid && in_k && !sk_direct));
+    k_v = ss_v_q || (ck_valid && in_c) || (!ck_valid && sk_valid && in_k && !sk_idle);   // (!sk_direct)
     for (int j = 0; j < (1 << QLO); j++) begin
       kd_lo[j] = rf_in[QLO-1:0] == QLO'(j);
       pd_lo[j] = popq_q[QLO-1:0] == QLO'(j);
@@ -303,6 +305,40 @@ module roce_req #(
       queued_d[i] = (queued_q[i] && !(pd_hi[i >> QLO] && pd_lo[i % (1 << QLO)])) ||
                     (kd_hi[i >> QLO] && kd_lo[i % (1 << QLO)] && !(ss_v_q && queued_q[i]));
     end
+  end
+
+  // The queued bit at each kick source's QPN (ss_q_q, ck_qpn, sk_qpn): a
+  // tree of 4:1 muxes, each level kept apart (one LUT a level).
+  localparam int LKL = (QAW + 1) / 2;   // levels
+  localparam int LKN = 1 << (2 * LKL);  // the table padded to a power of four
+  logic [QAW-1:0] lk_idx [3];
+  logic           lk_bit [3];
+  always_comb begin
+    lk_idx[0] = ss_q_q;
+    lk_idx[1] = ck_qpn;
+    lk_idx[2] = sk_qpn;
+    qb_ss = lk_bit[0];
+    qb_ck = lk_bit[1];
+    qb_sk = lk_bit[2];
+  end
+  for (genvar s = 0; s < 3; s++) begin : g_lk
+    logic [2*LKL-1:0] ix;
+    assign ix = (2*LKL)'(lk_idx[s]);
+    for (genvar l = 0; l <= LKL; l++) begin : g_l
+      // level l: (4^LKL >> 2l) entries (the table padded to a power of four)
+      (* keep *) logic [(1 << (2*(LKL-l)))-1:0] v;
+      if (l == 0) begin : g_leaf
+        assign v = LKN'(queued_q);
+      end else begin : g_node
+        logic [1:0] sel;
+        assign sel = ix[2*(l-1) +: 2];
+        for (genvar j = 0; j < (1 << (2*(LKL-l))); j++) begin : g_j
+          assign v[j] = sel[1] ? (sel[0] ? g_l[l-1].v[4*j+3] : g_l[l-1].v[4*j+2])
+                               : (sel[0] ? g_l[l-1].v[4*j+1] : g_l[l-1].v[4*j]);
+        end
+      end
+    end
+    assign lk_bit[s] = g_l[LKL].v[0];
   end
 
   // ------------------------------------------------------------ QP resets
@@ -815,7 +851,7 @@ module roce_req #(
 
   // ------------------------------------------------------------ the FSM
   rst_t          ws;      // the turn's new state (module level: Yosys 0.23 takes no struct locals)
-  (* keep *) logic pkt_go;
+  (* keep *) logic pkt_go, pkt_push;
   always_comb begin
     st_d        = st_q;
     init_d      = init_q;
@@ -859,9 +895,10 @@ module roce_req #(
     ev_push     = 1'b0;
     ev_in       = '0;
     ev_in.qpn   = 24'(q_q);
-    tc_push     = 1'b0;
-    dc_push     = 1'b0;
-    hd_push     = 1'b0;
+    // (the packet's pushes: pkt_push below)
+    tc_push     = pkt_push && pre_q.ackreq;
+    dc_push     = pkt_push && pre_q.dcp;
+    hd_push     = pkt_push;
     ws          = ws_q;
 
     unique case (st_q)
@@ -950,9 +987,6 @@ module roce_req #(
         end else if (!pre_q.win) begin
           st_d = S_WB;                      // the completer kicks when the window opens
         end else if (pkt_go) begin
-          hd_push = 1'b1;
-          tc_push = pre_q.ackreq;
-          dc_push = pre_q.dcp;
           cnt_pkt_d = cnt_pkt_q + 32'd1;
           if (pre_q.adv) begin
             ws.soff = pre_q.soff;
@@ -998,7 +1032,10 @@ module roce_req #(
   end
 
   // S_PKT: the packet goes (one LUT from flip-flops, kept apart)
-  always_comb pkt_go = pre_q.ok && hd_in_ready && (!pre_q.ackreq || tc_in_ready) && (!pre_q.dcp || dc_in_ready);
+  always_comb begin
+    pkt_go   = pre_q.ok && hd_in_ready && (!pre_q.ackreq || tc_in_ready) && (!pre_q.dcp || dc_in_ready);
+    pkt_push = st_q == S_PKT && pkt_go;
+  end
 
   always_comb begin
     pre_d  = (st_q == S_PRE) ? pre_n : pre_q;
