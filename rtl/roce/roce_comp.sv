@@ -44,17 +44,24 @@
 //   S_LD     the row (as S_WB wrote it when it wrote it in the same cycle; a
 //            fresh row for a QP never used); psn - una, maxpsn - una,
 //            maxpsn = una, psn + 1
-//   S_EVAL   ACK/NAK class, outstanding or not, lim; reads the WQE at cptr
+//   S_EVAL   outstanding or not (the response's ACK/NAK class comes
+//            classified with its header, sx_*), lim; reads the WQE at cptr
 //   S_WQE    the WQE (RAM output) registered, its PSN count from the RAM
 //            output; psn - fpsn and its byte offset; lim - fpsn + 1,
 //            una0 - fpsn
 //   S_WX     from the registered WQE: its kind, last PSN + 1, last PSN < lim,
 //            last PSN + 1 = lim, the response's fit and DMA address; una <
-//            lim
+//            lim; which S_STEP block decides (brt, brs) and the retire
+//            step's sub-case (rk_*: flush, local error, implicit NAK, WQEs
+//            acknowledged), as flags
 //   S_STEP   one retire step or the post action; reads the WQE at cptr + 1
 //            (a step that moves cptr on goes on at S_WQE: 3 cycles per WQE)
-//   S_WB     every output of the event at once, when all have room; the
-//            retry budgets back to full when una moved (in the row written)
+//   S_WB     every output of the event at once, when all have room (a flag
+//            registered a cycle ahead from the FIFO counts); the retry
+//            budgets back to full when una moved (in the row written)
+// The post kind is kept one-hot beside post_q (pf_q, p31_q), so S_STEP's
+// decisions test flip-flops; the counters count registered increments (a
+// cycle late).
 // A plain ACK or a READ response takes 6 cycles, S_LD to S_WB. Commands,
 // kicks, timer commands, DMA commands and CQEs leave through lib_fifo
 // queues (valid, data and ready from flip-flops), the DMA data through a
@@ -215,6 +222,9 @@ module roce_comp #(
     P_FLUSH  = 3'd6,
     P_TMO    = 3'd7   // ACK timeout
   } post_e;
+  function automatic logic [7:0] post_oh(input post_e p);   // one-hot of a post kind
+    post_oh = 8'(1) << p;
+  endfunction
 
   state_e                 st_q, st_d;
   logic [QAW-1:0]         init_q, init_d;
@@ -286,28 +296,30 @@ module roce_comp #(
   roce_qp_pkg::cqe_t      cq_in_cqe, cq_out_cqe;
   logic [31:0]            cq_in_tag, cq_out_tag;
   logic [$clog2(CQE_DEPTH):0] cq_count, cq_new_q, cq_new_d;   // CQEs pushed by the event under way
+  logic [2:0]             cmd_cnt, kick_cnt, tc_cnt, dc_cnt;
+  logic [3:0]             dec_cnt;
 
   // lib_fifo: valid, data and ready from flip-flops (a word is out 2 cycles
   // after its push)
   lib_fifo #(.WIDTH(roce_req_pkg::RCMD_W), .DEPTH(4)) u_cmd_q (
     .clk, .rst, .s_valid(cmd_push), .s_ready(cmd_in_ready), .s_data(cmd_in),
-    .m_valid(m_cmd_valid), .m_ready(m_cmd_ready), .m_data(m_cmd), .count()
+    .m_valid(m_cmd_valid), .m_ready(m_cmd_ready), .m_data(m_cmd), .count(cmd_cnt)
   );
   lib_fifo #(.WIDTH(24), .DEPTH(4)) u_kick_q (
     .clk, .rst, .s_valid(kick_push), .s_ready(kick_in_ready), .s_data(24'(q_q)),
-    .m_valid(m_kick_valid), .m_ready(m_kick_ready), .m_data(m_kick_qpn), .count()
+    .m_valid(m_kick_valid), .m_ready(m_kick_ready), .m_data(m_kick_qpn), .count(kick_cnt)
   );
   lib_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
     .clk, .rst, .s_valid(tc_push), .s_ready(tc_in_ready), .s_data(tc_in),
-    .m_valid(m_tcmd_valid), .m_ready(m_tcmd_ready), .m_data(m_tcmd), .count()
+    .m_valid(m_tcmd_valid), .m_ready(m_tcmd_ready), .m_data(m_tcmd), .count(tc_cnt)
   );
   lib_fifo #(.WIDTH(mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W), .DEPTH(4)) u_dc_q (
     .clk, .rst, .s_valid(dc_push), .s_ready(dc_in_ready), .s_data(dc_in),
-    .m_valid(m_dma_cmd_valid), .m_ready(m_dma_cmd_ready), .m_data(m_dma_cmd), .count()
+    .m_valid(m_dma_cmd_valid), .m_ready(m_dma_cmd_ready), .m_data(m_dma_cmd), .count(dc_cnt)
   );
   lib_fifo #(.WIDTH(DEC_W), .DEPTH(8)) u_dec_q (
     .clk, .rst, .s_valid(dec_push), .s_ready(dec_in_ready), .s_data(dec_in),
-    .m_valid(dec_valid), .m_ready(dec_pop), .m_data(dec_out), .count()
+    .m_valid(dec_valid), .m_ready(dec_pop), .m_data(dec_out), .count(dec_cnt)
   );
   lib_fifo #(.WIDTH(roce_qp_pkg::CQE_W + 32), .DEPTH(CQE_DEPTH)) u_cq_q (
     .clk, .rst, .s_valid(cq_push), .s_ready(cq_in_ready), .s_data({cq_in_cqe, cq_in_tag}),
@@ -546,7 +558,6 @@ module roce_comp #(
     if (st_q == S_WB && wb_go) cq_new_d = '0;
   end
 
-  logic [2:0]  scls;
   logic        progress;
   logic        une_q, une_d;               // ws_q.una != una0_q
   logic        rdp_q, rdp_d;               // ws_q.rd_done != rdd0_q (a READ/atomic retired)
@@ -558,7 +569,6 @@ module roce_comp #(
   logic        fmore_q, fmore_d;           // E_FLUSH: WQEs left before fhead
   logic        ne_una, ne_l1, ne_lim, ne_psn1;   // una would differ from una0
   always_comb begin
-    scls      = syn_q[7:5];
     ne_una    = une_q;
     ne_l1     = nel1_q;
     ne_lim    = nel_q;
@@ -618,6 +628,24 @@ module roce_comp #(
     post_e       post;      // READ response / atomic ACK / ACK-NAK
   } rsp_t;
   localparam int RSP_W = 24 + 1 + 24 + 8 + 16 + 1 + 64 + 3;
+  // The class of the response in the slice's register (S_EVAL's, for an
+  // outstanding response), registered free running (hx_q: the class of the
+  // header taken in the cycle before, loaded into sx_* in S_LD): ACK (lim =
+  // psn + 1), sequence NAK, invalid request / remote access / remote
+  // operational NAK, reserved syndrome or NAK code (dropped); the post kind
+  // it leads to (and one-hot) and its status.
+  typedef struct packed {
+    logic        x_ack, x_seq, x_inv, x_acc, x_op, x_bad;
+    post_e       x_post;
+    logic [7:0]  x_pf;
+    logic [4:0]  x_fst;
+  } rcls_t;
+  rcls_t      hx, hx_q;
+  logic [2:0] r_cls;
+  logic [4:0] r_code;
+  logic       r_rdr, r_ata, r_c0, r_c1, r_c3, r_fat;   // READ response, atomic ACK, AETH classes 0, 1, 3
+  logic [4:0] r_k;                                     // NAK code k
+
   rsp_t                 rsp_in, h;
   logic                 h_v, h_take;
   roce_req_pkg::rev_t   e;
@@ -642,6 +670,35 @@ module roce_comp #(
     .clk, .rst, .s_valid(s_rsp_hdr_valid), .s_ready(s_rsp_hdr_ready), .s_data(rsp_in),
     .m_valid(h_v), .m_ready(h_take), .m_data(h)
   );
+  always_comb begin
+    r_rdr         = h.post == P_RDRESP;
+    r_ata         = h.post == P_ATACK;
+    r_cls         = h.syn[7:5];
+    r_code        = h.syn[4:0];
+    r_c0          = !r_rdr && !r_ata && r_cls == 3'b000;
+    r_c1          = !r_rdr && !r_ata && r_cls == 3'b001;
+    r_c3          = !r_rdr && !r_ata && r_cls == 3'b011;
+    for (int k = 0; k < 5; k++) r_k[k] = r_code == 5'(k);
+    hx.x_ack  = r_c0;
+    hx.x_seq  = r_c3 && r_k[0];
+    hx.x_inv  = r_c3 && (r_k[1] || r_k[4]);
+    hx.x_acc  = r_c3 && r_k[2];
+    hx.x_op   = r_c3 && r_k[3];
+    hx.x_bad  = !r_rdr && !r_ata && !r_c0 && !r_c1 && !(r_c3 && r_k != '0);
+    r_fat         = r_c3 && (r_k[1] || r_k[2] || r_k[3] || r_k[4]);
+    hx.x_pf   = '0;
+    hx.x_pf[P_RDRESP] = r_rdr;
+    hx.x_pf[P_ATACK]  = r_ata;
+    hx.x_pf[P_RNR]    = r_c1;
+    hx.x_pf[P_SEQ]    = r_c3 && r_k[0];
+    hx.x_pf[P_FATAL]  = r_fat;
+    hx.x_pf[P_NONE]   = !r_rdr && !r_ata && !r_c1 && !(r_c3 && r_k != '0);
+    hx.x_post = r_rdr ? P_RDRESP : r_ata ? P_ATACK : r_c1 ? P_RNR : (r_c3 && r_k[0]) ? P_SEQ :
+                r_fat ? P_FATAL : P_NONE;
+    hx.x_fst  = (r_c3 && (r_k[1] || r_k[4])) ? roce_qp_pkg::WC_REM_INV_REQ_ERR :
+                (r_c3 && r_k[2]) ? roce_qp_pkg::WC_REM_ACCESS_ERR : (r_c3 && r_k[3]) ? roce_qp_pkg::WC_REM_OP_ERR : 5'd0;
+  end
+  always_ff @(posedge clk) hx_q <= hx;
   lib_skid #(.WIDTH(roce_req_pkg::REV_W)) u_ev_slice (
     .clk, .rst, .s_valid(s_ev_valid), .s_ready(s_ev_ready), .s_data(s_ev),
     .m_valid(e_v), .m_ready(e_take), .m_data(e)
@@ -669,7 +726,7 @@ module roce_comp #(
     init_d = init_q;  q_d = q_q;  qok_d = qok_q;  ev_d = ev_q;  fhead_d = fhead_q;
     psn_d = psn_q;  syn_d = syn_q;  plen_d = plen_q;  haspay_d = haspay_q;  orig_d = orig_q;
     trnr_d = trnr_q;  una0_d = una0_q;  rdd0_d = rdd0_q;  ctx_d = ctx_q;
-    rq_ready = 1'b0;  h_take = 1'b0;  e_take = 1'b0;  t_take = 1'b0;
+    rq_ready = 1'b0;  h_take = 1'b0;  e_take = 1'b0;  t_take = 1'b0;  sx_ld = 1'b0;
     sr_re      = 1'b1;             // every cycle: only the read of the cycle an event is taken is used
     sr_raddr   = h_v ? h.qpn[QAW-1:0] : e_v ? e.qpn[QAW-1:0] : t.qpn[QAW-1:0];
     ctx_rd_en  = 1'b1;
@@ -700,6 +757,7 @@ module roce_comp #(
           // S_WB waits for room
         end else if (h_v) begin
           h_take   = 1'b1;
+          sx_ld    = 1'b1;
           ev_d     = E_RSP;
           q_d      = h.qpn[QAW-1:0];
           qok_d    = h.ok;               // else not a response for us: dropped
@@ -742,72 +800,72 @@ module roce_comp #(
   end
 
   // ------------------------------------------------ evaluation (S_EVAL)
+  // What the response's syndrome and kind say (sx_*: hx_q, classified from
+  // the slice's register in the cycle it was taken, loaded in S_LD): S_EVAL
+  // only adds whether the response is outstanding and the QP's state.
+  logic        sx_ack, sx_seq, sx_inv, sx_acc, sx_op, sx_bad;
+  logic [7:0]  sx_pf;       // the post kind an outstanding response leads to (one-hot)
+  post_e       sx_post;
+  logic [4:0]  sx_fst;      // its status (P_FATAL)
+  logic        sx_ld, sx_ld_q;   // a response taken (in the cycle before S_LD)
+  logic        sx_go;       // the event is a response with a known syndrome (E_RSP && !sx_bad)
+  always_ff @(posedge clk) begin
+    if (rst) sx_ld_q <= 1'b0;
+    else     sx_ld_q <= sx_ld;
+    if (st_q == S_LD) begin
+      sx_go  <= sx_ld_q && !hx_q.x_bad;
+      sx_ack <= hx_q.x_ack;  sx_seq <= hx_q.x_seq;  sx_inv <= hx_q.x_inv;  sx_acc <= hx_q.x_acc;
+      sx_op <= hx_q.x_op;  sx_bad <= hx_q.x_bad;  sx_post <= hx_q.x_post;  sx_pf <= hx_q.x_pf;
+      sx_fst <= hx_q.x_fst;
+    end
+  end
+
   state_e      ev_st;
   post_e       ev_post;
+  logic [7:0]  ev_pf;       // post_oh(ev_post)
   logic [4:0]  ev_post_st;
   logic [23:0] ev_lim;
   logic        ev_lerr, ev_resend;
   logic        ev_drop, ev_seq, ev_inv, ev_acc, ev_op, ev_tmo;
+  logic        ev_out;      // E_RSP: outstanding, on a QP not in ERROR
+  (* keep *) logic ev_lt;   // the carry chain's result, apart from what follows
+  logic        ev_rgo;      // E_RSP: outstanding with a known syndrome
+  logic        ev_fl, ev_tmr;
   always_comb begin
-    ev_st = S_WQE;  ev_post = post_q;  ev_post_st = post_st_q;  ev_lim = ws_q.una;
-    ev_lerr = 1'b0;  ev_resend = 1'b0;
-    ev_drop = 1'b0;  ev_seq = 1'b0;  ev_inv = 1'b0;  ev_acc = 1'b0;  ev_op = 1'b0;  ev_tmo = 1'b0;
-    if (!qok_q) begin
-      ev_st   = S_WB;
-      ev_drop = ev_q == E_RSP;
-    end else begin
-      unique case (ev_q)
-        E_RSP: begin
-          if (ws_q.err || d_q >= o_q) begin   // (o = 0: d >= o)
-            ev_st   = S_WB;                  // not outstanding (duplicate, stale, bogus)
-            ev_drop = 1'b1;
-          end else if (post_q == P_RDRESP || post_q == P_ATACK) begin
-            ev_lim = psn_q;                  // a response acknowledges every PSN before it
-          end else if (scls == 3'b000) begin
-            ev_lim = psn1_q;                 // ACK
-          end else if (scls == 3'b001) begin
-            ev_lim  = psn_q;                 // RNR NAK
-            ev_post = P_RNR;
-          end else if (scls == 3'b011) begin
-            ev_lim = psn_q;
-            unique case (syn_q[4:0])
-              5'd0: begin ev_post = P_SEQ; ev_seq = 1'b1; end
-              5'd1, 5'd4: begin ev_post = P_FATAL; ev_post_st = roce_qp_pkg::WC_REM_INV_REQ_ERR; ev_inv = 1'b1; end
-              5'd2: begin ev_post = P_FATAL; ev_post_st = roce_qp_pkg::WC_REM_ACCESS_ERR; ev_acc = 1'b1; end
-              5'd3: begin ev_post = P_FATAL; ev_post_st = roce_qp_pkg::WC_REM_OP_ERR; ev_op = 1'b1; end
-              default: begin ev_st = S_WB; ev_drop = 1'b1; end
-            endcase
-          end else begin
-            ev_st   = S_WB;                  // reserved syndrome
-            ev_drop = 1'b1;
-          end
-        end
-        E_ERR: begin
-          ev_lerr = !ws_q.err && !ws_q.lerr_v;
-          if (ws_q.err) ev_st = S_WB;
-        end
-        E_FLUSH: begin
-          if (ws_q.err) ev_post = P_FLUSH;
-          else ev_st = S_WB;
-        end
-        default: begin   // E_TEXP
-          if (ws_q.err) begin
-            ev_st = S_WB;
-          end else if (trnr_q) begin
-            ev_resend = 1'b1;                // RNR wait over: resend
-            ev_st     = S_WB;
-          end else if (oz_q) begin
-            ev_st = S_WB;                    // nothing outstanding
-          end else begin
-            ev_post = P_TMO;
-            ev_tmo  = 1'b1;
-          end
-        end
-      endcase
-    end
+    ev_lt   = d_q < o_q;                           // (o = 0: d >= o)
+    ev_out  = !ws_q.err && ev_lt;
+    ev_rgo  = qok_q && sx_go && ev_out;           // (sx_go: E_RSP && !sx_bad)
+    ev_fl   = qok_q && ev_q == E_FLUSH && ws_q.err;
+    ev_tmr  = qok_q && ev_q == E_TEXP && !ws_q.err && !trnr_q && !oz_q;
+    ev_drop = ev_q == E_RSP && !ev_rgo;             // not for us, not outstanding (duplicate, stale, bogus), reserved
+    ev_seq  = ev_rgo && sx_seq;
+    ev_inv  = ev_rgo && sx_inv;
+    ev_acc  = ev_rgo && sx_acc;
+    ev_op   = ev_rgo && sx_op;
+    ev_tmo  = ev_tmr;
+    ev_lerr = qok_q && ev_q == E_ERR && !ws_q.err && !ws_q.lerr_v;
+    ev_resend = qok_q && ev_q == E_TEXP && !ws_q.err && trnr_q;   // RNR wait over: resend
+    ev_post    = ev_rgo ? sx_post : ev_fl ? P_FLUSH : ev_tmr ? P_TMO : post_q;
+    ev_pf      = ev_rgo ? sx_pf : ev_fl ? post_oh(P_FLUSH) : ev_tmr ? post_oh(P_TMO) : pf_q;
+    ev_post_st = ev_rgo ? sx_fst : post_st_q;
+    ev_lim     = (ev_rgo && sx_ack) ? psn1_q : ev_rgo ? psn_q : ws_q.una;
+    // on to the WQE: a response outstanding, a local error (not in ERROR), a
+    // flush (in ERROR), a timeout with PSNs outstanding
+    ev_st = (ev_rgo || ev_fl || ev_tmr || (qok_q && ev_q == E_ERR && !ws_q.err)) ? S_WQE : S_WB;
   end
 
   // ------------------------------------------------ retire (S_STEP): flush, local error, ACKed WQEs
+  // The sub-case is chosen a cycle ahead (S_WX, with the block: brt_q) into
+  // one-hot flags that hold through the S_STEP cycles waiting for CQE room
+  // (nothing they are made of changes then):
+  //   rk_fl   flush one more WQE          rk_fle  flush done
+  //   rk_le   WQE cptr failed locally     rk_imp  implicit NAK (READ/atomic)
+  //   rk_ack  WQEs acknowledged: the whole WQE (lpl_q) or una = lim
+  // rk_acks: rk_ack and the WQE signaled; rk_sc: the message-rate shortcut
+  // but for last PSN + 1 = lim (le1_q, from S_WX's arithmetic).
+  logic        rk_fl_q, rk_fl_d, rk_fle_q, rk_fle_d, rk_le_q, rk_le_d, rk_imp_q, rk_imp_d;
+  logic        rk_ack_q, rk_ack_d, rk_acks_q, rk_acks_d, rk_sc_q, rk_sc_d, rk_idrop_q, rk_idrop_d;
+  logic [PW-1:0] cptr1_q, cptr1_d;   // (cptr + 1) mod 2 x SQ_DEPTH (free running: cptr holds from S_WQE to its S_STEPs)
   logic        rt_hit;      // one of these applies (else the post action)
   state_e      rt_st;
   cst_t        rt_ws;
@@ -816,77 +874,52 @@ module roce_comp #(
   logic        rt_push, rt_err, rt_fail, rt_imp, rt_drop;
   logic        rt_une;      // the new una differs from una0
   logic        rt_clr;      // una >= lim from now on
+  logic        rt_whole;    // the whole WQE acknowledged and retired now
+  logic        rt_lgo;      // the local error's completion pushed now
   roce_qp_pkg::wc_status_e rt_err_st;
   always_comb begin
-    rt_hit = 1'b1;  rt_st = S_WB;  rt_ws = ws_q;  rt_post = post_q;  rt_lim = lim_q;
-    rt_push = 1'b0;  rt_err = 1'b0;  rt_fail = 1'b0;  rt_imp = 1'b0;  rt_drop = 1'b0;
-    rt_une = ne_una;  rt_clr = 1'b0;
-    rt_err_st = roce_qp_pkg::WC_WR_FLUSH_ERR;
-    if (post_q == P_FLUSH) begin
-      if (fmore_q) begin
-        rt_err = 1'b1;
-        if (cq_in_ready) begin
-          rt_push     = 1'b1;
-          rt_ws.cptr  = (ws_q.cptr + PW'(1)) & PMASK;
-          rt_st       = S_WQE;               // read in this cycle (cptr + 1)
-        end else begin
-          rt_st = S_STEP;
-        end
-      end
-    end else if (lerr_here_q) begin
-      rt_err    = 1'b1;
-      rt_err_st = st_lerr;
-      if (cq_in_ready) begin
-        rt_push      = 1'b1;
-        rt_fail      = 1'b1;
-        rt_ws.cptr   = (ws_q.cptr + PW'(1)) & PMASK;
-        rt_ws.err    = 1'b1;
-        rt_ws.lerr_v = 1'b0;
-      end else begin
-        rt_st = S_STEP;
-      end
-    end else if (post_q != P_TMO && ult_q) begin
-      if (w_rdat_q) begin
-        // implicit NAK: the peer is past a READ/atomic we have no answer
-        // for: resend from una like a sequence NAK
-        rt_post = P_SEQ;
-        rt_lim  = ws_q.una;
-        rt_imp  = 1'b1;
-        rt_clr  = 1'b1;
-        rt_st   = S_STEP;
-        // a response past missing responses is not used
-        rt_drop = post_q == P_RDRESP || post_q == P_ATACK;
-      end else if (lpl_q) begin             // the whole WQE acknowledged
-        if (!wqe_q.signaled || cq_in_ready) begin
-          rt_push     = wqe_q.signaled;
-          rt_ws.cptr  = (ws_q.cptr + PW'(1)) & PMASK;
-          rt_ws.fpsn  = lpsn1_q;
-          rt_ws.una   = lpsn1_q;
-          rt_ws.nak_v = 1'b0;
-          rt_une      = ne_l1;
-          if (post_q == P_NONE && post_st_q != 5'd31 && le1_q &&
-              !lerr_next_q) begin
-            // a plain ACK that ends exactly here: nothing more to retire and
-            // no post action needs the next WQE (message-rate shortcut)
-            rt_st = S_WB;
-          end else begin
-            // the next WQE was read in this cycle (S_STEP reads cptr + 1)
-            rt_st = S_WQE;
-          end
-        end else begin
-          rt_st = S_STEP;
-        end
-      end else begin
-        rt_ws.una   = lim_q;
-        rt_ws.nak_v = 1'b0;
-        rt_une      = ne_lim;
-        rt_clr      = 1'b1;
-        rt_st       = S_STEP;                // then the post action
-      end
-    end else begin
-      rt_hit = 1'b0;
+    rt_hit    = rk_fl_q || rk_fle_q || rk_le_q || rk_imp_q || rk_ack_q;
+    rt_whole  = rk_ack_q && lpl_q && (!wqe_q.signaled || cq_in_ready);
+    rt_lgo    = rk_le_q && cq_in_ready;
+    rt_push   = cq_in_ready && (rk_fl_q || rk_le_q || (rk_acks_q && lpl_q));
+    rt_err    = rk_fl_q || rk_le_q;
+    rt_err_st = rk_le_q ? st_lerr : roce_qp_pkg::WC_WR_FLUSH_ERR;
+    rt_fail   = rt_lgo;
+    rt_imp    = rk_imp_q;
+    rt_drop   = rk_idrop_q;   // a response past missing responses is not used
+    rt_clr    = rk_imp_q || (rk_ack_q && !lpl_q);
+    rt_post   = rk_imp_q ? P_SEQ : post_q;   // implicit NAK: resend from una like a sequence NAK
+    rt_lim    = rk_imp_q ? ws_q.una : lim_q;
+    rt_une    = rt_whole ? ne_l1 : (rk_ack_q && !lpl_q) ? ne_lim : ne_una;
+    rt_ws     = ws_q;
+    if ((rk_fl_q && cq_in_ready) || rt_lgo || rt_whole) rt_ws.cptr = cptr1_q;
+    if (rt_lgo) begin
+      rt_ws.err    = 1'b1;
+      rt_ws.lerr_v = 1'b0;
     end
+    if (rt_whole) begin
+      rt_ws.fpsn = lpsn1_q;
+      rt_ws.una  = lpsn1_q;
+    end else if (rk_ack_q && !lpl_q) begin
+      rt_ws.una  = lim_q;
+    end
+    if (rk_ack_q && (!lpl_q || rt_whole)) rt_ws.nak_v = 1'b0;
+    // next: S_WQE after a WQE moved on (the next one was read in this cycle:
+    // S_STEP reads cptr + 1), S_WB when done (a plain ACK that ends exactly
+    // at this WQE with nothing more to retire: the message-rate shortcut),
+    // else S_STEP (waiting for CQE room, or the post action)
+    rt_st = S_STEP;
+    if ((rk_fl_q && cq_in_ready) || (rt_whole && !(rk_sc_q && le1_q))) rt_st = S_WQE;
+    if (rk_fle_q || rt_lgo || (rt_whole && rk_sc_q && le1_q)) rt_st = S_WB;
   end
+
+  // ------------------------------------------------ the post kind as one-hot flags
+  // pf_q[k]: post_q == k; p31_q: post_st_q == 31 (a READ/atomic to retire).
+  // Kept beside post_q, set from the same choices (S_STEP: from the
+  // sub-cases that change the post kind), so S_STEP's decisions test a
+  // flip-flop per kind instead of decoding post_q.
+  logic [7:0]  pf_q, pf_d;
+  logic        p31_q, p31_d;
 
   // ------------------------------------------------ resend (S_STEP post action): NAK, timeout, RNR, fatal
   logic        rs_hit;
@@ -895,52 +928,34 @@ module roce_comp #(
   post_e       rs_post;
   logic [4:0]  rs_post_st;
   logic        rs_cmd, rs_rnrt, rs_push, rs_fail, rs_retry, rs_rnr;
+  logic        rs_dup;      // a resend from una is already under way (a repeated sequence NAK)
+  logic        rs_rexh, rs_nexh, rs_rgo, rs_ngo, rs_fatal;
   roce_req_pkg::rcmd_kind_e rs_cmdk;
   always_comb begin
-    rs_hit = 1'b1;  rs_st = S_WB;  rs_ws = ws_q;  rs_post = post_q;  rs_post_st = post_st_q;
-    rs_cmd = 1'b0;  rs_cmdk = roce_req_pkg::RC_RETRY;  rs_rnrt = 1'b0;  rs_push = 1'b0;  rs_fail = 1'b0;
-    rs_retry = 1'b0;  rs_rnr = 1'b0;
-    unique case (post_q)
-      P_SEQ, P_TMO: begin
-        if (post_q == P_SEQ && ws_q.nak_v && !progress) begin
-          // a resend from una is already under way
-        end else if (ws_q.retry_left == '0) begin
-          rs_post    = P_FATAL;
-          rs_post_st = roce_qp_pkg::WC_RETRY_EXC_ERR;
-          rs_st      = S_STEP;
-        end else begin
-          rs_ws.retry_left = ws_q.retry_left - 3'd1;
-          rs_ws.nak_v      = 1'b1;
-          rs_cmd           = 1'b1;
-          rs_retry         = 1'b1;
-        end
-      end
-      P_RNR: begin
-        if (ctx_q.rnr_retry != 3'd7 && ws_q.rnr_left == '0) begin
-          rs_post    = P_FATAL;
-          rs_post_st = roce_qp_pkg::WC_RNR_RETRY_EXC_ERR;
-          rs_st      = S_STEP;
-        end else begin
-          if (ctx_q.rnr_retry != 3'd7) rs_ws.rnr_left = ws_q.rnr_left - 3'd1;
-          rs_ws.nak_v = 1'b1;                // a sequence NAK at this PSN is the same episode
-          rs_cmd      = 1'b1;
-          rs_cmdk     = roce_req_pkg::RC_PAUSE;
-          rs_rnrt     = 1'b1;
-          rs_rnr      = 1'b1;
-        end
-      end
-      P_FATAL: begin
-        if (cq_in_ready) begin
-          rs_push    = 1'b1;
-          rs_fail    = 1'b1;
-          rs_ws.cptr = (ws_q.cptr + PW'(1)) & PMASK;
-          rs_ws.err  = 1'b1;
-        end else begin
-          rs_st = S_STEP;
-        end
-      end
-      default: rs_hit = 1'b0;
-    endcase
+    rs_hit   = pf_q[P_SEQ] || pf_q[P_TMO] || pf_q[P_RNR] || pf_q[P_FATAL];
+    rs_dup   = pf_q[P_SEQ] && ws_q.nak_v && !progress;
+    rs_rexh  = (pf_q[P_SEQ] || pf_q[P_TMO]) && !rs_dup && ws_q.retry_left == '0;   // retries exhausted
+    rs_rgo   = (pf_q[P_SEQ] || pf_q[P_TMO]) && !rs_dup && ws_q.retry_left != '0;   // resend
+    rs_nexh  = pf_q[P_RNR] && ctx_q.rnr_retry != 3'd7 && ws_q.rnr_left == '0;        // RNR retries exhausted
+    rs_ngo   = pf_q[P_RNR] && !(ctx_q.rnr_retry != 3'd7 && ws_q.rnr_left == '0);     // pause, wait, resend
+    rs_fatal = rs_rexh || rs_nexh;
+    rs_st = S_WB;  rs_ws = ws_q;  rs_post = post_q;  rs_post_st = post_st_q;
+    rs_cmd = rs_rgo || rs_ngo;  rs_cmdk = rs_ngo ? roce_req_pkg::RC_PAUSE : roce_req_pkg::RC_RETRY;
+    rs_rnrt = rs_ngo;  rs_retry = rs_rgo;  rs_rnr = rs_ngo;
+    rs_push = pf_q[P_FATAL] && cq_in_ready;
+    rs_fail = pf_q[P_FATAL] && cq_in_ready;
+    if (rs_fatal) begin
+      rs_post    = P_FATAL;
+      rs_post_st = rs_rexh ? roce_qp_pkg::WC_RETRY_EXC_ERR : roce_qp_pkg::WC_RNR_RETRY_EXC_ERR;
+    end
+    if (rs_fatal || (pf_q[P_FATAL] && !cq_in_ready)) rs_st = S_STEP;
+    if (rs_rgo) rs_ws.retry_left = ws_q.retry_left - 3'd1;
+    if (rs_ngo && ctx_q.rnr_retry != 3'd7) rs_ws.rnr_left = ws_q.rnr_left - 3'd1;
+    if (rs_rgo || rs_ngo) rs_ws.nak_v = 1'b1;   // (RNR: a sequence NAK at this PSN is the same episode)
+    if (rs_fail) begin
+      rs_ws.cptr = cptr1_q;
+      rs_ws.err  = 1'b1;
+    end
   end
 
   // ------------------------------------------------ response (S_STEP post action): READ data, atomic result
@@ -949,64 +964,96 @@ module roce_comp #(
   post_e       rr_post;
   logic [4:0]  rr_post_st;
   logic        rr_wset, rr_gen, rr_push, rr_drop, rr_une, rr_rdinc;
+  logic        rr_rd, rr_ret, rr_retgo, rr_none;
   logic [63:0] rr_addr;
   always_comb begin
-    rr_st = S_WB;  rr_ws = ws_q;  rr_post = post_q;  rr_post_st = post_st_q;
-    rr_wset = 1'b0;  rr_gen = 1'b0;  rr_push = 1'b0;  rr_drop = 1'b0;  rr_addr = wr_addr_q;
-    rr_une = ne_una;  rr_rdinc = 1'b0;
-    unique case (post_q)
-      P_RDRESP: begin
-        if (!w_rd_q) begin
-          rr_drop = 1'b1;                    // no READ at this PSN
-        end else begin
-          if (rfit_q) begin
-            rr_wset = 1'b1;
-            rr_addr = raddr_q;
-          end else begin
-            rr_drop = 1'b1;                  // beyond the local buffer
+    rr_rd    = pf_q[P_RDRESP] && w_rd_q;                 // READ data at this PSN
+    rr_gen   = pf_q[P_ATACK] && w_at_q;                  // the atomic's result
+    rr_drop  = (pf_q[P_RDRESP] && !(w_rd_q && rfit_q)) || // no READ here, or beyond the local buffer
+               (pf_q[P_ATACK] && !w_at_q);
+    rr_wset  = rr_rd && rfit_q;
+    rr_none  = (rr_rd && rlast_q) || rr_gen;             // retire it next cycle (its write counted)
+    rr_ret   = !pf_q[P_RDRESP] && !pf_q[P_ATACK] && p31_q;   // P_NONE: retire the READ/atomic at cptr
+    rr_retgo = rr_ret && (!wqe_q.signaled || cq_in_ready);
+    rr_addr  = rr_wset ? raddr_q : rr_gen ? wqe_q.laddr : wr_addr_q;
+    rr_push  = rr_retgo && wqe_q.signaled;
+    rr_rdinc = rr_retgo;
+    rr_st = S_WB;  rr_ws = ws_q;  rr_post = post_q;  rr_post_st = post_st_q;  rr_une = ne_una;
+    if (rr_none) begin
+      rr_post    = P_NONE;
+      rr_post_st = 5'd31;
+    end
+    if (rr_none || (rr_ret && !rr_retgo)) rr_st = S_STEP;
+    if (rr_retgo) rr_st = S_WQE;                          // the next WQE (read in this cycle) may be a local error
+    if (rr_rd && !rlast_q) begin
+      rr_ws.una   = psn1_q;
+      rr_ws.nak_v = 1'b0;
+      rr_une      = ne_psn1;
+    end
+    if (rr_retgo) begin
+      // (its data write is counted in the tag)
+      rr_ws.cptr    = cptr1_q;
+      rr_ws.fpsn    = lpsn1_q;
+      rr_ws.una     = lpsn1_q;
+      rr_une        = ne_l1;
+      rr_ws.rd_done = ws_q.rd_done + RW'(1);
+      rr_ws.nak_v   = 1'b0;
+      rr_post_st    = '0;
+    end
+  end
+
+  // the flags' next values: from the intake and S_EVAL as post_q, in S_STEP
+  // from the sub-cases that change the kind (implicit NAK -> P_SEQ, retries
+  // exhausted -> P_FATAL, READ/atomic done -> P_NONE with post_st 31)
+  always_comb begin
+    pf_d = pf_q;
+    unique case (st_q)
+      S_IDLE: begin
+        pf_d  = h_take ? post_oh(h.post) : post_oh(P_NONE);   // post_oh(in_post)
+      end
+      S_WB: if (wb_go) begin
+        pf_d  = h_take ? post_oh(h.post) : post_oh(P_NONE);   // post_oh(in_post)
+      end
+      S_EVAL: begin
+        pf_d  = ev_pf;
+      end
+      S_STEP: begin
+        if (brt_q) begin
+          if (rk_imp_q) pf_d = post_oh(P_SEQ);
+        end else if (brs_q) begin
+          if (rs_fatal) begin
+            pf_d  = post_oh(P_FATAL);
           end
-          if (rlast_q) begin
-            rr_post    = P_NONE;             // retire it next cycle (its write counted)
-            rr_post_st = 5'd31;
-            rr_st      = S_STEP;
-          end else begin
-            rr_ws.una   = psn1_q;
-            rr_ws.nak_v = 1'b0;
-            rr_une      = ne_psn1;
-          end
+        end else if (rr_none) begin
+          pf_d  = post_oh(P_NONE);
+        end else if (rr_retgo) begin
         end
       end
-      P_ATACK: begin
-        if (!w_at_q) begin
-          rr_drop = 1'b1;
-        end else begin
-          rr_gen     = 1'b1;
-          rr_addr    = wqe_q.laddr;
-          rr_post    = P_NONE;
-          rr_post_st = 5'd31;
-          rr_st      = S_STEP;
-        end
-      end
-      default: begin   // P_NONE
-        if (post_st_q == 5'd31) begin
-          // retire the READ/atomic at cptr (its data write is counted in the tag)
-          if (!wqe_q.signaled || cq_in_ready) begin
-            rr_push       = wqe_q.signaled;
-            rr_ws.cptr    = (ws_q.cptr + PW'(1)) & PMASK;
-            rr_ws.fpsn    = lpsn1_q;
-            rr_ws.una     = lpsn1_q;
-            rr_une        = ne_l1;
-            rr_ws.rd_done = ws_q.rd_done + RW'(1);
-            rr_rdinc      = 1'b1;
-            rr_ws.nak_v   = 1'b0;
-            rr_post_st    = '0;
-            rr_st         = S_WQE;           // the next WQE (read in this cycle) may be a local error
-          end else begin
-            rr_st = S_STEP;
-          end
-        end
-      end
+      default: ;
     endcase
+  end
+  // p31 (post_st == 31) as a sum of products from flip-flops: taken with
+  // an event (e_st31: a requester event with status 31), held, cleared by
+  // a NAK's status (S_EVAL) or a READ/atomic retired, set by a READ/atomic
+  // done (S_STEP)
+  (* keep *) logic e_st31;
+  always_comb begin
+    e_st31 = e_v && !h_v && e.status == 5'd31;
+    p31_d  = (acc && e_st31) ||
+             (st_q == S_WB && !wb_go && p31_q) ||
+             (st_q == S_EVAL && p31_q && !(ev_rgo && (sx_inv || sx_acc || sx_op))) ||   // (a NAK's status is not 31)
+             (st_q == S_STEP && !brt_q && !brs_q && rr_none) ||
+             (st_q == S_STEP && p31_q && !(!brt_q && brs_q && rs_fatal) && !(!brt_q && !brs_q && rr_retgo)) ||
+             (st_q != S_IDLE && st_q != S_WB && st_q != S_EVAL && st_q != S_STEP && p31_q);
+  end
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      pf_q  <= post_oh(P_NONE);
+      p31_q <= 1'b0;
+    end else begin
+      pf_q  <= pf_d;
+      p31_q <= p31_d;
+    end
   end
 
   // ------------------------------------------------ S_STEP: which block decides, a cycle ahead
@@ -1017,24 +1064,54 @@ module roce_comp #(
   logic brt_q, brt_d, brs_q, brs_d;
   logic ult_wx;             // una < lim (S_WX; computed in S_WQE)
   logic ultp_q, ultp_d;     // free running: una and lim hold from S_WQE on
-  function automatic logic rs_kind(input post_e p);
-    rs_kind = p == P_SEQ || p == P_TMO || p == P_RNR || p == P_FATAL;
+  // psn_lt (roce_req_pkg) as a carry chain and a compare side by side: a < b
+  // (mod 2^24) when b - a is in 1 .. 2^23 - 1
+  function automatic logic psn_lt_f(input logic [23:0] a, input logic [23:0] b);
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [23:0] d;   // its sign bit
+    /* verilator lint_on UNUSEDSIGNAL */
+    d        = b - a;
+    psn_lt_f = a != b && !d[23];
   endfunction
   always_comb begin
-    ultp_d = roce_req_pkg::psn_lt(ws_q.una, lim_q);
+    ultp_d = psn_lt_f(ws_q.una, lim_q);
     ult_wx = ultp_q;
     brt_d  = brt_q;
     brs_d  = brs_q;
     if (st_q == S_WX) begin
-      brt_d = post_q == P_FLUSH || lerr_here_q || (post_q != P_TMO && ult_wx);
-      brs_d = rs_kind(post_q);
+      brt_d = pf_q[P_FLUSH] || lerr_here_q || (!pf_q[P_TMO] && ult_wx);
+      brs_d = rs_hit;
     end else if (st_q == S_STEP && brt_q) begin
       brt_d = !rt_clr;
-      brs_d = rs_kind(rt_post);
+      brs_d = rk_imp_q || rs_hit;   // rt_post is a resend kind
+    end
+  end
+  // the retire step's sub-case (S_WX; held until the next S_WX or cleared
+  // with brt)
+  always_comb begin
+    cptr1_d = (ws_q.cptr + PW'(1)) & PMASK;
+    rk_fl_d = rk_fl_q;  rk_fle_d = rk_fle_q;  rk_le_d = rk_le_q;  rk_imp_d = rk_imp_q;
+    rk_ack_d = rk_ack_q;  rk_acks_d = rk_acks_q;  rk_sc_d = rk_sc_q;  rk_idrop_d = rk_idrop_q;
+    if (st_q == S_WX) begin
+      rk_fl_d    = pf_q[P_FLUSH] && fmore_q;
+      rk_fle_d   = pf_q[P_FLUSH] && !fmore_q;
+      rk_le_d    = !pf_q[P_FLUSH] && lerr_here_q;
+      rk_imp_d   = !pf_q[P_FLUSH] && !lerr_here_q && !pf_q[P_TMO] && ult_wx && w_rdat_d;
+      rk_ack_d   = !pf_q[P_FLUSH] && !lerr_here_q && !pf_q[P_TMO] && ult_wx && !w_rdat_d;
+      rk_acks_d  = !pf_q[P_FLUSH] && !lerr_here_q && !pf_q[P_TMO] && ult_wx && !w_rdat_d && wqe_q.signaled;
+      rk_sc_d    = pf_q[P_NONE] && !p31_q && !lerr_next_q;
+      rk_idrop_d = !pf_q[P_FLUSH] && !lerr_here_q && ult_wx && w_rdat_d && (pf_q[P_RDRESP] || pf_q[P_ATACK]);
+    end else if (st_q == S_STEP && brt_q && rt_clr) begin
+      // una >= lim from now on: no retire step until the next S_WX
+      rk_fl_d = 1'b0;  rk_fle_d = 1'b0;  rk_le_d = 1'b0;  rk_imp_d = 1'b0;
+      rk_ack_d = 1'b0;  rk_acks_d = 1'b0;  rk_idrop_d = 1'b0;
     end
   end
   always_ff @(posedge clk) begin
-    ultp_q <= ultp_d;
+    ultp_q  <= ultp_d;
+    cptr1_q <= cptr1_d;
+    rk_fl_q <= rk_fl_d;  rk_fle_q <= rk_fle_d;  rk_le_q <= rk_le_d;  rk_imp_q <= rk_imp_d;
+    rk_ack_q <= rk_ack_d;  rk_acks_q <= rk_acks_d;  rk_sc_q <= rk_sc_d;  rk_idrop_q <= rk_idrop_d;
     if (rst) begin
       brt_q <= 1'b0;
       brs_q <= 1'b0;
@@ -1060,7 +1137,7 @@ module roce_comp #(
     end else if (brs_q) begin
       sp_st = rs_st;  sp_ws = rs_ws;  sp_post = rs_post;  sp_post_st = rs_post_st;
       sp_push = rs_push;  sp_fail = rs_fail;  sp_une = ne_una;
-      cq_err = post_q == P_FATAL;  cq_err_st = st_post;
+      cq_err = pf_q[P_FATAL];  cq_err_st = st_post;
     end else begin
       sp_st = rr_st;  sp_ws = rr_ws;  sp_post = rr_post;  sp_post_st = rr_post_st;
       sp_push = rr_push;  sp_fail = 1'b0;  sp_une = rr_une;
@@ -1077,16 +1154,23 @@ module roce_comp #(
     end
   end
 
+  // the atomic result is written in S_WB: set by the response step, cleared
+  // when the next event starts (its own always_comb: from flip-flops only)
+  always_comb begin
+    gen_v_d = (st_q == S_STEP && !brt_q && !brs_q && pf_q[P_ATACK] && w_at_q) ||
+              (gen_v_q && !(st_q == S_IDLE || (st_q == S_WB && wb_go)));
+  end
+
   // ------------------------------------------------ the state machine
   always_comb begin
     st_d = st_q;  post_d = post_q;  post_st_d = post_st_q;  lim_d = lim_q;  ws_d = ws_q;  wqe_d = wqe_q;
-    cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;  gen_v_d = gen_v_q;
+    cmd_v_d = cmd_v_q;  cmdk_d = cmdk_q;  rnrt_v_d = rnrt_v_q;  wr_v_d = wr_v_q;
     wr_addr_d = wr_addr_q;  perr_d = perr_q;  ult_d = ult_q;  une_d = une_q;  rdp_d = rdp_q;
     cq_push = 1'b0;
     unique case (st_q)
       S_INIT: if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
       S_IDLE: begin
-        cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  gen_v_d = 1'b0;  perr_d = 1'b0;
+        cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  perr_d = 1'b0;
         post_d = in_post;  post_st_d = in_post_st;
         if (in_go) st_d = S_LD;
       end
@@ -1133,12 +1217,11 @@ module roce_comp #(
         end
         if (!brt_q && brs_q && rs_rnrt) rnrt_v_d = 1'b1;
         if (sp_rr && rr_wset) wr_v_d = haspay_q;
-        if (sp_rr && rr_gen) gen_v_d = 1'b1;
         if (sp_rr) wr_addr_d = rr_addr;
       end
       S_WB: begin
         if (wb_go) begin                     // and S_IDLE's work
-          cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  gen_v_d = 1'b0;  perr_d = 1'b0;
+          cmd_v_d = 1'b0;  rnrt_v_d = 1'b0;  wr_v_d = 1'b0;  perr_d = 1'b0;
           post_d = in_post;  post_st_d = in_post_st;
           st_d   = in_go ? S_LD : S_IDLE;
         end
@@ -1148,8 +1231,28 @@ module roce_comp #(
   end
 
   // ------------------------------------------------ write back (S_WB) and the state RAM's port
+  // S_WB's outputs have room: each FIFO's s_ready (count < DEPTH) as a flag
+  // registered a cycle ahead from its count, push and pop, so wb_go (and the
+  // intake of the next event behind it) starts at flip-flops.
+  logic room_q, room_d;
+  function automatic logic room_next(input logic [3:0] cnt, input logic push, input logic pop,
+                                     input logic [3:0] depth);
+    // (cnt + push - pop) < depth, without an adder: push only with room
+    room_next = cnt < depth - 4'(1) || (cnt == depth - 4'(1) && (!push || pop)) || (cnt == depth && pop);
+  endfunction
   always_comb begin
-    wb_go = cmd_in_ready && kick_in_ready && tc_in_ready && dc_in_ready && dec_in_ready;
+    room_d = room_next(4'(cmd_cnt), cmd_push, m_cmd_valid && m_cmd_ready, 4'd4) &&
+             room_next(4'(kick_cnt), kick_push, m_kick_valid && m_kick_ready, 4'd4) &&
+             room_next(4'(tc_cnt), tc_push, m_tcmd_valid && m_tcmd_ready, 4'd4) &&
+             room_next(4'(dc_cnt), dc_push, m_dma_cmd_valid && m_dma_cmd_ready, 4'd4) &&
+             room_next(dec_cnt, dec_push, dec_valid && dec_pop, 4'd8);
+  end
+  always_ff @(posedge clk) begin
+    if (rst) room_q <= 1'b1;
+    else     room_q <= room_d;
+  end
+  always_comb begin
+    wb_go = room_q;
     sr_we = 1'b0;  sr_waddr = q_q;  sr_wdata = wb_ws;
     cmd_push = 1'b0;  kick_push = 1'b0;  tc_push = 1'b0;  dc_push = 1'b0;  dec_push = 1'b0;
     qerr_d = 1'b0;  dma_iss_d = dma_iss_q;
@@ -1184,20 +1287,30 @@ module roce_comp #(
   end
 
   // ------------------------------------------------ counters
+  // each count's increment registered first (the counters lag a cycle)
   logic step_rt, step_rs, step_rr;
+  logic [10:0] inc_q, inc_d;  // drop (S_STEP response, retire), retry, rnr, implicit, timeout, seq, inv, acc, op, drop (S_EVAL)
   always_comb begin
     step_rt   = st_q == S_STEP && brt_q;
     step_rs   = st_q == S_STEP && !brt_q && brs_q;
     step_rr   = st_q == S_STEP && sp_rr;
-    c_retry_d = c_retry_q + 32'(step_rs && rs_retry);
-    c_rnr_d   = c_rnr_q   + 32'(step_rs && rs_rnr);
-    c_imp_d   = c_imp_q   + 32'(step_rt && rt_imp);
-    c_tmo_d   = c_tmo_q   + 32'(st_q == S_EVAL && ev_tmo);
-    c_seq_d   = c_seq_q   + 32'(st_q == S_EVAL && ev_seq);
-    c_inv_d   = c_inv_q   + 32'(st_q == S_EVAL && ev_inv);
-    c_acc_d   = c_acc_q   + 32'(st_q == S_EVAL && ev_acc);
-    c_op_d    = c_op_q    + 32'(st_q == S_EVAL && ev_op);
-    c_drop_d  = c_drop_q  + 32'((st_q == S_EVAL && ev_drop) || (step_rt && rt_drop) || (step_rr && rr_drop));
+    inc_d     = {step_rr && rr_drop, step_rt && rt_drop, step_rs && rs_retry, step_rs && rs_rnr, step_rt && rt_imp,
+                 st_q == S_EVAL && ev_tmo, st_q == S_EVAL && ev_seq, st_q == S_EVAL && ev_inv,
+                 st_q == S_EVAL && ev_acc, st_q == S_EVAL && ev_op,
+                 st_q == S_EVAL && ev_drop};
+    c_retry_d = c_retry_q + 32'(inc_q[8]);
+    c_rnr_d   = c_rnr_q   + 32'(inc_q[7]);
+    c_imp_d   = c_imp_q   + 32'(inc_q[6]);
+    c_tmo_d   = c_tmo_q   + 32'(inc_q[5]);
+    c_seq_d   = c_seq_q   + 32'(inc_q[4]);
+    c_inv_d   = c_inv_q   + 32'(inc_q[3]);
+    c_acc_d   = c_acc_q   + 32'(inc_q[2]);
+    c_op_d    = c_op_q    + 32'(inc_q[1]);
+    c_drop_d  = c_drop_q  + 32'(inc_q[0] || inc_q[9] || inc_q[10]);   // (one at a time)
+  end
+  always_ff @(posedge clk) begin
+    if (rst) inc_q <= '0;
+    else     inc_q <= inc_d;
   end
   always_comb begin
     pub_wdata.inited  = sr_wdata.inited;
@@ -1275,6 +1388,26 @@ module roce_comp #(
   always_ff @(posedge clk) begin
     if (!rst && st_q == S_STEP && (brt_q != rt_hit || (!brt_q && brs_q != rs_hit)))
       $error("%m: S_STEP block chosen ahead (rt %0d rs %0d) differs (rt %0d rs %0d)", brt_q, brs_q, rt_hit, rs_hit);
+    // the response class flag is the event's
+    if (!rst && st_q == S_EVAL && sx_go != (ev_q == E_RSP && !sx_bad))
+      $error("%m: sx_go differs");
+    // the post kind's flags are post_q's
+    if (!rst && (pf_q != post_oh(post_q) || p31_q != (post_st_q == 5'd31)))
+      $error("%m: post kind flags differ from post_q");
+    // the room flag is the FIFOs' s_ready
+    if (!rst && room_q != (cmd_in_ready && kick_in_ready && tc_in_ready && dc_in_ready && dec_in_ready))
+      $error("%m: room flag differs from the FIFOs' s_ready");
+    // the retire sub-case chosen ahead is the one the present registers choose
+    if (!rst && st_q == S_STEP && brt_q &&
+        (rk_fl_q != (post_q == P_FLUSH && fmore_q) || rk_fle_q != (post_q == P_FLUSH && !fmore_q) ||
+         rk_le_q != (post_q != P_FLUSH && lerr_here_q) ||
+         rk_imp_q != (post_q != P_FLUSH && !lerr_here_q && post_q != P_TMO && ult_q && w_rdat_q) ||
+         rk_ack_q != (post_q != P_FLUSH && !lerr_here_q && post_q != P_TMO && ult_q && !w_rdat_q) ||
+         rk_acks_q != (rk_ack_q && wqe_q.signaled) ||
+         rk_sc_q != (post_q == P_NONE && post_st_q != 5'd31 && !lerr_next_q)))
+      $error("%m: S_STEP retire sub-case chosen ahead differs");
+    if (!rst && st_q == S_STEP && cptr1_q != ((ws_q.cptr + PW'(1)) & PMASK))
+      $error("%m: S_STEP cptr + 1 stale");
   end
 `endif
 

@@ -34,9 +34,11 @@
 //   S_RD    the four reads of the turn issued at q_q
 //   S_LD    the read data registered (ws_q, head_q, cpub_q, ctx_q) and what
 //           S_EVAL decides on computed from it (ld_q: RTS, behind the
-//           completer, nothing to send, the send pointer, rewind offsets)
-//   S_EVAL  command, not sending (flush / error event), paused, or send:
-//           the WQE at ld_q.wa is read (in every S_EVAL)
+//           completer, nothing to send, the send pointer, rewind offsets,
+//           and S_EVAL's case as one-hot flags ld_q.k_*)
+//   S_EVAL  command, not sending (flush / error event), paused, or send,
+//           chosen by the flags, each state field selected flatly: the WQE
+//           at ld_q.wa is read (in every S_EVAL)
 //   S_WQE   the WQE registered with rem = length - soff, rem - 1, npsn + 1
 //           and the end of the local range; the MR read at a WQE's first
 //           packet (mrchk)
@@ -46,11 +48,13 @@
 //           else the header, DMA command and timer arm pushed when all have
 //           room, the state written back, the QP kicked again if it has work
 //   S_WB    the state written back (turns that sent nothing)
-// 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices and are pushed from the
-// slices' registers; the outputs leave from flip-flops: events and timer
+// 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices (the
+// in-table check made before them) and are pushed from the slices' registers; the outputs leave from flip-flops: events and timer
 // arms from lib_fifo output registers, DMA commands and headers from output
 // registers of their own that S_PKT's push reaches in one cycle while
-// nothing is queued (a lib_fifo behind each holds the rest). The MR is read
+// nothing is queued (a lib_fifo behind each holds the rest). The FIFOs'
+// room, the reset queue's and the ready FIFO's "not empty" are flags
+// registered a cycle ahead. The MR is read
 // in every S_WQE (rd_en from the state register; its key is the WQE RAM's
 // output, the one output not from a flip-flop).
 `default_nettype none
@@ -228,19 +232,29 @@ module roce_req #(
   // being written, no command, no reset) starts its QP's turn at once
   // instead (sk_direct: its QP is queued nowhere then, so no lookup).
   logic           sk_valid, sk_ready, ck_valid, ck_ready;
-  logic [23:0]    sk_qpn, ck_qpn;
+  logic [QAW-1:0] sk_qpn, ck_qpn;
   logic           popv_q, popv_d;
   logic [QAW-1:0] popq_q, popq_d;
   logic           in_c, in_k;
   logic           rp_ss_q, rp_ss_d, rp_in_q, rp_in_d, rp_bit_q, rp_bit_d, rp_clr_q, rp_clr_d;
+  localparam int QLO = QAW / 2, QHI = QAW - QAW / 2;
+  (* keep *) logic qb_ss, qb_ck, qb_sk;   // three lookups side by side (not one behind the source mux)
+  (* keep *) logic k_v;                   // a kick sets its QP's bit (rf_in) in this cycle
+  (* keep *) logic sk_idle;               // nothing else waits: an SQ kick starts its turn at once
+  (* keep *) logic [(1 << QLO)-1:0] kd_lo, pd_lo;   // rf_in, popq_q: low half decoded
+  (* keep *) logic [(1 << QHI)-1:0] kd_hi, pd_hi;   // high half, with k_v, popv_q
+  logic           rfz_q, rfz_d;           // rfn_q == 0
 
-  lib_skid #(.WIDTH(24)) u_kick_skid (
-    .clk, .rst, .s_valid(s_kick_valid), .s_ready(s_kick_ready), .s_data(s_kick_qpn),
-    .m_valid(sk_valid), .m_ready(sk_ready), .m_data(sk_qpn)
+  // each kick's QPN with "inside the table" (in_k, in_c), checked before the skid
+  lib_skid #(.WIDTH(QAW + 1)) u_kick_skid (
+    .clk, .rst, .s_valid(s_kick_valid), .s_ready(s_kick_ready),
+    .s_data({s_kick_qpn[23:QAW] == '0, s_kick_qpn[QAW-1:0]}),
+    .m_valid(sk_valid), .m_ready(sk_ready), .m_data({in_k, sk_qpn})
   );
-  lib_skid #(.WIDTH(24)) u_ckick_skid (
-    .clk, .rst, .s_valid(s_ckick_valid), .s_ready(s_ckick_ready), .s_data(s_ckick_qpn),
-    .m_valid(ck_valid), .m_ready(ck_ready), .m_data(ck_qpn)
+  lib_skid #(.WIDTH(QAW + 1)) u_ckick_skid (
+    .clk, .rst, .s_valid(s_ckick_valid), .s_ready(s_ckick_ready),
+    .s_data({s_ckick_qpn[23:QAW] == '0, s_ckick_qpn[QAW-1:0]}),
+    .m_valid(ck_valid), .m_ready(ck_ready), .m_data({in_c, ck_qpn})
   );
 
   // a self kick is pushed the cycle after (ss_v_q, ss_q_q: from registers)
@@ -253,12 +267,10 @@ module roce_req #(
     sk_ready = !ss_v_q && !ck_valid;
     popv_d   = rf_pop;
     popq_d   = rf_out;
-    // a kick is pushed unless its QP is queued already (or out of the table)
-    in_c     = ck_qpn[23:QAW] == '0;
-    in_k     = sk_qpn[23:QAW] == '0;
-    rf_in    = ss_v_q ? ss_q_q : ck_valid ? ck_qpn[QAW-1:0] : sk_qpn[QAW-1:0];
-    sk_direct = st_q == S_IDLE && !rq_valid && !cm_valid && rfn_q == '0 && !rp_v_q && !ss_v_q && !ck_valid &&
-                sk_valid && in_k;
+    // a kick is pushed unless its QP is queued already (or out of the table: in_c, in_k)
+    rf_in    = ss_v_q ? ss_q_q : ck_valid ? ck_qpn : sk_qpn;
+    sk_idle   = st_q == S_IDLE && !rq_valid && !cm_valid && rfz_q && !rp_v_q;
+    sk_direct = sk_idle && !ss_v_q && !ck_valid && sk_valid && in_k;
     // the kick of this cycle, with its lookups, registered (rp_*); its push
     // is decided and written from those registers the cycle after:
     //   a self kick unless its QP is queued (a pop of ss_q_q in the cycle of
@@ -269,29 +281,93 @@ module roce_req #(
     rp_q_d   = rf_in;
     rp_ss_d  = ss_v_q;
     rp_in_d  = ss_v_q || (ck_valid ? in_c : in_k);
-    rp_bit_d = queued_q[rf_in];
+    // the queued bit looked up at each source's QPN at once, then chosen
+    rp_bit_d = (ss_v_q && qb_ss) || (!ss_v_q && ck_valid && qb_ck) || (!ss_v_q && !ck_valid && qb_sk);
     rp_clr_d = popv_q && popq_q == rf_in;
     rf_push  = rp_v_q && (rp_ss_q ? !rp_bit_q : (rp_in_q && !(rp_bit_q && !rp_clr_q)));
     rfn_d    = rfn_q + (QAW+1)'(rf_push) - (QAW+1)'(rf_pop);
+    rfz_d    = (rfz_q && !rf_push) || (rfn_q == (QAW+1)'(1) && rf_pop && !rf_push);   // (no pop when empty)
     // the kicked QP's bit is set whether pushed or not (a duplicate's bit is
     // set already): the bits do not wait for the lookups above
+    // (one kick at a time: the bit of rf_in, set when k_v; a self kick's
+    // only when the bit was clear: its pop in this cycle clears it)
+    // the QPNs decoded in two halves (kept apart: one LUT per bit after them)
+    k_v = ss_v_q || (ck_valid && in_c) || (!ck_valid && sk_valid && in_k && !sk_idle);   // (!sk_direct)
+    for (int j = 0; j < (1 << QLO); j++) begin
+      kd_lo[j] = rf_in[QLO-1:0] == QLO'(j);
+      pd_lo[j] = popq_q[QLO-1:0] == QLO'(j);
+    end
+    for (int j = 0; j < (1 << QHI); j++) begin
+      kd_hi[j] = k_v && rf_in[QAW-1:QLO] == QHI'(j);
+      pd_hi[j] = popv_q && popq_q[QAW-1:QLO] == QHI'(j);
+    end
     for (int i = 0; i < NQP; i++) begin
-      queued_d[i] = (queued_q[i] && !(popv_q && popq_q == QAW'(i))) ||
-                    (ss_v_q    ? (ss_q_q == QAW'(i) && !queued_q[i]) :
-                     ck_valid  ? (in_c && ck_qpn[QAW-1:0] == QAW'(i)) :
-                                 (sk_valid && in_k && !sk_direct && sk_qpn[QAW-1:0] == QAW'(i)));
+      queued_d[i] = (queued_q[i] && !(pd_hi[i >> QLO] && pd_lo[i % (1 << QLO)])) ||
+                    (kd_hi[i >> QLO] && kd_lo[i % (1 << QLO)] && !(ss_v_q && queued_q[i]));
     end
   end
 
+  // The queued bit at each kick source's QPN (ss_q_q, ck_qpn, sk_qpn): a
+  // tree of 4:1 muxes, each level kept apart (one LUT a level).
+  localparam int LKL = (QAW + 1) / 2;   // levels
+  localparam int LKN = 1 << (2 * LKL);  // the table padded to a power of four
+  logic [QAW-1:0] lk_idx [3];
+  logic           lk_bit [3];
+  always_comb begin
+    lk_idx[0] = ss_q_q;
+    lk_idx[1] = ck_qpn;
+    lk_idx[2] = sk_qpn;
+    qb_ss = lk_bit[0];
+    qb_ck = lk_bit[1];
+    qb_sk = lk_bit[2];
+  end
+  for (genvar s = 0; s < 3; s++) begin : g_lk
+    logic [2*LKL-1:0] ix;
+    assign ix = (2*LKL)'(lk_idx[s]);
+    for (genvar l = 0; l <= LKL; l++) begin : g_l
+      // level l: (4^LKL >> 2l) entries (the table padded to a power of four)
+      (* keep *) logic [(1 << (2*(LKL-l)))-1:0] v;
+      if (l == 0) begin : g_leaf
+        assign v = LKN'(queued_q);
+      end else begin : g_node
+        logic [1:0] sel;
+        assign sel = ix[2*(l-1) +: 2];
+        for (genvar j = 0; j < (1 << (2*(LKL-l))); j++) begin : g_j
+          assign v[j] = sel[1] ? (sel[0] ? g_l[l-1].v[4*j+3] : g_l[l-1].v[4*j+2])
+                               : (sel[0] ? g_l[l-1].v[4*j+1] : g_l[l-1].v[4*j]);
+        end
+      end
+    end
+    assign lk_bit[s] = g_l[LKL].v[0];
+  end
+
   // ------------------------------------------------------------ QP resets
-  logic        rq_valid, rq_ready;
+  // rq_valid is the queue's "not empty", kept as a flag of its own from the
+  // pushes and pops (the FIFO's own compares its pointers)
+  logic        rq_valid, rq_ready, rq_ne;
   logic [23:0] rq_qpn;
+  logic [4:0]  rqn_q, rqn_d;
+  logic        rqv_q, rqv_d;
 
   roce_fifo #(.WIDTH(24), .DEPTH(16)) u_rst_q (
     .clk, .rst,
     .in_valid(qp_reset), .in_ready(), .in_data(qp_reset_qpn),
-    .out_valid(rq_valid), .out_ready(rq_ready), .out_data(rq_qpn), .count()
+    .out_valid(rq_ne), .out_ready(rq_ready), .out_data(rq_qpn), .count()
   );
+  always_comb begin
+    rq_valid = rqv_q;
+    rqn_d    = rqn_q + 5'(qp_reset && rqn_q != 5'd16) - 5'(rq_ready && rqv_q);   // (a full queue drops)
+    rqv_d    = rqn_d != '0;
+  end
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      rqn_q <= '0;
+      rqv_q <= 1'b0;
+    end else begin
+      rqn_q <= rqn_d;
+      rqv_q <= rqv_d;
+    end
+  end
 
   // ------------------------------------------------------------ output FIFOs
   logic                    ev_push, ev_in_ready;
@@ -305,12 +381,12 @@ module roce_req #(
 
   // registered outputs (lib_fifo: valid and data from flip-flops)
   lib_fifo #(.WIDTH(roce_req_pkg::REV_W), .DEPTH(4)) u_ev_q (
-    .clk, .rst, .s_valid(ev_push), .s_ready(ev_in_ready), .s_data(ev_in),
-    .m_valid(m_ev_valid), .m_ready(m_ev_ready), .m_data(m_ev), .count()
+    .clk, .rst, .s_valid(ev_push), .s_ready(ev_fifo_ready), .s_data(ev_in),
+    .m_valid(m_ev_valid), .m_ready(m_ev_ready), .m_data(m_ev), .count(ev_count)
   );
   lib_fifo #(.WIDTH(roce_req_pkg::TCMD_W), .DEPTH(4)) u_tc_q (
-    .clk, .rst, .s_valid(tc_push), .s_ready(tc_in_ready), .s_data(tc_in),
-    .m_valid(m_tcmd_valid), .m_ready(m_tcmd_ready), .m_data(m_tcmd), .count()
+    .clk, .rst, .s_valid(tc_push), .s_ready(tc_fifo_ready), .s_data(tc_in),
+    .m_valid(m_tcmd_valid), .m_ready(m_tcmd_ready), .m_data(m_tcmd), .count(tc_count)
   );
   // The DMA commands and the headers leave through an output register of
   // their own (ho_*, do_*), in front of a lib_fifo: a word pushed while the
@@ -327,12 +403,37 @@ module roce_req #(
   logic            hq_v, hq_r, hq_push, ho_v_q, ho_v_d, ho_free, hd_direct;
   logic [HDW-1:0]  hq_data, ho_q, ho_d;
   logic [HCW-1:0]  hq_count;
+  // Each FIFO's s_ready (count < DEPTH) as a flag registered a cycle ahead
+  // from its count, push and pop (*_in_ready), so S_EVAL's and S_PKT's
+  // decisions start at flip-flops.
+  logic            ev_fifo_ready, tc_fifo_ready, dc_fifo_ready, hd_fifo_ready;
+  logic [2:0]      ev_count, tc_count;
+  logic [3:0]      rdy_q, rdy_d;   // ev, tc, dc, hd
+  function automatic logic room_next(input logic [5:0] cnt, input logic push, input logic pop,
+                                     input logic [5:0] depth);
+    // (cnt + push - pop) < depth, without an adder: push only with room
+    room_next = cnt < depth - 6'(1) || (cnt == depth - 6'(1) && (!push || pop)) || (cnt == depth && pop);
+  endfunction
+  always_comb begin
+    rdy_d[3] = room_next(6'(ev_count), ev_push, m_ev_valid && m_ev_ready, 6'd4);
+    rdy_d[2] = room_next(6'(tc_count), tc_push, m_tcmd_valid && m_tcmd_ready, 6'd4);
+    rdy_d[1] = room_next(6'(dq_count), dq_push, dq_v && dq_r, 6'd4);
+    rdy_d[0] = room_next(6'(hq_count), hq_push, hq_v && hq_r, 6'(HDR_DEPTH));
+    ev_in_ready = rdy_q[3];
+    tc_in_ready = rdy_q[2];
+    dc_in_ready = rdy_q[1];
+    hd_in_ready = rdy_q[0];
+  end
+  always_ff @(posedge clk) begin
+    if (rst) rdy_q <= '1;
+    else     rdy_q <= rdy_d;
+  end
   lib_fifo #(.WIDTH(DCW), .DEPTH(4)) u_dc_q (
-    .clk, .rst, .s_valid(dq_push), .s_ready(dc_in_ready), .s_data(dc_in),
+    .clk, .rst, .s_valid(dq_push), .s_ready(dc_fifo_ready), .s_data(dc_in),
     .m_valid(dq_v), .m_ready(dq_r), .m_data(dq_data), .count(dq_count)
   );
   lib_fifo #(.WIDTH(HDW), .DEPTH(HDR_DEPTH)) u_hd_q (
-    .clk, .rst, .s_valid(hq_push), .s_ready(hd_in_ready), .s_data(hd_in),
+    .clk, .rst, .s_valid(hq_push), .s_ready(hd_fifo_ready), .s_data(hd_in),
     .m_valid(hq_v), .m_ready(hq_r), .m_data(hq_data), .count(hq_count)
   );
   always_comb begin
@@ -398,11 +499,14 @@ module roce_req #(
   logic [23:0]          npsn1_q, npsn1_d;   // npsn + 1
   logic [64:0]          vend_q, vend_d;     // local_addr + bytes of the local range (MR check)
   logic                 mrchk_q, mrchk_d;   // this packet checks the MR (first of a WQE with a local range)
+  logic                 rnz_q, rnz_d;       // rem != 0
+  logic [4:0]           sh_q, sh_d;         // the PMTU's shift (8 .. 12), one-hot (S_LD)
   // set in S_PRE, used in S_PKT
   typedef struct packed {
     logic                    last;
     logic                    mrbad;   // the MR check failed: EV_LOCERR, nothing sent
     logic                    win;     // window and READ/atomic credit allow the packet
+    logic                    ok;      // !mrbad && win: the packet goes when its outputs have room
     logic                    ackreq;
     logic                    dcp;     // a DMA read of the payload goes with it
     logic                    wrs;     // WRITE or SEND
@@ -433,6 +537,12 @@ module roce_req #(
   logic [3:0]           mr_need;
   logic                 mr_ok;
   logic [64:0]          mr_end;          // base + length of the MR
+  (* keep *) logic [10:0] mr_keq;        // key bits 3g .. 3g+2 equal
+  logic [32:0]          mr_k33, wq_k33;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [64:0]          mr_lo;           // only the signs are used
+  logic [65:0]          mr_hi;
+  /* verilator lint_on UNUSEDSIGNAL */
 
   always_comb begin
     pmtu_b  = roce_qp_pkg::pmtu_bytes(ctx_q.pmtu);
@@ -451,8 +561,16 @@ module roce_req #(
     first   = ws_q.soff == '0;
     last    = rem_q <= 32'(pmtu_b);
     paylen  = last ? rem_q[15:0] : 16'(pmtu_b);
-    // a READ of rem bytes takes ceil(rem / PMTU) PSNs: (rem - 1) >> shift more than one
-    num1    = (is_rd && rem_q != '0) ? 24'(remm1_q >> shift) : 24'd0;
+    // a READ of rem bytes takes ceil(rem / PMTU) PSNs: (rem - 1) >> shift more
+    // than one (the shift one-hot from S_LD, rem != 0 from S_WQE)
+    unique case (1'b1)
+      sh_q[1]: num1 = 24'(remm1_q >> 9);
+      sh_q[2]: num1 = 24'(remm1_q >> 10);
+      sh_q[3]: num1 = 24'(remm1_q >> 11);
+      sh_q[4]: num1 = 24'(remm1_q >> 12);
+      default: num1 = 24'(remm1_q >> 8);
+    endcase
+    if (!(is_rd && rnz_q)) num1 = 24'd0;
 
     unique case ({is_send, is_wr, is_rd, is_at})
       4'b1000: opc = (first && last) ? (has_imm ? roce_pkg::OP_RC_SEND_ONLY_IMM : roce_pkg::OP_RC_SEND_ONLY) :
@@ -532,10 +650,17 @@ module roce_req #(
     // needs local write. roce_qp_pkg::mr_check's range test, rewritten with
     // the end of the range from S_WQE: va >= base and va + len <= base + length.
     mr_need = (is_rd || is_at) ? roce_qp_pkg::ACC_LOCAL_WRITE : 4'b0000;
+    // The key compare as a tree (3 bit pairs per LUT, kept apart), the range
+    // tests as carry chains (the sign of a difference).
     mr_end  = {1'b0, mr_rd_data.base} + {1'b0, mr_rd_data.length};
-    mr_ok   = mr_rd_data.valid && mr_rd_data.key == wqe_q.lkey && (mr_rd_data.access & mr_need) == mr_need &&
-              wqe_q.local_addr >= mr_rd_data.base && vend_q <= mr_end;
+    mr_k33  = {1'b0, mr_rd_data.key};
+    wq_k33  = {1'b0, wqe_q.lkey};
+    for (int g = 0; g < 11; g++) mr_keq[g] = mr_k33[3*g +: 3] == wq_k33[3*g +: 3];
+    mr_lo   = {1'b0, wqe_q.local_addr} - {1'b0, mr_rd_data.base};    // [64]: local_addr < base
+    mr_hi   = {1'b0, mr_end} - {1'b0, vend_q};                        // [65]: mr_end < vend
+    mr_ok   = mr_rd_data.valid && &mr_keq && (mr_rd_data.access & mr_need) == mr_need && !mr_lo[64] && !mr_hi[65];
     pre_n.mrbad = mrchk_q && !mr_ok;
+    pre_n.ok    = !pre_n.mrbad && pre_n.win;
   end
 
   // ------------------------------------------------------------ the turn
@@ -551,6 +676,16 @@ module roce_req #(
     logic [PW-1:0] wa;       // the pointer S_EVAL sends from (its WQE is read there)
     logic [31:0]   soff_b;   // the byte offset of the jump (completer's una)
     logic [31:0]   soff_c;   // the byte offset of a command's rewind
+    // S_EVAL's case, one-hot but for k_none (a command on a QP in ERROR, a
+    // paused QP), and the state's fields S_EVAL sets, from the reads
+    logic          ini;      // the state is inited from the context (first use in RTS)
+    logic          k_stale;  // a command for a reset QP (not RC_ERROR): dropped
+    logic          k_cerr;   // RC_ERROR: EV_FLUSH up to the SQ head, the QP stops
+    logic          k_rew;    // RC_RETRY / RC_PAUSE: rewind to the command's (ptr, psn)
+    logic          k_nsev;   // not sending, WQEs posted: an event (EV_FLUSH / EV_LOCERR)
+    logic          k_nsfl;   // ... and it is EV_FLUSH (the QP in ERROR)
+    logic          k_send;   // sending
+    logic          k_sb;     // sending, behind the completer (jump to its oldest WQE)
   } ld_t;
   ld_t           ld_n, ld_q, ld_d;
   logic          v_init, b_sr, b_ctx;   // the state is inited at first use
@@ -559,6 +694,7 @@ module roce_req #(
   logic [23:0]   dpsn_b, dpsn_c;
   logic [PW-1:0] cptr_m;
   logic          eq_c, eq_s;
+  logic          lc_ini, lc_stale, lc_cerr, lc_rew, lc_nsev, lc_nsfl, lc_send;
 
   // psn_lt (roce_req_pkg) as a carry chain and a compare side by side: a < b
   // (mod 2^24) when b - a is in 1 .. 2^23 - 1
@@ -597,7 +733,34 @@ module roce_req #(
     dpsn_c      = cmd_q.psn - cmd_q.fpsn;
     ld_n.soff_b = 32'(dpsn_b) << ld_shift;
     ld_n.soff_c = 32'(dpsn_c) << ld_shift;
+    ld_n.ini     = lc_ini;
+    ld_n.k_stale = lc_stale;
+    ld_n.k_cerr  = lc_cerr;
+    ld_n.k_rew   = lc_rew;
+    ld_n.k_nsev  = lc_nsev;
+    ld_n.k_nsfl  = lc_nsfl;
+    ld_n.k_send  = lc_send;
+    ld_n.k_sb    = lc_send && ld_n.behind;
     ld_d        = (st_q == S_LD) ? ld_n : ld_q;
+    sh_d        = (st_q == S_LD) ? 5'(1) << (ld_shift - 4'd8) : sh_q;
+  end
+
+  // S_EVAL's case from the reads (S_LD), as its own decision: the state the
+  // turn starts from (ws: inited from the context at first use in RTS) is
+  // inited, in ERROR, paused as these say.
+  logic ws_inited, ws_err, ws_paused, k_ns;
+  always_comb begin
+    lc_ini    = !sr_rdata.inited && ctx_rd_data.state == roce_qp_pkg::QPS_RTS;
+    ws_inited = lc_ini || sr_rdata.inited;
+    ws_err    = !lc_ini && sr_rdata.err;
+    ws_paused = !lc_ini && sr_rdata.paused;
+    lc_stale  = is_cmd_q && !sr_rdata.inited && cmd_q.kind != roce_req_pkg::RC_ERROR;
+    lc_cerr   = is_cmd_q && cmd_q.kind == roce_req_pkg::RC_ERROR;
+    lc_rew    = is_cmd_q && sr_rdata.inited && cmd_q.kind != roce_req_pkg::RC_ERROR && !sr_rdata.err;
+    k_ns      = !is_cmd_q && (!ws_inited || ws_err || ctx_rd_data.state != roce_qp_pkg::QPS_RTS);
+    lc_nsev   = k_ns && sr_rdata.sptr != head_rd_data;
+    lc_nsfl   = k_ns && sr_rdata.sptr != head_rd_data && ws_err;
+    lc_send   = !is_cmd_q && !k_ns && !ws_paused;
   end
 
   // ------------------------------------------------------------ next turn
@@ -613,7 +776,7 @@ module roce_req #(
   state_e         et_st;
   always_comb begin
     nt_cmd = !rq_valid && cm_valid;
-    nt_pop = !rq_valid && !cm_valid && rf_valid;
+    nt_pop = !rq_valid && !cm_valid && !rfz_q;   // (rf_valid)
     nt_q   = nt_cmd ? cm.qpn[QAW-1:0] : rf_out;
     nt_rd  = nt_cmd ? cm.qpn[23:QAW] == '0 : nt_pop;
 
@@ -635,8 +798,60 @@ module roce_req #(
     end
   end
 
+  // ------------------------------------------------------------ S_EVAL
+  // A flat choice among the cases registered in S_LD (ld_q.k_*): the state
+  // the turn starts from (ws_q, or inited from the context: ld_q.ini), then
+  //   k_stale  a command for a reset QP: dropped (S_IDLE, nothing written)
+  //   k_cerr   RC_ERROR: EV_FLUSH up to the SQ head; the QP in ERROR, its
+  //            send pointer at the head
+  //   k_rew    RC_RETRY / RC_PAUSE: rewind to (ptr, psn), paused on RC_PAUSE,
+  //            kicked again on RC_RETRY
+  //   k_nsev   not sending (not inited, in ERROR, not in RTS) with WQEs
+  //            posted: EV_FLUSH (in ERROR: the send pointer to the head) or
+  //            EV_LOCERR of the WQE at the send pointer
+  //   k_send   sending: behind the completer (k_sb) jump to its oldest WQE;
+  //            the WQE at the send pointer (read in this cycle) next, or
+  //            nothing to send
+  //   else     nothing (a command on a QP in ERROR, a paused QP): S_WB
+  // An event waits in S_EVAL for room (the state unchanged until it goes).
+  state_e         ev_st;
+  rst_t           ev_ws;
+  logic           ev_evw;      // an event goes with this case
+  roce_req_pkg::rev_kind_e ev_kind;
+  logic [PW-1:0]  ev_ptr;
+  logic [4:0]     ev_status;
+  logic           ev_sp_head;  // the send pointer to the SQ head
+  always_comb begin
+    ev_evw     = ld_q.k_cerr || ld_q.k_nsev;
+    ev_sp_head = ld_q.k_cerr || ld_q.k_nsfl;
+    ev_kind    = (ld_q.k_nsev && !ld_q.k_nsfl) ? roce_req_pkg::EV_LOCERR : roce_req_pkg::EV_FLUSH;
+    ev_ptr     = (ld_q.k_nsev && !ld_q.k_nsfl) ? ws_q.sptr : head_q;
+    ev_status  = (ld_q.k_nsev && !ld_q.k_nsfl) ? (ld_q.qerr ? roce_qp_pkg::WC_WR_FLUSH_ERR : roce_qp_pkg::WC_LOC_QP_OP_ERR)
+                                                : 5'd0;
+    ev_st      = S_WB;
+    if (ld_q.k_stale) ev_st = S_IDLE;
+    if (ld_q.k_send && !ld_q.empty) ev_st = S_WQE;
+    if (ev_evw && !ev_in_ready) ev_st = S_EVAL;
+    // the state's fields, each by the cases that set it
+    ev_ws = ws_q;
+    if (!(ev_evw && !ev_in_ready)) begin
+      ev_ws.inited = ld_q.ini || ld_q.k_cerr || ws_q.inited;
+      ev_ws.err    = ld_q.k_cerr || (!ld_q.ini && ws_q.err);
+      ev_ws.paused = ld_q.k_rew ? cmd_q.kind == roce_req_pkg::RC_PAUSE : (!ld_q.k_cerr && !ld_q.ini && ws_q.paused);
+      ev_ws.sptr   = ev_sp_head ? head_q : ld_q.k_rew ? (cmd_q.ptr & PMASK) : ld_q.k_sb ? (cpub_q.cptr & PMASK) :
+                     ld_q.ini ? '0 : ws_q.sptr;
+      ev_ws.soff   = ld_q.k_cerr ? '0 : ld_q.k_rew ? ld_q.soff_c : ld_q.k_sb ? ld_q.soff_b :
+                     ld_q.ini ? '0 : ws_q.soff;
+      ev_ws.npsn   = ld_q.k_rew ? cmd_q.psn : ld_q.k_sb ? cpub_q.una : ld_q.ini ? ctx_q.sq_psn : ws_q.npsn;
+      ev_ws.maxpsn = ld_q.ini ? ctx_q.sq_psn : ws_q.maxpsn;
+      ev_ws.rd_sent = ld_q.k_rew ? cmd_q.rd_done : ld_q.k_sb ? cpub_q.rd_done : ld_q.ini ? '0 : ws_q.rd_sent;
+      ev_ws.nack   = (ld_q.k_rew || ld_q.k_sb || ld_q.ini) ? '0 : ws_q.nack;
+    end
+  end
+
   // ------------------------------------------------------------ the FSM
   rst_t          ws;      // the turn's new state (module level: Yosys 0.23 takes no struct locals)
+  (* keep *) logic pkt_go, pkt_push;
   always_comb begin
     st_d        = st_q;
     init_d      = init_q;
@@ -650,6 +865,7 @@ module roce_req #(
     wqe_d       = wqe_q;
     rem_d       = rem_q;
     remm1_d     = remm1_q;
+    rnz_d       = rnz_q;
     npsn1_d     = npsn1_q;
     vend_d      = vend_q;
     mrchk_d     = mrchk_q;
@@ -679,9 +895,10 @@ module roce_req #(
     ev_push     = 1'b0;
     ev_in       = '0;
     ev_in.qpn   = 24'(q_q);
-    tc_push     = 1'b0;
-    dc_push     = 1'b0;
-    hd_push     = 1'b0;
+    // (the packet's pushes: pkt_push below)
+    tc_push     = pkt_push && pre_q.ackreq;
+    dc_push     = pkt_push && pre_q.dcp;
+    hd_push     = pkt_push;
     ws          = ws_q;
 
     unique case (st_q)
@@ -711,7 +928,7 @@ module roce_req #(
         if (nt_rd) st_d = S_RD;
         if (sk_direct) begin
           is_cmd_d = 1'b0;
-          q_d      = sk_qpn[QAW-1:0];
+          q_d      = sk_qpn;
           st_d     = S_RD;
         end
       end
@@ -727,84 +944,21 @@ module roce_req #(
       end
 
       S_EVAL: begin
-        if (!ws_q.inited && ld_q.rts) begin
-          ws        = '0;
-          ws.inited = 1'b1;
-          ws.npsn   = ctx_q.sq_psn;
-          ws.maxpsn = ctx_q.sq_psn;
-        end
-        if (is_cmd_q) begin
-          // ------------------------------------------- completer command
-          st_d = S_WB;
-          if (!ws_q.inited && cmd_q.kind != roce_req_pkg::RC_ERROR) begin
-            st_d = S_IDLE;                  // stale command of a reset QP
-          end else if (cmd_q.kind == roce_req_pkg::RC_ERROR) begin
-            ev_in.kind = roce_req_pkg::EV_FLUSH;
-            ev_in.ptr  = head_q;
-            if (ev_in_ready) begin
-              ev_push   = 1'b1;
-              ws.inited = 1'b1;
-              ws.err    = 1'b1;
-              ws.paused = 1'b0;
-              ws.sptr   = head_q;
-              ws.soff   = '0;
-            end else begin
-              st_d = S_EVAL;                // wait for room
-            end
-          end else if (!ws.err) begin
-            ws.sptr    = cmd_q.ptr & PMASK;
-            ws.npsn    = cmd_q.psn;
-            ws.soff    = ld_q.soff_c;
-            ws.rd_sent = cmd_q.rd_done;
-            ws.nack    = '0;
-            ws.paused  = cmd_q.kind == roce_req_pkg::RC_PAUSE;
-            rekick_d   = cmd_q.kind == roce_req_pkg::RC_RETRY;
-          end
-        end else if (!ws.inited || ws.err || !ld_q.rts) begin
-          // ------------------------------------------- QP not sending
-          // (the state as read: the QP was not just inited)
-          st_d = S_WB;
-          if (ld_q.ne_sr) begin
-            if (ws.err) begin
-              ev_in.kind = roce_req_pkg::EV_FLUSH;
-              ev_in.ptr  = head_q;
-            end else begin
-              // a WQE on a QP that is not in RTS: the WQE fails, the QP goes to ERROR
-              ev_in.kind   = roce_req_pkg::EV_LOCERR;
-              ev_in.ptr    = ws.sptr;
-              ev_in.status = ld_q.qerr ? roce_qp_pkg::WC_WR_FLUSH_ERR : roce_qp_pkg::WC_LOC_QP_OP_ERR;
-            end
-            if (ev_in_ready) begin
-              ev_push = 1'b1;
-              if (ws.err) ws.sptr = head_q;
-              else cnt_lerr_d = cnt_lerr_q + 32'd1;
-            end else begin
-              st_d = S_EVAL;
-            end
-          end
-        end else if (ws.paused) begin
-          st_d = S_WB;
-        end else begin
-          // Behind the completer (a resend started, then ACKs of the first
-          // transmission retired WQEs past it): those ring slots may already
-          // hold new posts, so jump to the oldest unacknowledged PSN.
-          if (ld_q.behind) begin
-            ws.sptr    = cpub_q.cptr & PMASK;
-            ws.npsn    = cpub_q.una;
-            ws.soff    = ld_q.soff_b;
-            ws.rd_sent = cpub_q.rd_done;
-            ws.nack    = '0;
-          end
-          // the WQE at ws.sptr is read in this cycle (ld_q.wa)
-          st_d = ld_q.empty ? S_WB : S_WQE;  // nothing to send, or the WQE
-        end
-        if (st_d != S_EVAL) ws_d = ws;
+        st_d     = ev_st;
+        ws_d     = ev_ws;
+        ev_push  = ev_evw && ev_in_ready;
+        ev_in.kind   = ev_kind;
+        ev_in.ptr    = ev_ptr;
+        ev_in.status = ev_status;
+        if (ld_q.k_nsev && !ld_q.k_nsfl && ev_in_ready) cnt_lerr_d = cnt_lerr_q + 32'd1;
+        if (ld_q.k_rew) rekick_d = cmd_q.kind == roce_req_pkg::RC_RETRY;
       end
 
       S_WQE: begin
         wqe_d   = wqe_rd_data;
         rem_d   = wqe_rd_data.length - ws_q.soff;
         remm1_d = wqe_rd_data.length + ~ws_q.soff;
+        rnz_d   = wqe_rd_data.length != ws_q.soff;
         npsn1_d = ws_q.npsn + 24'd1;
         // the end of the local range: an atomic's 8 bytes, else the WQE's length
         vend_d  = {1'b0, wqe_rd_data.local_addr} +
@@ -832,10 +986,7 @@ module roce_req #(
           end
         end else if (!pre_q.win) begin
           st_d = S_WB;                      // the completer kicks when the window opens
-        end else if (hd_in_ready && (!pre_q.ackreq || tc_in_ready) && (!pre_q.dcp || dc_in_ready)) begin
-          hd_push = 1'b1;
-          tc_push = pre_q.ackreq;
-          dc_push = pre_q.dcp;
+        end else if (pkt_go) begin
           cnt_pkt_d = cnt_pkt_q + 32'd1;
           if (pre_q.adv) begin
             ws.soff = pre_q.soff;
@@ -880,6 +1031,12 @@ module roce_req #(
     endcase
   end
 
+  // S_PKT: the packet goes (one LUT from flip-flops, kept apart)
+  always_comb begin
+    pkt_go   = pre_q.ok && hd_in_ready && (!pre_q.ackreq || tc_in_ready) && (!pre_q.dcp || dc_in_ready);
+    pkt_push = st_q == S_PKT && pkt_go;
+  end
+
   always_comb begin
     pre_d  = (st_q == S_PRE) ? pre_n : pre_q;
     hd_in  = pre_q.hd;
@@ -901,6 +1058,7 @@ module roce_req #(
       ss_v_q     <= 1'b0;
       rp_v_q     <= 1'b0;
       rfn_q      <= '0;
+      rfz_q      <= 1'b1;
       q_q        <= '0;
       is_cmd_q   <= 1'b0;
       cmd_q      <= '0;
@@ -920,6 +1078,7 @@ module roce_req #(
       ss_v_q     <= ss_v_d;
       rp_v_q     <= rp_v_d;
       rfn_q      <= rfn_d;
+      rfz_q      <= rfz_d;
       q_q        <= q_d;
       is_cmd_q   <= is_cmd_d;
       cmd_q      <= cmd_d;
@@ -941,6 +1100,8 @@ module roce_req #(
     ss_q_q  <= ss_q_d;
     rem_q   <= rem_d;
     remm1_q <= remm1_d;
+    rnz_q   <= rnz_d;
+    sh_q    <= sh_d;
     npsn1_q <= npsn1_d;
     vend_q  <= vend_d;
     mrchk_q <= mrchk_d;
@@ -949,11 +1110,24 @@ module roce_req #(
   end
 
 `ifndef SYNTHESIS
+  logic rst_seen_q = 1'b0;
+  always_ff @(posedge clk) if (rst) rst_seen_q <= 1'b1;
   // each QP is queued at most once: the ready FIFO never fills
   always_ff @(posedge clk) begin
     if (!rst && rf_push) assert (rf_in_ready) else $error("roce_req: ready FIFO full");
     // the QPs written and not popped are what the FIFO holds
-    if (!rst) assert ((rfn_q != '0) == rf_valid) else $error("roce_req: ready FIFO count");
+    if (!rst) assert ((rfn_q != '0) == rf_valid && rfz_q == (rfn_q == '0)) else $error("roce_req: ready FIFO count");
+    // the room flags are the FIFOs' s_ready
+    if (!rst && rdy_q != {ev_fifo_ready, tc_fifo_ready, dc_fifo_ready, hd_fifo_ready})
+      $error("roce_req: room flags differ from the FIFOs' s_ready");
+    // the reset queue's flag is its "not empty" (once both were reset)
+    if (!rst && rst_seen_q) assert (rqv_q == rq_ne) else $error("roce_req: reset queue flag");
+  end
+  // the PSN count from the one-hot shift and rem != 0 (registered) is the plain one
+  always_ff @(posedge clk) begin
+    if (!rst && st_q == S_PRE)
+      assert (num1 == ((is_rd && rem_q != '0) ? 24'(remm1_q >> shift) : 24'd0) && rnz_q == (rem_q != '0))
+        else $error("roce_req: the READ's PSN count differs (QP %0d)", q_q);
   end
   // what S_PRE registered still stands for the WQE and the send state in S_PKT
   always_ff @(posedge clk) begin
