@@ -283,8 +283,8 @@ static void opts_help(void) {
 }
 
 static void listen_help_more(void) {
-    printf("  --cm [PORT]               RDMA CM instead (rdma_cm peers: rdma_client, rping -c,\n");
-    printf("                            ...): answer one connection request on PORT (default\n");
+    printf("  --cm [PORT]               RDMA CM instead (librdmacm clients: rdma_client, ...):\n");
+    printf("                            answer one connection request on PORT (default\n");
     printf("                            %u) with a QP; with 'tool on' each SEND is echoed.\n",
            CM_DEFAULT_PORT);
     printf("                            Options then: --wait MS, --mtu BYTES (the largest path\n");
@@ -391,8 +391,8 @@ static int cmd_connect(int argc, char **argv) {
 }
 
 static void connect_help_more(void) {
-    printf("  --cm IP [PORT]            RDMA CM instead (an rdma_cm server: rdma_server, rping\n");
-    printf("                            -s, ...): connect to PORT (default %u) with a new QP;\n",
+    printf("  --cm IP [PORT]            RDMA CM instead (a librdmacm server: rdma_server,\n");
+    printf("                            ...): connect to PORT (default %u) with a new QP;\n",
            CM_DEFAULT_PORT);
     printf("                            with 'tool on' SEND -s bytes and wait for the echo.\n");
     printf("                            Option then: --mtu BYTES (the path MTU asked for,\n");

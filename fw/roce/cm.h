@@ -1,7 +1,8 @@
 /*
- * RDMA CM on QP 1 (the codec is cm_mad.h): the passive side, what rdma_cm
- * peers (librdmacm's rdma_connect, rping, rdma_client) need from a server,
- * and the active side (connect --cm: what rdma_server needs from a client).
+ * RDMA CM on QP 1 (the codec is cm_mad.h): the passive side, what a
+ * librdmacm client (rdma_connect: rdma_client, rping -c, ...) needs from a
+ * server, and the active side (connect --cm: what rdma_server needs from a
+ * client). The connection only: a tool's own data phase is qpx_tool.c's.
  *
  * QP 1 packets reach the firmware through the management path (net_gsi.c
  * hands every frame to cm_rx); answers are whole frames built here and sent
