@@ -75,8 +75,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
             const char *v = argv[++i];
             int t = qpx_test_parse(v);
             if (t < 0) {
-                printf("%s: --test: expected write_bw, read_bw, send_bw, write_lat, read_lat or "
-                       "send_lat, got '%s'\n",
+                printf("%s: --test: expected write_bw, read_bw, send_bw, atomic_bw, write_lat, "
+                       "read_lat, send_lat or atomic_lat, got '%s'\n",
                        cmd, v);
                 return -1;
             }
@@ -123,8 +123,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
         printf("%s: --test is a perftest option (ibv_rc_pingpong has no tests to choose)\n", cmd);
         return -1;
     }
-    if (o->nqp > 1 && (o->tool != QPX_TOOL_PERFTEST || o->test > QPX_SEND_BW)) {
-        printf("%s: --qps is for perftest's bandwidth tests (write_bw, read_bw, send_bw): "
+    if (o->nqp > 1 && (o->tool != QPX_TOOL_PERFTEST || !qpx_test_is_bw(o->test))) {
+        printf("%s: --qps is for perftest's bandwidth tests (write_bw, read_bw, send_bw, atomic_bw): "
                "ibv_rc_pingpong and the latency tests use one QP\n", cmd);
         return -1;
     }
@@ -266,7 +266,8 @@ static int cmd_listen(int argc, char **argv) {
 
 static void opts_help(void) {
     printf("  --tool pingpong|perftest  the exchange format (default pingpong: ibv_rc_pingpong)\n");
-    printf("  --test write_bw|read_bw|send_bw|write_lat|read_lat|send_lat  perftest's test\n");
+    printf("  --test write_bw|read_bw|send_bw|atomic_bw|write_lat|read_lat|send_lat|atomic_lat\n");
+    printf("                            perftest's test (atomic: FETCH_AND_ADD from the NIC's tool)\n");
     printf("                            (implies --tool perftest)\n");
     printf("  --timeout MS              per-step timeout, simulated ms (default %u)\n",
            QPX_STEP_MS);

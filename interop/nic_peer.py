@@ -22,7 +22,8 @@ its result lines and the NIC's line says ok. Every wait is bounded.
     nic_peer.py table build/interop/nic/*.json
 
 Step spec: ROLE:TEST:SIZE:ITERS, ROLE server|client (the NIC's role), TEST
-pingpong|write_bw|read_bw|send_bw|write_lat|read_lat|send_lat. From Python:
+pingpong|write_bw|read_bw|send_bw|write_lat|read_lat|send_lat|atomic_bw|atomic_lat (SIZE 8: perftest's
+atomics are 8 bytes and take no -s). From Python:
 run(name, [Step(...)]) -> RunResult.
 """
 import argparse
@@ -46,7 +47,7 @@ FW = nicsim.FW       # $SOLONIC_FW, else build/fw/solonic.hex
 OUT = REPO / "build" / "interop" / "nic"
 NIC_IP, GUEST_IP = "10.0.0.1", "10.0.0.2"
 PROMPT = re.escape(nicsim.PROMPT)
-PERFTEST = ("write_bw", "read_bw", "send_bw", "write_lat", "read_lat", "send_lat")
+PERFTEST = ("write_bw", "read_bw", "send_bw", "write_lat", "read_lat", "send_lat", "atomic_bw", "atomic_lat")
 PERFTEST_MIN_ITERS = 5  # perftest's own floor for -n: fewer and the guest's tool exits at once
 LAT_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
                     r"([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
@@ -78,6 +79,8 @@ class Step:
                              f"iterations (-n {self.iters})")
         if self.iters < 1 or self.size < 1:
             raise ValueError(f"step {self.label()}: size and iterations must be at least 1")
+        if self.test.startswith("atomic") and self.size != 8:
+            raise ValueError(f"step {self.label()}: perftest's atomics are 8 bytes: SIZE 8")
         if self.qps != 1 and (self.test not in PERFTEST or self.is_lat() or not 1 <= self.qps <= 16):
             raise ValueError(f"step {self.label()}: QPS 1..16, and only for the bandwidth tests")
 
@@ -98,7 +101,8 @@ class Step:
             cmd = f"ibv_rc_pingpong -g 1 -n {self.iters} -s {self.size} --chk"
         else:
             # perftest picks the IPv4 RoCE v2 GID (index 1) itself; -x 1 says so anyway
-            cmd = f"ib_{self.test} -x 1 -s {self.size} -n {self.iters}"
+            size = "" if self.test.startswith("atomic") else f" -s {self.size}"  # atomics: 8 B, no -s
+            cmd = f"ib_{self.test} -x 1{size} -n {self.iters}"
             if self.qps > 1:
                 cmd += f" -q {self.qps}"
         return cmd + (" {peer}" if self.role == "server" else "")
@@ -119,8 +123,8 @@ class Step:
         return self.test.endswith("_lat")
 
     def guest_prints_result(self):
-        """ib_read_lat's server measures nothing and prints no result line."""
-        return not (self.test == "read_lat" and self.role == "client")
+        """ib_read_lat's and ib_atomic_lat's servers measure nothing and print no result line."""
+        return not (self.test in ("read_lat", "atomic_lat") and self.role == "client")
 
     def label(self):
         tool = "ibv_rc_pingpong" if self.test == "pingpong" else f"ib_{self.test}"

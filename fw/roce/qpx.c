@@ -44,7 +44,8 @@ struct step {
 #define RX_MAX 256 /* more than any item; a peer that sends more without waiting is wrong */
 
 static const char *const test_names[QPX_NTESTS] = {"write_bw",  "read_bw",  "send_bw",
-                                                   "write_lat", "read_lat", "send_lat"};
+                                                   "write_lat", "read_lat", "send_lat",
+                                                   "atomic_bw", "atomic_lat"};
 
 static struct {
     enum qpx_phase phase;
@@ -97,12 +98,19 @@ int qpx_result(void) {
     return s.result;
 }
 
-static bool is_bw(void) {
-    return s.o.test <= QPX_SEND_BW;
+bool qpx_test_is_bw(uint32_t t) {
+    return t <= QPX_SEND_BW || t == QPX_ATOMIC_BW;
 }
 
+static bool is_bw(void) {
+    return qpx_test_is_bw(s.o.test);
+}
+
+/* READ and atomic tests: perftest sends its device's max_rd_atomic as OUT, and their
+   steps are those of read_bw / read_lat */
 static bool is_read(void) {
-    return s.o.test == QPX_READ_BW || s.o.test == QPX_READ_LAT;
+    return s.o.test == QPX_READ_BW || s.o.test == QPX_READ_LAT || s.o.test == QPX_ATOMIC_BW ||
+           s.o.test == QPX_ATOMIC_LAT;
 }
 
 static void ip_str(uint32_t ip, char out[16]) {
@@ -463,7 +471,7 @@ static int take(uint8_t item, uint8_t qp, const uint8_t *b, uint32_t n) {
         /* perftest's READ tests send their device's max_rd_atomic as OUT, the others 1 */
         if (item == IT_PT_DEST && qp == 0 && is_read() != (d.out_reads > 1)) {
             fail("the peer runs %s test (its destination has OUT %u), not %s", is_read() ?
-                 "a WRITE or SEND" : "a READ", d.out_reads, test_names[s.o.test]);
+                 "a WRITE or SEND" : "a READ or atomic", d.out_reads, test_names[s.o.test]);
             return -1;
         }
         uint32_t ip;

@@ -27,6 +27,8 @@ enum qpx_test {
     QPX_WRITE_LAT,
     QPX_READ_LAT,
     QPX_SEND_LAT,
+    QPX_ATOMIC_BW,  /* ib_atomic_bw: exchanged as read_bw (OUT = max_rd_atomic) */
+    QPX_ATOMIC_LAT, /* ib_atomic_lat: exchanged as read_lat */
     QPX_NTESTS
 };
 
@@ -61,6 +63,8 @@ struct qpx_opts {
 /* Names for the console: "write_bw", ... and back (-1 when unknown). */
 const char *qpx_test_name(uint32_t t);
 int qpx_test_parse(const char *s);
+/* A bandwidth test (write_bw, read_bw, send_bw, atomic_bw): perftest -q N applies. */
+bool qpx_test_is_bw(uint32_t t);
 
 /* Start a session; -1 and *err when one is running or it cannot start. */
 int qpx_start(const struct qpx_opts *o, const char **err);

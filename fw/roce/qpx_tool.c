@@ -279,6 +279,7 @@ static int post_on(uint32_t k, uint8_t opcode, uint64_t laddr, uint32_t len) {
     wr.raddr = k ? t.xvaddr[k - 1] : t.vaddr;
     wr.rkey = k ? t.xrkey[k - 1] : t.rkey;
     wr.len = len;
+    if (opcode == ROCE_WR_FETCH_ADD) wr.swap_add = 1; /* perftest's atomic_bw adds 1 too */
     wr.wr_id = (uint64_t)WR_ID_TAG << 56 | ++t.seq;
     int r = roce_hw_post_send(&wr, POST_WAIT_MS);
     if (r == -1) return 0;
@@ -346,9 +347,9 @@ void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
                    const struct qpx_opts *o, uint32_t peer_ip, const struct qpx_dest *peers) {
     struct roce_qp *qp = nqp ? qps[0] : NULL;
     if (!t.armed || !qp || !mr || o->dry || o->tool != QPX_TOOL_PERFTEST) return;
-    bool bw = o->test <= QPX_SEND_BW;
+    bool bw = qpx_test_is_bw(o->test);
     /* the passive sides: the transport serves them, a summary at the session's end */
-    if (o->server && (bw || o->test == QPX_READ_LAT)) return;
+    if (o->server && (bw || o->test == QPX_READ_LAT || o->test == QPX_ATOMIC_LAT)) return;
     qpx_tool_end("a new session started");
     start_run(qp, mr, o, peer_ip);
     t.rkey = peers[0].rkey;
@@ -365,9 +366,10 @@ void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
     }
     t.n = t.iters * (1u + t.nx);
     t.len = t.size_given ? t.size : bw ? PERFTEST_BW_SIZE : PERFTEST_LAT_SIZE;
+    if (o->test == QPX_ATOMIC_BW || o->test == QPX_ATOMIC_LAT) t.len = 8; /* perftest's atomics: 8 bytes */
     t.kind = bw                          ? K_BW
              : o->test == QPX_WRITE_LAT  ? K_WRITE_LAT
-             : o->test == QPX_READ_LAT   ? K_READ_LAT
+             : o->test == QPX_READ_LAT || o->test == QPX_ATOMIC_LAT ? K_READ_LAT
                                          : K_SEND_LAT;
     uint32_t max = t.kind == K_WRITE_LAT ? QPX_TOOL_LAT_MAX : (uint32_t)mr->len;
     if (t.len > max) {
@@ -499,9 +501,10 @@ static void poll_client(uint32_t recv_now, uint32_t send_now) {
 
 /* bw client: ITERS work requests, BW_DEPTH outstanding at most; read_lat client: one at a time. */
 static void poll_issue(uint32_t send_now) {
-    uint8_t op = t.test == QPX_WRITE_BW ? ROCE_WR_WRITE
-                 : t.test == QPX_SEND_BW ? ROCE_WR_SEND
-                                         : ROCE_WR_READ;
+    uint8_t op = t.test == QPX_WRITE_BW                             ? ROCE_WR_WRITE
+                 : t.test == QPX_SEND_BW                            ? ROCE_WR_SEND
+                 : t.test == QPX_ATOMIC_BW || t.test == QPX_ATOMIC_LAT ? ROCE_WR_FETCH_ADD
+                                                                    : ROCE_WR_READ;
     uint32_t depth = t.kind == K_READ_LAT ? 1u : BW_DEPTH;
     if (depth > roce_hw_caps()->sq_depth) depth = roce_hw_caps()->sq_depth;
     t.scnt = send_now;
@@ -708,7 +711,8 @@ static void tool_help_more(void) {
     printf("    perftest bw server: the transport serves the test; a summary at its end;\n");
     printf("    perftest bw client: -n WRITEs/READs/SENDs of -s bytes, the report to the peer;\n");
     printf("    write_lat/send_lat: ping-pong (write_lat watches its buffer's last byte);\n");
-    printf("    read_lat client: -n READs one at a time. perftest runs print its table.\n");
+    printf("    read_lat / atomic_lat client: -n READs / FETCH_AND_ADDs one at a time. perftest runs print its table.\n");
+    printf("    atomic_bw client: FETCH_AND_ADD (add 1) of 8 bytes, as ib_atomic_bw without -A.\n");
     printf("  -n ITERS (default %u) and -s SIZE (default %u; a server then accepts any size,\n",
            QPX_TOOL_ITERS, QPX_TOOL_SIZE);
     printf("  perftest uses its own defaults %u / %u) as the tool's; --idle MS (default %u,\n",

@@ -480,7 +480,6 @@ module roce_resp_check #(
   // ------------------------------------------- C_CHK: the checks, in parallel
   typedef struct packed {
     logic        state_ok, dup, oos, seq_ok, len_ok, acc_ok, mr_ok, wqe_ok, wlen_bad;
-    logic        pmtu_bad;              // payload longer than the QP's path MTU (counted apart)
     logic        pre, ino, ok_a, ok_b;  // checks grouped for C_SEL (see there)
     logic [23:0] epsn_p1, epsn_m1, epsn_npk, msn_p1;
     logic [63:0] addr;                  // DMA address of the payload
@@ -525,7 +524,6 @@ module roce_resp_check #(
     fl_d.mr_ok    = mr_ok;
     fl_d.wqe_ok   = rkey_ok;
     fl_d.wlen_bad = wlen_bad;
-    fl_d.pmtu_bad = !hf_q.read && !hf_q.le[pi];
     fl_d.pre      = !hf_q.qpn_bad && state_ok && hf_q.rc_req;
     fl_d.ino      = bth.psn == dc_q.epsn;
     fl_d.ok_a     = seq_ok && acc_ok && !hf_q.align_bad;
@@ -766,28 +764,45 @@ module roce_resp_check #(
     .in_valid(ev_push && !(ev_ld && !ev_fv)), .in_ready(ev_in_ready), .in_data(ev_q),
     .out_valid(ev_fv), .out_ready(ev_ld), .out_data(ev_fd), .count(ev_cnt));
 
-  // counters (registered pulses). The kind of the header in C_EXEC is latched
-  // in C_SEL: a header taken while C_EXEC waits for room replaces h_q.
+  // counters (registered pulses, two stages: what fired and its verdict are
+  // registered first, so the counters' decode adds no level to C_EXEC's paths).
+  // The kind of the header in C_EXEC is latched in C_SEL: a header taken while
+  // C_EXEC waits for room replaces h_q.
   logic [4:0]  mk_q, mk_d;   // {payload > PMTU, send, atomic, read, write message start}
+  logic [4:0]  mkx_q;        // mk_q of the header that fired
+  logic        exf_q, drf_q; // exec_fire, drop_fire a cycle ago
+  verdict_e    vx_q;         // v_q a cycle ago
   logic [17:0] inc_q, inc_d;
   always_comb begin
     mk_d = mk_q;
-    if (st_q == C_SEL) mk_d = {fl_q.pmtu_bad, hf_q.send && first_q, hf_q.atomic, hf_q.read, hf_q.write && first_q};
-    for (int i = 0; i < 4; i++) inc_d[13+i] = exec_fire && v_q == V_EXEC && mk_q[i];
-    inc_d[17] = exec_fire && v_q == V_NAK_INV && mk_q[4];
-    inc_d[0]  = exec_fire && v_q == V_DROP_QPN;
-    inc_d[1]  = exec_fire && v_q == V_DROP_STATE;
-    inc_d[2]  = exec_fire && v_q == V_DROP_OP;
-    inc_d[3]  = exec_fire && v_q == V_DROP_OOS;
-    inc_d[4]  = exec_fire && v_q == V_DROP_DUP;
-    inc_d[5]  = drop_fire;
-    inc_d[6]  = exec_fire && (v_q == V_DUP || v_q == V_DROP_DUP);
-    inc_d[7]  = exec_fire && v_q == V_NAK_SEQ;
-    inc_d[8]  = exec_fire && v_q == V_NAK_INV;
-    inc_d[9]  = exec_fire && v_q == V_NAK_ACC;
-    inc_d[10] = exec_fire && v_q == V_NAK_OP;
-    inc_d[11] = exec_fire && v_q == V_RNR;
-    inc_d[12] = exec_fire && v_q == V_EXEC;
+    // payload > PMTU: the length check's own facts (hf_q.le, the QP's PMTU index)
+    if (st_q == C_SEL) mk_d = {!hf_q.read && !hf_q.le[rw_q.pi], hf_q.send && first_q, hf_q.atomic, hf_q.read, hf_q.write && first_q};
+    for (int i = 0; i < 4; i++) inc_d[13+i] = exf_q && vx_q == V_EXEC && mkx_q[i];
+    inc_d[17] = exf_q && vx_q == V_NAK_INV && mkx_q[4];
+    inc_d[0]  = exf_q && vx_q == V_DROP_QPN;
+    inc_d[1]  = exf_q && vx_q == V_DROP_STATE;
+    inc_d[2]  = exf_q && vx_q == V_DROP_OP;
+    inc_d[3]  = exf_q && vx_q == V_DROP_OOS;
+    inc_d[4]  = exf_q && vx_q == V_DROP_DUP;
+    inc_d[5]  = drf_q;
+    inc_d[6]  = exf_q && (vx_q == V_DUP || vx_q == V_DROP_DUP);
+    inc_d[7]  = exf_q && vx_q == V_NAK_SEQ;
+    inc_d[8]  = exf_q && vx_q == V_NAK_INV;
+    inc_d[9]  = exf_q && vx_q == V_NAK_ACC;
+    inc_d[10] = exf_q && vx_q == V_NAK_OP;
+    inc_d[11] = exf_q && vx_q == V_RNR;
+    inc_d[12] = exf_q && vx_q == V_EXEC;
+  end
+  always_ff @(posedge clk) begin
+    mkx_q <= mk_q;
+    vx_q  <= v_q;
+    if (rst) begin
+      exf_q <= 1'b0;
+      drf_q <= 1'b0;
+    end else begin
+      exf_q <= exec_fire;
+      drf_q <= drop_fire;
+    end
   end
   assign {inc_nak_pmtu, inc_rx_send, inc_rx_atomic, inc_rx_read, inc_rx_write,
           inc_ok, inc_rnr, inc_nak_op, inc_nak_acc, inc_nak_inv, inc_nak_seq, inc_dup,

@@ -11,6 +11,7 @@ short one in `make test`). Four runs, one simulator and one guest boot each:
                 the NIC posts the work requests and sends the report), 64 B, 4 KiB, 64 KiB.
   nic_lat:      ib_write_lat, ib_read_lat, ib_send_lat, the NIC as server and as client;
                 every write_lat WRITE carries its iteration number in its last byte.
+  nic_atomic:   ib_atomic_bw, ib_atomic_lat (FETCH_AND_ADD), the NIC as server and as client.
 
 Every step must pass (the tool exits 0 with its result line, the NIC prints its ok
 line) and each capture must decode in tshark with correct ICRCs, every pingpong
@@ -39,6 +40,8 @@ RUNS = {
                             for n in (64, 4096, 65536)],
     "nic_lat": [S(r, t, 64, 5) for t in ("write_lat", "read_lat", "send_lat")
                 for r in ("server", "client")],
+    # ib_atomic_bw / ib_atomic_lat (FETCH_AND_ADD, 8 bytes), both roles
+    "nic_atomic": [S(r, t, 8, 5) for t in ("atomic_bw", "atomic_lat") for r in ("server", "client")],
     # perftest -a's largest message (8 MiB) and -q 2/4, both roles (the buffer is 16 MiB)
     "nic_large_multi": [S(r, "write_bw", 8 << 20, 5) for r in ("server", "client")] +
                        [S(r, t, 4096, 5, q) for r in ("server", "client") for t in ("write_bw", "read_bw")

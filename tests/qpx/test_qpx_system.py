@@ -531,6 +531,15 @@ def tool_run(server, client, test, size, iters, opts=""):
     return out_c, out_s
 
 
+def rdma_requests(con):
+    """stats' rx_write/read/atomic/send_requests of one NIC."""
+    out = cmd(con, "stats")
+    m = re.search(r"rdma +rx_write_requests (\d+) rx_read_requests (\d+) rx_atomic_requests (\d+) "
+                  r"rx_send_requests (\d+)", out)
+    check_true("stats: rdma rx_*_requests", m is not None, "rdma rx_write_requests N ...", out)
+    return tuple(int(x) for x in m.groups())
+
+
 def lat_row(out, size, iters, lo, hi):
     m = re.search(LAT_ROW, out, re.M)
     check_true("a perftest latency table", m is not None, "#bytes #iterations t_min ...", out)
@@ -547,8 +556,8 @@ def lat_row(out, size, iters, lo, hi):
 def case_pair_perftest_tools():
     """Both NICs as perftest's peers ('tool on'): NIC 0 the client, NIC 1 the server of
     write_lat (each watches its buffer's last byte and writes back) and write_bw (NIC 0
-    posts the WRITEs and sends the report NIC 1 prints); with SOLONIC_QPX_FULL=1 also
-    send_lat and read_lat (each tool costs about 30 s of wall time; the interop sweep
+    posts the WRITEs and sends the report NIC 1 prints), atomic_bw (FETCH_AND_ADDs counted
+    by NIC 1's responder); with SOLONIC_QPX_FULL=1 also send_lat, read_lat and atomic_lat (each tool costs about 30 s of wall time; the interop sweep
     runs all of them against rxe)."""
     full = os.environ.get("SOLONIC_QPX_FULL") == "1"
     figs = []
@@ -565,6 +574,21 @@ def case_pair_perftest_tools():
             rl = lat_row(tool_run(b, a, "read_lat", 4096, 6)[0], 4096, 6, 0.5, 100)
             figs += [f"send_lat 256 B {sl:.2f} us", f"read_lat 4096 B {rl:.2f} us"]
             print(f"send_lat, read_lat: {time.monotonic() - t0:.1f} s wall")
+        # atomics: NIC 0 posts FETCH_AND_ADDs (8 bytes each) as ib_atomic_bw's client does;
+        # NIC 1's responder executes each once
+        t0 = time.monotonic()
+        before = rdma_requests(b)
+        out_c, out_s = tool_run(b, a, "atomic_bw", 8, 8)
+        check_true("atomic_bw: the client's table (8-byte messages x 8)",
+                   re.search(r"^ 8 +8 +" + NUM + r" +" + NUM + r" +" + NUM + r"\n", out_c, re.M) is not None,
+                   " 8 8 peak avg rate", out_c)
+        after = rdma_requests(b)
+        check("atomic_bw: NIC 1 executed 8 atomics and nothing else", (0, 0, 8, 0),
+              tuple(x - y for x, y in zip(after, before)))
+        if full:
+            alat = lat_row(tool_run(b, a, "atomic_lat", 8, 6)[0], 8, 6, 0.5, 100)
+            figs.append(f"atomic_lat 8 B {alat:.2f} us")
+        print(f"atomic_bw: {time.monotonic() - t0:.1f} s wall")
         t0 = time.monotonic()
         out_c, out_s = tool_run(b, a, "write_bw", 16384, 4)
         m = re.search(r"^ 16384 +4 +" + NUM + r" +" + NUM + r" +" + NUM + r"\n", out_c, re.M)
