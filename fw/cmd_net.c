@@ -413,15 +413,19 @@ static int cmd_stats(int argc, char **argv) {
            (unsigned long)d->rx_runt, (unsigned long)d->tx_busy, (unsigned long)d->tx_long);
     /* the packet layer (rtl/net): what it passed to the transport and the mgmt path, and why
        it dropped the rest */
-    printf("net     rx_roce %lu rx_mgmt %lu tx_frames %lu drop_not_for_us %lu\n",
-           (unsigned long)REG32(NET_RX_ROCE), (unsigned long)REG32(NET_RX_MGMT),
-           (unsigned long)REG32(NET_TX_FRAMES), (unsigned long)REG32(NET_DROP_NOT_FOR_US));
-    printf("net     drop_bad_csum %lu drop_trunc %lu drop_bad_hdr %lu drop_malformed %lu "
-           "drop_mac_err %lu drop_roce_full %lu drop_mgmt_full %lu\n",
-           (unsigned long)REG32(NET_DROP_BAD_CSUM), (unsigned long)REG32(NET_DROP_TRUNC),
-           (unsigned long)REG32(NET_DROP_BAD_HDR), (unsigned long)REG32(NET_DROP_MALFORMED),
-           (unsigned long)REG32(NET_DROP_MAC_ERR), (unsigned long)REG32(NET_DROP_ROCE_FULL),
-           (unsigned long)REG32(NET_DROP_MGMT_FULL));
+    if (!net_datapath_present()) {
+        printf("net     no packet layer (its registers do not answer)\n");
+    } else {
+        printf("net     rx_roce %lu rx_mgmt %lu tx_frames %lu drop_not_for_us %lu\n",
+               (unsigned long)REG32(NET_RX_ROCE), (unsigned long)REG32(NET_RX_MGMT),
+               (unsigned long)REG32(NET_TX_FRAMES), (unsigned long)REG32(NET_DROP_NOT_FOR_US));
+        printf("net     drop_bad_csum %lu drop_trunc %lu drop_bad_hdr %lu drop_malformed %lu "
+               "drop_mac_err %lu drop_roce_full %lu drop_mgmt_full %lu\n",
+               (unsigned long)REG32(NET_DROP_BAD_CSUM), (unsigned long)REG32(NET_DROP_TRUNC),
+               (unsigned long)REG32(NET_DROP_BAD_HDR), (unsigned long)REG32(NET_DROP_MALFORMED),
+               (unsigned long)REG32(NET_DROP_MAC_ERR), (unsigned long)REG32(NET_DROP_ROCE_FULL),
+               (unsigned long)REG32(NET_DROP_MGMT_FULL));
+    }
     printf("mgmt    rx_frames %lu rx_drop_full %lu rx_drop_too_long %lu rx_drop_bad %lu"
            " rx_waiting %lu\n",
            (unsigned long)REG32(MGMT_RX_FRAMES), (unsigned long)REG32(MGMT_RX_DROP_FULL),

@@ -34,6 +34,11 @@ static void net_sync_datapath(void) {
     REG32(NET_IP) = lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(&net.netif)));
 }
 
+bool net_datapath_present(void) {
+    uint32_t id, cause;
+    return trap_probe_read32(NET_ID, &id, &cause) == 0 && id == NET_ID_VALUE;
+}
+
 struct netif *net_netif(void) {
     return net.up ? &net.netif : NULL;
 }

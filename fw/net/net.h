@@ -29,6 +29,10 @@ int net_init(void);
 /* Frames received to lwIP, then lwIP's timeouts. Cheap when there is nothing to do. */
 void net_poll(void);
 
+/* The packet layer's register block (rtl/net) answers: false in an SoC with the
+   management buffers alone. */
+bool net_datapath_present(void);
+
 /* The interface, or NULL when there is no management port. */
 struct netif *net_netif(void);
 

@@ -89,7 +89,7 @@ ARGS = [
     ("mr reg 0x100000 0x100000 0xf", "mr: " + NO_ROCE),
     ("mr list", "mr: " + NO_ROCE),
     ("mr dereg 0x101", "mr: " + NO_ROCE),
-    ("write 0x11 0 0 0x100", "write: expected QPN LADDR RADDR RKEY LEN"),
+    ("write 0x11 0 0 0x100", "write: expected QPN LADDR RADDR RKEY LEN [--imm VALUE]"),
     ("write 1 0 0 0x100 8", "write: QPN: expected 2..0xffffff (0 and 1 are not RC QPs), got 1"),
     ("write 0x11 q 0 0x100 8", "write: LADDR: expected a number (decimal or 0x hex), got 'q'"),
     ("write 0x11 0 0x 0x100 8", "write: RADDR: expected a number (decimal or 0x hex), got '0x'"),
@@ -100,7 +100,7 @@ ARGS = [
     ("read 0x11 0 0 0x100", "read: expected QPN LADDR RADDR RKEY LEN"),
     ("read 0x11 0 0 0x100 8 9", "read: expected QPN LADDR RADDR RKEY LEN"),
     ("read 0x11 0x100000 0x200000 0x101 4096", "read: " + NO_ROCE),
-    ("send 0x11 0", "send: expected QPN LADDR LEN"),
+    ("send 0x11 0", "send: expected QPN LADDR LEN [--imm VALUE]"),
     ("send 0x11 0 y", "send: LEN: expected a number (decimal or 0x hex), got 'y'"),
     ("send 0x11 0x100000 64", "send: " + NO_ROCE),
     ("recv 0x11 0x100000", "recv: expected QPN LADDR LEN"),
@@ -119,8 +119,8 @@ ARGS = [
     ("atomic fadd 0x11 0x100000 0x200000 0x101 1", "atomic: " + NO_ROCE),
     ("listen --tool", "listen: --tool needs a value"),
     ("listen --tool rping", "listen: --tool: expected pingpong or perftest, got 'rping'"),
-    ("listen --test write", "listen: --test: expected write_bw, read_bw, send_bw, write_lat, read_lat or "
-                            "send_lat, got 'write'"),
+    ("listen --test write", "listen: --test: expected write_bw, read_bw, send_bw, atomic_bw, write_lat, "
+                            "read_lat, send_lat or atomic_lat, got 'write'"),
     ("listen --tool pingpong --test read_bw", "listen: --test is a perftest option (ibv_rc_pingpong has no "
                                               "tests to choose)"),
     ("listen --timeout 0", "listen: --timeout: expected 1..10000 ms, got 0"),
@@ -135,10 +135,10 @@ ARGS = [
     ("listen --idle 0", "listen: --idle: expected 1..3600000 ms, got 0"),
     ("listen --idle", "listen: --idle needs a value"),
     ("listen --qps 17", "listen: --qps: expected 1..16, got 17"),
-    ("listen --qps 2", "listen: --qps is for perftest's bandwidth tests (write_bw, read_bw, send_bw): "
+    ("listen --qps 2", "listen: --qps is for perftest's bandwidth tests (write_bw, read_bw, send_bw, atomic_bw): "
                        "ibv_rc_pingpong and the latency tests use one QP"),
     ("connect 10.0.0.2 --test write_lat --qps 2", "connect: --qps is for perftest's bandwidth tests (write_bw, "
-                                                  "read_bw, send_bw): ibv_rc_pingpong and the latency tests use one QP"),
+                                                  "read_bw, send_bw, atomic_bw): ibv_rc_pingpong and the latency tests use one QP"),
     ("listen --test write_bw --qps 2 --mtu 1024 --idle 5 --wait 9 --timeout 7", "listen: " + NO_ROCE),
     ("port now", "port: takes no arguments"),
     ("port", "port: " + NO_ROCE),
@@ -146,8 +146,8 @@ ARGS = [
     ("connect 10.0.0.2 --mtu x", "connect: --mtu: expected a number (decimal or 0x hex), got 'x'"),
     ("connect 10.0.0.2 --timeout", "connect: --timeout needs a value"),
     ("connect 10.0.0.2 --tool perftest", "connect: " + NO_ROCE),
-    ("qpx frob", "qpx: unknown subcommand 'frob' (status, finish, abort)"),
-    ("qpx status now", "qpx: too many arguments (status, finish or abort)"),
+    ("qpx frob", "qpx: unknown subcommand 'frob' (status, finish, abort, disconnect [QPN])"),
+    ("qpx status now", "qpx: too many arguments (status, finish, abort or disconnect [QPN])"),
     ("qpx", "qpx: no session"),
     ("qpx finish", "qpx: no perftest session is waiting for the end of its test"),
     ("qpx abort", "qpx: no session"),
@@ -429,7 +429,7 @@ def case_xchg_perftest_read_client_write_listen():
             t.send(cm)
             t.recv(len(cm), "server item")
         t.send(client[4])
-    failing_listen("--test write_bw", act, "the peer runs a READ test (its destination has OUT 128), not write_bw")
+    failing_listen("--test write_bw", act, "the peer runs a READ or atomic test (its destination has OUT 128), not write_bw")
 
 
 def case_xchg_perftest_two_qps_expected_one():

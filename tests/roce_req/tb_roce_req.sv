@@ -381,7 +381,7 @@ module tb_roce_req #(
 
   roce_tx_build #(.PREFIX_BYTES(42)) u_build (
     .clk, .rst,
-    .s_hdr_valid(mx_hdr_v), .s_hdr_ready(mx_hdr_r), .s_hdr(mx_roce), .s_hdr_prefix(prefix),
+    .s_hdr_valid(mx_hdr_v), .s_hdr_ready(mx_hdr_r), .s_hdr(mx_roce), .s_hdr_info(mx_info), .s_hdr_prefix(prefix),
     .s_axis_payload_tdata(mx_d), .s_axis_payload_tkeep(mx_k), .s_axis_payload_tvalid(mx_v),
     .s_axis_payload_tready(mx_r), .s_axis_payload_tlast(mx_l),
     .m_axis_frame_tdata(tx_tdata), .m_axis_frame_tkeep(tx_tkeep), .m_axis_frame_tvalid(tx_tvalid),
