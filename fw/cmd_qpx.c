@@ -40,6 +40,24 @@ static int parse_ip(const char *s, uint32_t *out) {
 
 /* [--tool pingpong|perftest] [--test NAME] [--timeout MS] [--wait MS] [--idle MS] [--dry]
    from argv[first]. */
+/* --mtu BYTES: 256..4096, a power of two; *enc = the IB encoding (1..5). */
+static int mtu_of_bytes(const char *cmd, uint32_t bytes, const char *s, uint32_t *enc) {
+    for (uint32_t e = 1; e <= ROCE_MAX_PMTU; e++) {
+        if (bytes == 128u << e) {
+            *enc = e;
+            return 0;
+        }
+    }
+    printf("%s: --mtu: expected 256, 512, 1024, 2048 or 4096, got %s\n", cmd, s);
+    return -1;
+}
+
+static int parse_mtu(const char *cmd, const char *s, uint32_t *enc) {
+    uint32_t bytes;
+    if (con_parse_u32(cmd, "--mtu", s, &bytes) != 0) return -1;
+    return mtu_of_bytes(cmd, bytes, s, enc);
+}
+
 static int parse_opts(const char *cmd, int argc, char **argv, int first, struct qpx_opts *o) {
     bool tool_given = false, test_given = false;
     o->tool = QPX_TOOL_PINGPONG;
@@ -101,16 +119,9 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
             }
             o->nqp = (uint8_t)v;
         } else if (strcmp(a, "--mtu") == 0) {
-            const char *v = argv[++i];
-            uint32_t bytes;
-            o->mtu = 0;
-            if (con_parse_u32(cmd, a, v, &bytes) != 0) return -1;
-            for (uint8_t e = 1; e <= ROCE_MAX_PMTU; e++)
-                if (bytes == 128u << e) o->mtu = e;
-            if (o->mtu == 0) {
-                printf("%s: --mtu: expected 256, 512, 1024, 2048 or 4096, got %s\n", cmd, v);
-                return -1;
-            }
+            uint32_t enc;
+            if (parse_mtu(cmd, argv[++i], &enc) != 0) return -1;
+            o->mtu = (uint8_t)enc;
         } else if (strcmp(a, "--dry") == 0) {
             o->dry = true;
         } else {
@@ -225,14 +236,8 @@ static int listen_cm(int argc, char **argv) {
                 return CON_ERR;
             }
             wait = v;
-        } else {
-            mtu = 0;
-            for (uint32_t e = 1; e <= ROCE_MAX_PMTU; e++)
-                if (v == 128u << e) mtu = e;
-            if (mtu == 0) {
-                printf("listen: --mtu: expected 256, 512, 1024, 2048 or 4096, got %s\n", argv[i]);
-                return CON_ERR;
-            }
+        } else if (mtu_of_bytes("listen", v, argv[i], &mtu) != 0) {
+            return CON_ERR;
         }
     }
     if (roce_need("listen") != 0) return CON_ERR;
@@ -331,15 +336,7 @@ static int connect_cm(int argc, char **argv) {
             printf("connect: --mtu needs a value\n");
             return CON_ERR;
         }
-        uint32_t v;
-        if (con_parse_u32("connect", "--mtu", argv[++i], &v) != 0) return CON_ERR;
-        mtu = 0;
-        for (uint32_t e = 1; e <= ROCE_MAX_PMTU; e++)
-            if (v == 128u << e) mtu = e;
-        if (mtu == 0) {
-            printf("connect: --mtu: expected 256, 512, 1024, 2048 or 4096, got %s\n", argv[i]);
-            return CON_ERR;
-        }
+        if (parse_mtu("connect", argv[++i], &mtu) != 0) return CON_ERR;
     }
     if (roce_need("connect") != 0) return CON_ERR;
     if (!net_netif()) {
