@@ -11,7 +11,9 @@
 // busy) latches mode/addr/len/seed and clears the results; `busy` until the
 // operation is over, then `done` (held until the next start). Results:
 // err_count (mismatching bytes; check only), first_bad_valid/first_bad_addr,
-// dma_status (worst AXI response seen) and cycles (start to done).
+// dma_status (worst AXI response seen), cycles (start to done) and peek: the
+// first 16 bytes a check read (byte addr in bits 7:0, bytes past len zero),
+// which is how the firmware reads on-board memory (a 16-byte check).
 //
 // The engine owns a mem_dma_rd and a mem_dma_wr; its two AXI ports are one
 // read client and one write client of mem_axi_arb. A beat of the pattern is
@@ -43,6 +45,7 @@ module mem_pattern #(
   output logic [63:0]                        first_bad_addr,
   output logic [1:0]                         dma_status,   // mem_pkg::DMA_*
   output logic [31:0]                        cycles,
+  output logic [127:0]                       peek,
   // AXI4 read client
   output logic [63:0]                        m_axi_araddr,
   output logic [7:0]                         m_axi_arlen,
@@ -95,6 +98,8 @@ module mem_pattern #(
   logic                 fbv_q, fbv_d;
   logic [63:0]          fba_q, fba_d;
   logic [1:0]           dst_q, dst_d;
+  logic                 pfirst_q, pfirst_d;   // check: the next stream beat is the first
+  logic [127:0]         peek_q, peek_d;
 
   // ------------------------------------------------------------ DMA engines
   mem_pkg::dma_rd_cmd_t rd_cmd;
@@ -323,8 +328,16 @@ module mem_pattern #(
     fbv_d   = fbv_q;
     fba_d   = fba_q;
     dst_d   = dst_q;
+    pfirst_d = pfirst_q;
+    peek_d   = peek_q;
 
     if (st_q != ST_IDLE) cyc_d = cyc_q + 32'd1;
+
+    // peek: the first read beat's first 16 bytes, the lanes past len zero
+    if (rs_valid && pfirst_q) begin
+      pfirst_d = 1'b0;
+      for (int b = 0; b < 16; b++) peek_d[8*b +: 8] = rs_keep[b] ? rs_data[8*b +: 8] : 8'd0;
+    end
 
     if (g0_v && en) begin
       gword_d = gword_q + 61'd8;
@@ -368,6 +381,8 @@ module mem_pattern #(
           fbv_d   = 1'b0;
           fba_d   = '0;
           dst_d   = mem_pkg::DMA_OK;
+          pfirst_d = 1'b1;
+          peek_d   = '0;
         end
       end
       ST_CMD: begin
@@ -419,6 +434,8 @@ module mem_pattern #(
     fbv_q   <= fbv_d;
     fba_q   <= fba_d;
     dst_q   <= dst_d;
+    pfirst_q <= pfirst_d;
+    peek_q   <= peek_d;
   end
 
   assign busy            = st_q != ST_IDLE;
@@ -428,6 +445,7 @@ module mem_pattern #(
   assign first_bad_addr  = fba_q;
   assign dma_status      = dst_q;
   assign cycles          = cyc_q;
+  assign peek            = peek_q;
 
   logic [mem_pkg::TAG_W-1:0] unused_tags;
   assign unused_tags    = rs_user.tag ^ cpl.tag;

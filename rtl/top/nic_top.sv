@@ -275,6 +275,7 @@ module nic_top #(
   logic [31:0] pat_addr_lo, pat_addr_hi, pat_len, pat_seed_lo, pat_seed_hi;
   logic        pat_start_we, pat_start_wdata, pat_busy, pat_done, pat_bad_valid;
   logic [31:0] pat_err_count, pat_cycles;
+  logic [127:0] pat_peek;    // the first 16 bytes of the last check (the firmware's memory reads)
   logic [63:0] pat_bad_addr;
   logic [1:0]  pat_dma_status;
 
@@ -300,7 +301,11 @@ module nic_top #(
     .err_count_i   (pat_err_count),
     .first_bad_lo_i(pat_bad_addr[31:0]),
     .first_bad_hi_i(pat_bad_addr[63:32]),
-    .cycles_i      (pat_cycles)
+    .cycles_i      (pat_cycles),
+    .peek0_i       (pat_peek[31:0]),
+    .peek1_i       (pat_peek[63:32]),
+    .peek2_i       (pat_peek[95:64]),
+    .peek3_i       (pat_peek[127:96])
   );
 
   mem_pattern u_mempat (
@@ -317,6 +322,7 @@ module nic_top #(
     .first_bad_addr (pat_bad_addr),
     .dma_status     (pat_dma_status),
     .cycles         (pat_cycles),
+    .peek           (pat_peek),
     .m_axi_araddr (c_araddr[2*64 +: 64]),
     .m_axi_arlen  (c_arlen[2*8 +: 8]),
     .m_axi_arvalid(c_arvalid[2]),

@@ -810,6 +810,7 @@ struct PatResult {
     bool fbv;
     uint64_t fba;
     unsigned status;
+    uint8_t peek[16];
 };
 
 bool pat_run(Bench &b, bool check, uint64_t addr, uint32_t len, uint64_t seed, PatResult &r) {
@@ -837,6 +838,7 @@ bool pat_run(Bench &b, bool check, uint64_t addr, uint32_t len, uint64_t seed, P
     r.fbv = b.m->pat_first_bad_valid;
     r.fba = b.m->pat_first_bad_addr;
     r.status = b.m->pat_dma_status;
+    for (int i = 0; i < 16; i++) r.peek[i] = uint8_t(b.m->pat_peek[i / 4] >> (8 * (i % 4)));
     return true;
 }
 
@@ -967,6 +969,30 @@ int test_pattern(uint64_t seed) {
     if (!pat_run(b, false, A, 0, S2, r)) return g_fail;
     if (!pat_run(b, true, A, 0, S2, r)) return g_fail;
     if (r.errs || r.fbv) FAIL("pattern zero-length check: expected 0 errors, got %u\n", r.errs);
+    for (uint8_t p : r.peek)
+        if (p) {
+            FAIL("pattern zero-length check: expected peek all zero\n");
+            break;
+        }
+
+    // peek: a check's first 16 bytes as the memory holds them, zero past len
+    // (random bytes, any alignment, lengths 1..16 and longer)
+    for (int k = 0; k < 40; k++) {
+        uint64_t pa = A + rng.below(L - 64);
+        uint32_t pl = k < 16 ? uint32_t(k + 1) : uint32_t(17 + rng.below(200));
+        std::vector<uint8_t> bytes(16);
+        for (auto &x : bytes) x = uint8_t(rng.next());
+        mem_model_write(INST, pa, bytes.data(), 16);
+        if (!pat_run(b, true, pa, pl, rng.next(), r)) return g_fail;
+        for (uint32_t i = 0; i < 16; i++) {
+            uint8_t want = i < pl ? bytes[i] : 0;
+            if (r.peek[i] != want) {
+                FAIL("pattern peek at 0x%" PRIx64 " len %u: byte %u expected %02x got %02x\n", pa,
+                     pl, i, want, r.peek[i]);
+                break;
+            }
+        }
+    }
     check_protocol();
     return g_fail;
 }

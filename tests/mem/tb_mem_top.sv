@@ -49,7 +49,8 @@ module tb_mem_top #(
   output logic                              pat_first_bad_valid,
   output logic [63:0]                       pat_first_bad_addr,
   output logic [1:0]                        pat_dma_status,
-  output logic [31:0]                       pat_cycles
+  output logic [31:0]                       pat_cycles,
+  output logic [127:0]                      pat_peek
 );
   localparam int unsigned NR = NRE + 1;   // + the pattern engine
   localparam int unsigned NW = NWE + 1;
@@ -107,7 +108,7 @@ module tb_mem_top #(
     .addr(pat_addr), .len(pat_len), .seed(pat_seed),
     .busy(pat_busy), .done(pat_done), .err_count(pat_err_count),
     .first_bad_valid(pat_first_bad_valid), .first_bad_addr(pat_first_bad_addr),
-    .dma_status(pat_dma_status), .cycles(pat_cycles),
+    .dma_status(pat_dma_status), .cycles(pat_cycles), .peek(pat_peek),
     .m_axi_araddr(c_araddr[NRE*64 +: 64]), .m_axi_arlen(c_arlen[NRE*8 +: 8]),
     .m_axi_arvalid(c_arvalid[NRE]), .m_axi_arready(c_arready[NRE]),
     .m_axi_rdata(c_rdata), .m_axi_rresp(c_rresp), .m_axi_rlast(c_rlast),
