@@ -1,4 +1,4 @@
-/* fill / verify: the on-board memory's fill/check engine (regs/mempat.toml,
+/* fill / verify / dump: the on-board memory's fill/check engine (regs/mempat.toml,
  * rtl/mem/mem_pattern.sv). The pattern is a pure function of (seed, byte
  * address): a range filled on one NIC and moved by RDMA to the same address on
  * another NIC verifies there with the same seed. */
@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "console.h"
+#include "roce/qpx_mem.h"
 #include "timer.h"
 #include "trap.h"
 
@@ -112,3 +113,48 @@ static int cmd_verify(int argc, char **argv) {
     return CON_OK;
 }
 CON_COMMAND(verify, "ADDR LEN [SEED]", "check on-board memory against the seeded pattern", cmd_verify);
+
+/* dump: on-board memory bytes, 16 a line, read through the engine's check (qpx_mem_read). */
+#define DUMP_MAX 4096u
+static int cmd_dump(int argc, char **argv) {
+    uint32_t addr, len = 64;
+    if (argc < 2 || argc > 3) {
+        printf("dump: expected ADDR [LEN] (see 'help dump')\n");
+        return CON_ERR;
+    }
+    if (con_parse_u32("dump", "ADDR", argv[1], &addr) ||
+        (argc > 2 && con_parse_u32("dump", "LEN", argv[2], &len)))
+        return CON_ERR;
+    if (len == 0 || len > DUMP_MAX) {
+        printf("dump: LEN must be 1..%u bytes, got %lu\n", DUMP_MAX, (unsigned long)len);
+        return CON_ERR;
+    }
+    if ((uint64_t)addr + len > 0x100000000ull) {
+        printf("dump: ADDR + LEN goes past 4 GiB\n");
+        return CON_ERR;
+    }
+    if (!pat_present("dump")) return CON_ERR;
+    for (uint32_t off = 0; off < len; off += QPX_MEM_READ_MAX) {
+        uint32_t n = len - off < QPX_MEM_READ_MAX ? len - off : QPX_MEM_READ_MAX;
+        uint8_t b[QPX_MEM_READ_MAX];
+        const char *err;
+        if (qpx_mem_read(addr + off, n, b, &err) != 0) {
+            printf("dump: at 0x%08lx: %s\n", (unsigned long)(addr + off), err);
+            return CON_ERR;
+        }
+        printf("%08lx:", (unsigned long)(addr + off));
+        for (uint32_t i = 0; i < n; i++)
+            printf(" %02x", b[i]);
+        printf("%*s  ", (int)(3u * (QPX_MEM_READ_MAX - n)), "");
+        for (uint32_t i = 0; i < n; i++)
+            putchar(b[i] >= 0x20 && b[i] < 0x7f ? b[i] : '.');
+        printf("\n");
+        if (con_interrupted()) {
+            printf("dump: interrupted (Ctrl-C)\n");
+            return CON_ERR;
+        }
+    }
+    return CON_OK;
+}
+CON_COMMAND(dump, "ADDR [LEN]", "print on-board memory bytes (hex and text; LEN 1..4096, default 64)",
+            cmd_dump);

@@ -204,55 +204,88 @@ static int wait_cm(uint16_t port, uint32_t wait_ms) {
     return CON_ERR;
 }
 
-/* listen --cm [PORT] [--wait MS] [--mtu BYTES] */
-static int listen_cm(int argc, char **argv) {
-    uint32_t port = CM_DEFAULT_PORT, wait = CM_WAIT_MS, mtu = 0;
-    int i = 2;
+/* --cm's arguments after the command's own: [PORT] [--wait MS] (listen) [--mtu BYTES]
+   [--tool echo|rping] (rping: PORT defaults to rping's 7174) */
+struct cm_args {
+    uint32_t port, wait, mtu;
+    uint8_t tool;
+};
+
+static int parse_cm_args(const char *cmd, int argc, char **argv, int i, bool listen,
+                         struct cm_args *c) {
+    const char *usage = listen ? "--cm [PORT] [--wait MS] [--mtu BYTES] [--tool echo|rping]"
+                               : "--cm IP [PORT] [--mtu BYTES] [--tool echo|rping]";
+    bool port_given = false;
+    c->port = CM_DEFAULT_PORT;
+    c->wait = CM_WAIT_MS;
+    c->mtu = 0;
+    c->tool = QPX_TOOL_PINGPONG;
     if (i < argc && strncmp(argv[i], "--", 2) != 0) {
-        if (con_parse_u32("listen", "PORT", argv[i], &port) != 0) return CON_ERR;
-        if (port < 1 || port > 65535) {
-            printf("listen: --cm PORT: expected 1..65535, got %s\n", argv[i]);
-            return CON_ERR;
+        if (con_parse_u32(cmd, "PORT", argv[i], &c->port) != 0) return -1;
+        if (c->port < 1 || c->port > 65535) {
+            printf("%s: --cm PORT: expected 1..65535, got %s\n", cmd, argv[i]);
+            return -1;
         }
+        port_given = true;
         i++;
     }
     for (; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--wait") != 0 && strcmp(a, "--mtu") != 0) {
-            printf("listen: %s is not an option of --cm (--cm [PORT] [--wait MS] [--mtu BYTES]; "
-                   "the others are the TCP exchange's)\n", a);
-            return CON_ERR;
+        bool known = strcmp(a, "--mtu") == 0 || strcmp(a, "--tool") == 0 ||
+                     (listen && strcmp(a, "--wait") == 0);
+        if (!known) {
+            printf("%s: %s is not an option of --cm (%s%s)\n", cmd, a, usage,
+                   listen ? "; the others are the TCP exchange's" : "");
+            return -1;
         }
         if (i + 1 >= argc) {
-            printf("listen: %s needs a value\n", a);
-            return CON_ERR;
+            printf("%s: %s needs a value\n", cmd, a);
+            return -1;
         }
-        uint32_t v;
-        if (con_parse_u32("listen", a, argv[++i], &v) != 0) return CON_ERR;
-        if (a[2] == 'w') {
-            if (v < 1 || v > WAIT_MS_MAX) {
-                printf("listen: --wait: expected 1..%lu ms, got %s\n", (unsigned long)WAIT_MS_MAX,
-                       argv[i]);
-                return CON_ERR;
+        const char *v = argv[++i];
+        if (strcmp(a, "--tool") == 0) {
+            if (strcmp(v, "echo") == 0) {
+                c->tool = QPX_TOOL_PINGPONG;
+            } else if (strcmp(v, "rping") == 0) {
+                c->tool = QPX_TOOL_RPING;
+            } else {
+                printf("%s: --cm --tool: expected echo (rdma_client/rdma_server) or rping, got "
+                       "'%s'\n", cmd, v);
+                return -1;
             }
-            wait = v;
-        } else if (mtu_of_bytes("listen", v, argv[i], &mtu) != 0) {
-            return CON_ERR;
+        } else if (strcmp(a, "--mtu") == 0) {
+            if (parse_mtu(cmd, v, &c->mtu) != 0) return -1;
+        } else {
+            if (con_parse_u32(cmd, a, v, &c->wait) != 0) return -1;
+            if (c->wait < 1 || c->wait > WAIT_MS_MAX) {
+                printf("%s: --wait: expected 1..%lu ms, got %s\n", cmd, (unsigned long)WAIT_MS_MAX,
+                       v);
+                return -1;
+            }
         }
     }
+    if (!port_given && c->tool == QPX_TOOL_RPING) c->port = CM_RPING_PORT;
+    return 0;
+}
+
+/* listen --cm [PORT] [--wait MS] [--mtu BYTES] [--tool echo|rping] */
+static int listen_cm(int argc, char **argv) {
+    struct cm_args c;
+    if (parse_cm_args("listen", argc, argv, 2, true, &c) != 0) return CON_ERR;
     if (roce_need("listen") != 0) return CON_ERR;
     if (!net_netif()) {
         printf("listen: no management port (%s)\n", net_absent_reason());
         return CON_ERR;
     }
     const char *err;
-    if (cm_listen((uint16_t)port, (uint8_t)mtu, &err) != 0) {
+    if (cm_listen((uint16_t)c.port, (uint8_t)c.mtu, c.tool, &err) != 0) {
         printf("listen: %s\n", err);
         return CON_ERR;
     }
     printf("listen: RDMA CM on port %lu (service ID 0x%016llx), waiting %lu ms\n",
-           (unsigned long)port, (unsigned long long)(0x01060000ull | port), (unsigned long)wait);
-    return wait_cm((uint16_t)port, wait);
+           (unsigned long)c.port, (unsigned long long)(0x01060000ull | c.port),
+           (unsigned long)c.wait);
+    return wait_cm((uint16_t)c.port, c.wait);
 }
 
 static int cmd_listen(int argc, char **argv) {
@@ -294,7 +327,9 @@ static void listen_help_more(void) {
     printf("                            %u) with a QP; with 'tool on' each SEND is echoed.\n",
            CM_DEFAULT_PORT);
     printf("                            Options then: --wait MS, --mtu BYTES (the largest path\n");
-    printf("                            MTU accepted; the REQ's otherwise)\n");
+    printf("                            MTU accepted; the REQ's otherwise), --tool rping (the\n");
+    printf("                            NIC is rping's server: READ, WRITE; PORT default %u)\n",
+           CM_RPING_PORT);
     printf("  --wait MS                 how long to wait for a client (default %u)\n",
            QPX_WAIT_MS);
     printf("  --idle MS                 end the test when the peer sends no TCP byte and no\n");
@@ -307,44 +342,27 @@ CON_COMMAND_MORE(listen, "[--cm [PORT]] [OPTIONS]",
                  "serve one QP exchange on TCP port 18515 (ibv_rc_pingpong or perftest) or RDMA CM",
                  cmd_listen, listen_help_more);
 
-/* connect --cm IP [PORT] [--mtu BYTES]: until established (and the tool's run on it) */
+/* connect --cm IP [PORT] [--mtu BYTES] [--tool echo|rping]: until established (and the
+   tool's run on it) */
 static int connect_cm(int argc, char **argv) {
-    uint32_t ip, port = CM_DEFAULT_PORT, mtu = 0;
+    uint32_t ip;
+    struct cm_args c;
     if (argc < 3) {
-        printf("connect: --cm: expected IP [PORT] [--mtu BYTES]\n");
+        printf("connect: --cm: expected IP [PORT] [--mtu BYTES] [--tool echo|rping]\n");
         return CON_ERR;
     }
     if (parse_ip(argv[2], &ip) != 0) {
         printf("connect: IP: expected a dotted IPv4 address like 10.0.0.2, got '%s'\n", argv[2]);
         return CON_ERR;
     }
-    int i = 3;
-    if (i < argc && strncmp(argv[i], "--", 2) != 0) {
-        if (con_parse_u32("connect", "PORT", argv[i], &port) != 0) return CON_ERR;
-        if (port < 1 || port > 65535) {
-            printf("connect: --cm PORT: expected 1..65535, got %s\n", argv[i]);
-            return CON_ERR;
-        }
-        i++;
-    }
-    for (; i < argc; i++) {
-        if (strcmp(argv[i], "--mtu") != 0) {
-            printf("connect: %s is not an option of --cm (--cm IP [PORT] [--mtu BYTES])\n", argv[i]);
-            return CON_ERR;
-        }
-        if (i + 1 >= argc) {
-            printf("connect: --mtu needs a value\n");
-            return CON_ERR;
-        }
-        if (parse_mtu("connect", argv[++i], &mtu) != 0) return CON_ERR;
-    }
+    if (parse_cm_args("connect", argc, argv, 3, false, &c) != 0) return CON_ERR;
     if (roce_need("connect") != 0) return CON_ERR;
     if (!net_netif()) {
         printf("connect: no management port (%s)\n", net_absent_reason());
         return CON_ERR;
     }
     const char *err;
-    if (cm_connect(ip, (uint16_t)port, (uint8_t)mtu, &err) != 0) {
+    if (cm_connect(ip, (uint16_t)c.port, (uint8_t)c.mtu, c.tool, &err) != 0) {
         printf("connect: %s\n", err);
         return CON_ERR;
     }
@@ -393,8 +411,10 @@ static void connect_help_more(void) {
     printf("                            ...): connect to PORT (default %u) with a new QP;\n",
            CM_DEFAULT_PORT);
     printf("                            with 'tool on' SEND -s bytes and wait for the echo.\n");
-    printf("                            Option then: --mtu BYTES (the path MTU asked for,\n");
-    printf("                            default 1024)\n");
+    printf("                            Options then: --mtu BYTES (the path MTU asked for,\n");
+    printf("                            default 1024), --tool rping (rping's client: -n pings\n");
+    printf("                            of -s bytes, default 64, checked; PORT default %u)\n",
+           CM_RPING_PORT);
     opts_help();
 }
 CON_COMMAND_MORE(connect, "IP [OPTIONS] | --cm IP [PORT]",

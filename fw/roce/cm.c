@@ -45,6 +45,7 @@ struct cm_conn {
     uint32_t timeout_ms, retries_left;
     uint64_t deadline; /* REP: resend; TIMEWAIT: free */
     bool by_first_packet; /* established by the first receive, not by an RTU */
+    uint8_t tool;         /* enum qpx_tool: the data phase with 'tool on' (echo or rping) */
 };
 
 static struct {
@@ -52,6 +53,7 @@ static struct {
     bool listening;
     uint16_t port;
     uint8_t mtu_cap;
+    uint8_t tool; /* the listen's data phase (enum qpx_tool) */
     int result; /* the listen's: 1 connected, 0 waiting, -1 none */
     int conn_result; /* connect --cm's: 1 established, 0 in progress, -1 failed or none */
     uint16_t ip_id;
@@ -208,11 +210,11 @@ static void establish(struct cm_conn *c, const char *how) {
         cm.result = 1;
     }
     /* with 'tool on' the NIC echoes each SEND as ibv_rc_pingpong's server does (passive), or
-       sends and waits for the echo as its client does (active) */
+       sends and waits for the echo as its client does (active); or runs rping's protocol */
     struct qpx_opts o;
     memset(&o, 0, sizeof o);
     o.server = !c->active;
-    o.tool = QPX_TOOL_PINGPONG;
+    o.tool = c->tool;
     if (qp_ours(c)) qpx_tool_begin(c->qp, c->mr, &o, c->peer_ip);
 }
 
@@ -301,6 +303,7 @@ static void on_req(const struct cm_addr *a, const struct cm_msg *m) {
     c->my_psn = roce_random_psn();
     c->pmtu = m->mtu;
     if (cm.mtu_cap && c->pmtu > cm.mtu_cap) c->pmtu = cm.mtu_cap;
+    c->tool = cm.tool;
 
     /* the QP from the REQ: the peer's QPN and PSN, the path, its retry counts; READ depths:
        what the peer issues (its initiator depth) is what we take, what it takes (its
@@ -645,7 +648,7 @@ static void poll_arp(struct cm_conn *c) {
     }
 }
 
-int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, const char **err) {
+int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, uint8_t tool, const char **err) {
     if (!net_netif()) {
         *err = "no management port";
         return -1;
@@ -682,7 +685,7 @@ int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, const char **err) {
     /* with 'tool on': ibv_rc_pingpong's client buffer before any packet can come */
     struct qpx_opts o;
     memset(&o, 0, sizeof o);
-    o.tool = QPX_TOOL_PINGPONG;
+    o.tool = tool;
     if (qpx_tool_prepare(c->mr, &o, err) != 0) {
         release(c);
         return -1;
@@ -691,6 +694,7 @@ int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, const char **err) {
     c->port = port;
     c->peer_ip = peer_ip;
     c->pmtu = mtu ? mtu : ROCE_DEFAULT_PMTU;
+    c->tool = tool;
     c->my_psn = roce_random_psn();
     c->local_id = new_comm_id();
     c->flow_label = (roce_random_psn() & 0xfffffu) | 1u; /* the path's: both ends' UDP source port */
@@ -783,7 +787,7 @@ void cm_poll(void) {
 
 /* ---- listening */
 
-int cm_listen(uint16_t port, uint8_t mtu_cap, const char **err) {
+int cm_listen(uint16_t port, uint8_t mtu_cap, uint8_t tool, const char **err) {
     if (!net_netif()) {
         *err = "no management port";
         return -1;
@@ -795,6 +799,7 @@ int cm_listen(uint16_t port, uint8_t mtu_cap, const char **err) {
     cm.listening = true;
     cm.port = port;
     cm.mtu_cap = mtu_cap;
+    cm.tool = tool;
     cm.result = 0;
     return 0;
 }

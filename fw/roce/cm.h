@@ -45,6 +45,7 @@
 
 #define CM_MAX_CONNS 4
 #define CM_DEFAULT_PORT 7471u   /* librdmacm's rdma_server / rdma_client default */
+#define CM_RPING_PORT 7174u     /* rping's default */
 #define CM_REP_TIMEOUT_MAX_MS 200u /* cap of the REP retransmission time (simulated ms) */
 #define CM_TIMEWAIT_MS 20u      /* a disconnected connection answers duplicates this long */
 #define CM_WAIT_MS 5000u        /* listen --cm: default wait for a connection */
@@ -71,7 +72,7 @@ void cm_rx(const uint8_t *frame, size_t len);
  * Listen on a port (RDMA_PS_TCP service ID) for one connection; mtu_cap is
  * the largest path MTU enum accepted (0: 4096). -1 and *err when one is open.
  */
-int cm_listen(uint16_t port, uint8_t mtu_cap, const char **err);
+int cm_listen(uint16_t port, uint8_t mtu_cap, uint8_t tool, const char **err);
 /* Close the listener (a connection that was made stays). */
 void cm_unlisten(void);
 /* The listener is open and no connection was established through it yet. */
@@ -84,7 +85,7 @@ int cm_listen_result(void);
  * for (0: 1024). The connection is made from cm_poll; cm_connect_result
  * says how it stands. -1 and *err when it cannot start.
  */
-int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, const char **err);
+int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, uint8_t tool, const char **err);
 /* 1 established, 0 in progress, -1 failed (its line was printed). */
 int cm_connect_result(void);
 /* Give up the connection being made (Ctrl-C). */

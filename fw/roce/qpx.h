@@ -19,7 +19,7 @@
 
 struct roce_qp; /* roce.h */
 
-enum qpx_tool { QPX_TOOL_PINGPONG, QPX_TOOL_PERFTEST };
+enum qpx_tool { QPX_TOOL_PINGPONG, QPX_TOOL_PERFTEST, QPX_TOOL_RPING /* RDMA CM only */ };
 enum qpx_test {
     QPX_WRITE_BW,
     QPX_READ_BW,

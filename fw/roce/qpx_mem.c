@@ -101,6 +101,35 @@ int qpx_mem_write_word(uint64_t addr, uint32_t len, uint64_t value, const char *
     return 0;
 }
 
+int qpx_mem_read(uint64_t addr, uint32_t len, uint8_t *out, const char **err) {
+    if (len == 0 || len > QPX_MEM_READ_MAX) {
+        *err = "a read of 1..16 bytes";
+        return -1;
+    }
+    if (!qpx_mem_present()) {
+        *err = "no fill/check engine in this SoC (the firmware cannot read on-board memory)";
+        return -1;
+    }
+    if (wait_idle() < 0) {
+        *err = "the fill/check engine stayed busy";
+        return -1;
+    }
+    start(addr, len, 0, 1); /* a check of any seed: its peek is the bytes read */
+    int st = wait_idle();
+    if (st < 0) {
+        *err = "the fill/check engine did not finish";
+        return -1;
+    }
+    if (st & MEMPAT_STATUS_DMA_STATUS_MASK) {
+        *err = "the on-board memory answered a read with an error";
+        return -1;
+    }
+    static const uint32_t peek[4] = {MEMPAT_PEEK0, MEMPAT_PEEK1, MEMPAT_PEEK2, MEMPAT_PEEK3};
+    for (uint32_t i = 0; i < len; i++)
+        out[i] = (uint8_t)(REG32(peek[i / 4u]) >> (8u * (i % 4u)));
+    return 0;
+}
+
 int qpx_mem_write_byte(uint64_t addr, uint8_t v, const char **err) {
     return qpx_mem_write_word(addr, 1, v, err);
 }

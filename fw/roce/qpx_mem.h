@@ -9,7 +9,9 @@
  * wanted 64-bit word X at word address w, the seed F^-1(X) ^ w: a 1..8 byte fill
  * with that seed writes exactly the wanted bytes, and a 1-byte check with it
  * tells whether memory holds the wanted value (write_lat's watch of the last
- * byte of its buffer). Pure C part (the seeds) compiles on the host too.
+ * byte of its buffer). A check also returns the first 16 bytes it read (the
+ * engine's peek registers): qpx_mem_read, the firmware's memory load.
+ * Pure C part (the seeds) compiles on the host too.
  */
 #ifndef FW_ROCE_QPX_MEM_H
 #define FW_ROCE_QPX_MEM_H
@@ -36,6 +38,10 @@ int qpx_mem_write_byte(uint64_t addr, uint8_t v, const char **err);
    page start, page offsets counted from addr): 0 or -1 with *err. One engine run
    per 8 bytes. */
 int qpx_mem_fill_chk(uint64_t addr, uint32_t len, const char **err);
+/* Read len (1..QPX_MEM_READ_MAX, any alignment) bytes at addr into out: 0, or -1
+   with *err. One engine run. */
+#define QPX_MEM_READ_MAX 16u
+int qpx_mem_read(uint64_t addr, uint32_t len, uint8_t *out, const char **err);
 
 /* Start a non-blocking check "does the byte at addr hold v": 0 started, -1 busy. */
 int qpx_mem_watch_start(uint64_t addr, uint8_t v);

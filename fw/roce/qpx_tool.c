@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cm.h"
 #include "console.h"
 #include "qpx_mem.h"
 #include "roce_hw.h"
@@ -29,7 +30,20 @@
 #define PERFTEST_LAT_SIZE 2u    /* and of the lat tests */
 
 enum { PENDING_RECV = 1, PENDING_SEND = 2 };
-enum kind { K_PINGPONG, K_BW, K_WRITE_LAT, K_READ_LAT, K_SEND_LAT };
+enum kind { K_PINGPONG, K_BW, K_WRITE_LAT, K_READ_LAT, K_SEND_LAT, K_RPING };
+/* rping (librdmacm's example, over RDMA CM): each side's 16-byte SENDs carry a buffer's
+   address, rkey and size (big-endian); the server READs the client's start buffer into its
+   own, tells it to go on, WRITEs it back into the client's second buffer and tells it again. */
+enum rp_stage { RP_ADV_READ, RP_READ, RP_SEND1, RP_ADV_WRITE, RP_WRITE, RP_SEND2, /* server */
+                RP_FILL, RP_GO1, RP_GO2 /* client */ };
+#define RP_INFO 16u               /* the SENDs' size */
+#define RP_MAX 65536u             /* rping's largest -S */
+#define RP_SIZE 64u               /* and its default */
+#define RP_MIN 16u                /* "rdma-ping-N: " and some letters */
+#define RP_RDMA 0x10000u          /* offsets in the test buffer: the READ target / WRITE source, */
+#define RP_START 0x20000u         /* the client's start buffer, */
+#define RP_SEND 0x30000u          /* its two SENDs (the receives land at offset 0) */
+#define RP_SHOW 2u                /* pings whose data the console shows */
 enum wl_stage { WL_WAIT, WL_POST, WL_COMPL };
 
 static struct {
@@ -61,7 +75,9 @@ static struct {
     uint32_t echo_len[8]; /* pingpong/send_lat server: lengths not echoed yet (ring) */
     uint32_t echo_head;
     uint32_t pending;
-    uint8_t stage;        /* write_lat */
+    uint8_t stage;        /* write_lat, rping */
+    uint32_t iter;        /* rping: pings done */
+    uint32_t rp_len;      /* rping server: the size the last READ moved */
     bool watching;        /* write_lat: a check of the watched byte is running */
     uint64_t seq;
     uint64_t t_begin, t_first, t_last, t_progress;
@@ -84,7 +100,10 @@ static void ip_str(uint32_t ip, char out[16]) {
 static void who(void) {
     char b[16];
     ip_str(t.peer_ip, b);
-    printf("tool: %s %s with %s: ", t.tool == QPX_TOOL_PINGPONG ? "pingpong" : qpx_test_name(t.test),
+    printf("tool: %s %s with %s: ",
+           t.tool == QPX_TOOL_PINGPONG ? "pingpong"
+           : t.tool == QPX_TOOL_RPING  ? "rping"
+                                       : qpx_test_name(t.test),
            t.server ? "server" : "client", b);
 }
 
@@ -92,9 +111,10 @@ static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fail(const char *fmt, ...) {
     va_list ap;
     who();
-    uint32_t done = t.kind == K_BW || t.kind == K_READ_LAT ? t.scnt
-                    : t.rcnt < t.scnt                       ? t.rcnt
-                                                            : t.scnt;
+    uint32_t done = t.kind == K_RPING                        ? t.iter
+                    : t.kind == K_BW || t.kind == K_READ_LAT ? t.scnt
+                    : t.rcnt < t.scnt                        ? t.rcnt
+                                                             : t.scnt;
     if (t.data_done)
         printf("FAILED after the data phase: ");
     else
@@ -385,6 +405,21 @@ void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
     t.stage = WL_WAIT;
 }
 
+static void rping_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
+                        uint32_t peer_ip) {
+    qpx_tool_end("a new session started");
+    start_run(qp, mr, o, peer_ip);
+    t.kind = K_RPING;
+    t.len = t.size_given ? t.size : RP_SIZE;
+    t.stage = t.server ? RP_ADV_READ : RP_FILL;
+    if (!qpx_mem_present()) {
+        fail("no fill/check engine: the firmware cannot read rping's buffer descriptions");
+        return;
+    }
+    if (!t.server && (t.len < RP_MIN || t.len > RP_MAX))
+        fail("-s %lu: rping's sizes are %u..%u bytes", (unsigned long)t.len, RP_MIN, RP_MAX);
+}
+
 void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,
                     uint32_t peer_ip) {
     char b[16];
@@ -405,6 +440,10 @@ void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opt
                (unsigned long)qp->recv_done, (unsigned long)qp->send_done,
                (unsigned long)(qp->recv_errors + qp->send_errors), bad ? "FAILED" : "ok");
         t.result = bad ? -1 : 1;
+        return;
+    }
+    if (o->tool == QPX_TOOL_RPING) {
+        rping_begin(qp, mr, o, peer_ip);
         return;
     }
     qpx_tool_end("a new session started");
@@ -569,8 +608,216 @@ static void poll_write_lat(uint32_t send_now) {
     }
 }
 
+/* ---- rping */
+
+static void be_put(uint8_t *p, uint64_t v, unsigned n) {
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8u * (n - 1u - i)));
+}
+
+static uint64_t be_get(const uint8_t *p, unsigned n) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* Write n (<= 64 KiB) bytes at addr, 8 an engine run; 0 or -1 after fail(). */
+static int mem_put(uint64_t addr, const uint8_t *b, uint32_t n) {
+    for (uint32_t off = 0; off < n; off += 8u) {
+        uint32_t k = n - off < 8u ? n - off : 8u;
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < k; i++)
+            v |= (uint64_t)b[off + i] << (8u * i);
+        const char *err;
+        if (qpx_mem_write_word(addr + off, k, v, &err) != 0) {
+            fail("%s", err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int mem_get(uint64_t addr, uint8_t *b, uint32_t n) {
+    const char *err;
+    if (qpx_mem_read(addr, n, b, &err) == 0) return 0;
+    fail("%s", err);
+    return -1;
+}
+
+/* rping's start buffer of ping i: "rdma-ping-i: " then letters from 'A' + i (mod 'A'..'z'),
+   NUL last; byte k of it (the client writes and checks it a chunk at a time). */
+static uint8_t rp_byte(uint32_t i, uint32_t k) {
+    char head[24];
+    int cc = snprintf(head, sizeof head, "rdma-ping-%lu: ", (unsigned long)i);
+    if (k + 1u >= t.len) return 0;
+    if (k < (uint32_t)cc) return (uint8_t)head[k];
+    return (uint8_t)(65u + ((i % 58u) + (k - (uint32_t)cc)) % 58u);
+}
+
+/* A SEND's buffer description: 0 with the fields, or -1 after fail(). */
+static int rp_take_info(uint64_t *addr, uint32_t *rkey, uint32_t *len) {
+    uint32_t got = t.qp->last_recv.byte_len;
+    if (got != RP_INFO) {
+        fail("rping's message has %lu bytes, expected %u", (unsigned long)got, RP_INFO);
+        return -1;
+    }
+    uint8_t b[RP_INFO];
+    if (mem_get(t.base, b, RP_INFO) != 0) return -1;
+    *addr = be_get(b, 8);
+    *rkey = (uint32_t)be_get(b + 8, 4);
+    *len = (uint32_t)be_get(b + 12, 4);
+    if (*len == 0 || *len > RP_MAX) {
+        fail("the peer's buffer of %lu bytes is outside rping's 1..%u", (unsigned long)*len, RP_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+/* The first pings' data on the console, as rping -v prints it (at most 64 characters). */
+static void rp_show(uint64_t addr, uint32_t len) {
+    if (t.iter >= RP_SHOW) return;
+    char text[65];
+    uint32_t n = len < 64u ? len : 64u;
+    for (uint32_t off = 0; off < n; off += QPX_MEM_READ_MAX) {
+        uint32_t k = n - off < QPX_MEM_READ_MAX ? n - off : QPX_MEM_READ_MAX;
+        if (mem_get(addr + off, (uint8_t *)text + off, k) != 0) return;
+    }
+    text[n] = 0;
+    for (uint32_t i = 0; i < n && text[i]; i++)
+        if (text[i] < 0x20 || text[i] > 0x7e) text[i] = '.';
+    who();
+    printf("ping %lu data: %s\n", (unsigned long)t.iter, text);
+}
+
+static bool rp_recv(uint32_t recv_now) {
+    if (t.rcnt >= recv_now) return false;
+    t.rcnt++;
+    return true;
+}
+
+static void rp_done(void) {
+    t.t_last = tmr_cycles();
+    who();
+    printf("%lu pings of %lu bytes%s in %.1f us (simulated time): ok\n", (unsigned long)t.iter,
+           (unsigned long)t.len, t.server ? "" : ", each checked", cyc_us(t.t_last - t.t_first));
+    t.running = false;
+    t.result = 1;
+}
+
+/* rping's server: READ the advertised buffer, SEND, WRITE it to the second one, SEND. */
+static void poll_rping_server(uint32_t recv_now, uint32_t send_now) {
+    uint64_t addr;
+    uint32_t rkey, len;
+    t.scnt = send_now;
+    bool idle = t.scnt >= t.posted;
+    switch (t.stage) {
+    case RP_ADV_READ:
+    case RP_ADV_WRITE:
+        if (!rp_recv(recv_now)) return;
+        if (rp_take_info(&addr, &rkey, &len) != 0) return;
+        t.vaddr = addr;
+        t.rkey = rkey;
+        if (t.stage == RP_ADV_READ) {
+            if (t.iter == 0) t.t_first = tmr_cycles();
+            t.rp_len = len;
+            t.len = len;
+            if (post(ROCE_WR_READ, t.base + RP_RDMA, len) <= 0) return;
+            t.stage = RP_READ;
+        } else {
+            if (post(ROCE_WR_WRITE, t.base + RP_RDMA, len < t.rp_len ? len : t.rp_len) <= 0)
+                return;
+            t.stage = RP_WRITE;
+        }
+        return;
+    case RP_READ:
+    case RP_WRITE:
+        if (!idle) return;
+        if (t.stage == RP_READ) rp_show(t.base + RP_RDMA, t.rp_len);
+        if (!t.running || post(ROCE_WR_SEND, t.base + RP_SEND, RP_INFO) <= 0) return;
+        t.stage = t.stage == RP_READ ? RP_SEND1 : RP_SEND2;
+        return;
+    case RP_SEND1:
+        if (idle) t.stage = RP_ADV_WRITE;
+        return;
+    default: /* RP_SEND2 */
+        if (!idle) return;
+        t.iter++;
+        t.stage = RP_ADV_READ;
+        if (t.iters_given && t.iter >= t.n) rp_done();
+        return;
+    }
+}
+
+/* rping's client: a ping's text into the start buffer, SEND its description, wait for the
+   go-ahead, SEND the second buffer's, wait, check that the text came back. */
+static void poll_rping_client(uint32_t recv_now, uint32_t send_now) {
+    uint8_t b[RP_INFO];
+    t.scnt = send_now;
+    switch (t.stage) {
+    case RP_FILL: {
+        if (t.scnt < t.posted) return; /* the last ping's SENDs not yet acknowledged */
+        if (t.iter == 0) t.t_first = tmr_cycles();
+        for (uint32_t off = 0; off < t.len; off += RP_INFO) {
+            uint32_t k = t.len - off < RP_INFO ? t.len - off : RP_INFO;
+            for (uint32_t j = 0; j < k; j++)
+                b[j] = rp_byte(t.iter, off + j);
+            if (mem_put(t.base + RP_START + off, b, k) != 0) return;
+        }
+        /* the second buffer gets zeros first: what is checked must be the server's WRITE */
+        memset(b, 0, sizeof b);
+        for (uint32_t off = 0; off < t.len; off += RP_INFO)
+            if (mem_put(t.base + RP_RDMA + off, b, t.len - off < RP_INFO ? t.len - off : RP_INFO))
+                return;
+        for (uint32_t k = 0; k < 2; k++) {
+            be_put(b, t.base + (k ? RP_RDMA : RP_START), 8);
+            be_put(b + 8, t.lkey, 4);
+            be_put(b + 12, t.len, 4);
+            if (mem_put(t.base + RP_SEND + 64u * k, b, RP_INFO) != 0) return;
+        }
+        if (post(ROCE_WR_SEND, t.base + RP_SEND, RP_INFO) <= 0) return;
+        t.stage = RP_GO1;
+        return;
+    }
+    case RP_GO1:
+        if (!rp_recv(recv_now)) return;
+        if (post(ROCE_WR_SEND, t.base + RP_SEND + 64u, RP_INFO) <= 0) return;
+        t.stage = RP_GO2;
+        return;
+    default: /* RP_GO2 */
+        if (!rp_recv(recv_now)) return;
+        for (uint32_t off = 0; off < t.len; off += RP_INFO) {
+            uint32_t k = t.len - off < RP_INFO ? t.len - off : RP_INFO;
+            if (mem_get(t.base + RP_RDMA + off, b, k) != 0) return;
+            for (uint32_t j = 0; j < k; j++)
+                if (b[j] != rp_byte(t.iter, off + j)) {
+                    fail("ping %lu came back different at byte %lu: 0x%02x, sent 0x%02x",
+                         (unsigned long)t.iter, (unsigned long)(off + j), b[j],
+                         rp_byte(t.iter, off + j));
+                    return;
+                }
+        }
+        rp_show(t.base + RP_RDMA, t.len);
+        if (!t.running) return;
+        t.iter++;
+        t.stage = RP_FILL;
+        if (t.iter >= t.n) {
+            uint32_t qpn = t.qpn;
+            rp_done();
+            const char *err; /* rping's client disconnects when its pings are done */
+            if (cm_disconnect(qpn, &err) != 0) printf("tool: rping client: %s\n", err);
+        }
+        return;
+    }
+}
+
 void qpx_tool_poll(void) {
     if (!t.running) return;
+    if (qp_gone() && t.kind == K_RPING && t.server && !t.iters_given && t.iter > 0 &&
+        t.stage == RP_ADV_READ) {
+        rp_done(); /* rping's client ended the connection after its pings (no -n given) */
+        return;
+    }
     if (qp_gone()) {
         fail("QP 0x%lx was reset", (unsigned long)t.qpn);
         return;
@@ -596,6 +843,12 @@ void qpx_tool_poll(void) {
             poll_client(recv_now, send_now);
         break;
     case K_WRITE_LAT: poll_write_lat(send_now); break;
+    case K_RPING:
+        if (t.server)
+            poll_rping_server(recv_now, send_now);
+        else
+            poll_rping_client(recv_now, send_now);
+        break;
     default: poll_issue(send_now); break;
     }
     if (!t.running || t.data_done) return;

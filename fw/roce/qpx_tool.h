@@ -19,6 +19,11 @@
  *    answers with its own, whose last byte is n (the server writes first).
  *  - read_lat client: ITERS READs one at a time; server: the RTL serves them.
  *  - send_lat (both roles): SEND ping-pong with receives posted (client first).
+ *  - rping over RDMA CM (cm.c, --tool rping): as server READ the buffer each
+ *    16-byte SEND describes (read with qpx_mem_read), SEND, WRITE it back into
+ *    the second described buffer, SEND; as client write each ping's text,
+ *    SEND both descriptions in turn, check the text written back, and
+ *    disconnect after ITERS pings.
  *
  * A run ends after its last exchange, on an error completion, after IDLE ms
  * (simulated time) without progress, or when the QP is reset or a new

@@ -9,6 +9,9 @@ packages (interop/), against the simulated NIC and against each other.
   NIC's `listen --cm` (a REJ for a port nobody listens on, then REQ/REP/RTU, the SEND
   echoed, DREQ/DREP), the NIC's `connect --cm` against the guest's rdma_server, udaddy
   (UD) refused; the capture checked (ICRC, tshark, the CM messages in order).
+- rping: rping's protocol over RDMA CM, the NIC as server (`listen --cm --tool rping`)
+  and as client (`connect --cm ... --tool rping`) of the guest's rping -v -C 3 -S 64:
+  the guest checks every ping, the NIC its own, the capture checked.
 - runner: run_guest.py's time bound, the console parser, the pcap checker (1-byte
   SENDs are not malformed), nic_peer.py's step checks.
 - with SOLONIC_INTEROP_FULL=1 (`make interop`): nic_sweep (pingpong with the NIC as
@@ -27,6 +30,7 @@ def cases():
         # one guest boot (about 7 s of CPU under TCG) and the simulator: about a minute
         {"name": "nic", "pytest": "tests/interop/test_nic.py", "timeout": 420},
         {"name": "cm", "pytest": "tests/interop/test_cm.py", "timeout": 600},
+        {"name": "rping", "pytest": "tests/interop/test_rping.py", "timeout": 600},
         {"name": "runner", "pytest": "tests/interop/test_runner.py", "timeout": 180},
     ]
     if os.environ.get("SOLONIC_INTEROP_FULL") == "1":

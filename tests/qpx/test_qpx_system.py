@@ -615,6 +615,68 @@ def case_pair_perftest_tools():
         print("NIC-to-NIC (simulated time): " + ", ".join(figs))
 
 
+def rping_text(ping, size):
+    """rping's start buffer of ping PING (librdmacm's examples/rping.c, -S SIZE): the
+    header, letters from 'A' + ping cycling through 'A'..'z', a NUL last."""
+    head = f"rdma-ping-{ping}: "
+    letters = "".join(chr(65 + (ping % 58 + j) % 58) for j in range(size - len(head)))
+    return ((head + letters)[:size - 1] + "\0").encode()
+
+
+def dump_bytes(out):
+    """The bytes of a 'dump' listing."""
+    data = b""
+    for m in re.finditer(r"^[0-9a-f]{8}:((?: [0-9a-f]{2})+)", out, re.M):
+        data += bytes(int(x, 16) for x in m.group(1).split())
+    return data
+
+
+def case_pair_cm_rping():
+    """rping's protocol over RDMA CM between the two NICs ('tool on', --tool rping): NIC 1
+    listens as rping's server (READs the advertised buffer, WRITEs it back), NIC 0
+    connects as its client (3 pings of 64 bytes, each checked, then disconnects). The
+    server's console shows the pings' text as rping -v does, and 'dump' of both buffers
+    shows the text of the last ping (compared with rping's own format, built here)."""
+    n, size = 3, 64
+    with pair() as (a, b):
+        for con in (a, b):
+            out = cmd(con, f"tool on -n {n} -s {size} --idle 50")
+            check_true("tool on", out.startswith("tool: on"), "tool: on (...)", out)
+        line = "listen --cm --tool rping --wait 5000"
+        b.send(line)
+        out = b.wait_for(r"waiting 5000 ms\n", 30).replace("\r", "")
+        check_true("listen --cm --tool rping: rping's port", "RDMA CM on port 7174 " in out,
+                   "RDMA CM on port 7174", out)
+        out_c = cmd(a, "connect --cm 10.0.0.2 --tool rping", timeout=300)
+        out_s = b.wait_for(r"solonic> ", 300).replace("\r", "")
+        check_true("client: established, pings checked", re.search(
+            rf"^tool: rping client with 10\.0\.0\.2: {n} pings of {size} bytes, each checked in "
+            r"[0-9.]+ us \(simulated time\): ok\n", out_c, re.M) is not None,
+            f"tool: rping client with 10.0.0.2: {n} pings of {size} bytes, each checked ...: ok",
+            tail(out_c))
+        check_true("server: the pings done", re.search(
+            rf"^tool: rping server with 10\.0\.0\.1: {n} pings of {size} bytes in [0-9.]+ us "
+            r"\(simulated time\): ok\n", out_s, re.M) is not None,
+            f"tool: rping server with 10.0.0.1: {n} pings of {size} bytes ...: ok", tail(out_s))
+        for i in range(2):
+            want = rping_text(i, size)[:size - 1].decode()
+            check_true(f"server: ping {i}'s text as rping -v shows it",
+                       f"tool: rping server with 10.0.0.1: ping {i} data: {want}\n" in out_s,
+                       want, tail(out_s))
+        # the last ping's text: in the client's start and second buffers, the server's buffer
+        last = rping_text(n - 1, size)
+        for con, off, what in ((a, 0x20000, "client's start buffer"), (a, 0x10000, "client's second buffer"),
+                               (b, 0x10000, "server's buffer")):
+            got = dump_bytes(cmd(con, f"dump {BUF + off:#x} {size}"))
+            check(f"dump: the {what} holds ping {n - 1}'s text", last, got)
+        out = cmd(a, "dump 0x100000 0")
+        check("dump: LEN 0 refused", "dump: LEN must be 1..4096 bytes, got 0\n", out[out.index("dump:"):])
+        # the client disconnected as rping does: both sides' connection leaves
+        out = cmd(a, "qpx")
+        check_true("client: the CM connection left established", "established" not in out,
+                   "no established connection", out)
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 
