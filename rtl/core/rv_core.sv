@@ -112,7 +112,7 @@ module rv_core #(
   // no exception left E) and r_bmis (its compare disagrees with the
   // prediction and it does not trap).
   logic        r_go_q, r_go_d;
-  logic        r_br_q, r_br_d, r_bmis_q, r_bmis_d;
+  logic        r_br_q, r_br_d, r_bmis;
   logic        r_go;
   logic [31:0] r_pc_q, r_pc_d;
 
@@ -150,10 +150,14 @@ module rv_core #(
   core_pkg::exc_t    e_exc_q, e_exc_d;
   logic [31:0]     e_a, e_b, e_opa, e_opb, e_alu, e_result;
   logic [31:0]     e_jalr_target;
-  logic            e_taken, e_late, e_w_load;
+  logic            e_late, e_w_load;
   // A taken branch with a misaligned target traps, decided in M from the
   // compare registered there (m_taken), on the way into W (m_btrap).
-  logic            m_taken_q, m_taken_d, m_bmisal_q, m_bmisal_d, m_btrap;
+  // The compare is registered raw (equal, signed and unsigned less than)
+  // with the prediction; M picks taken from funct3 (m_taken).
+  logic            m_taken, m_bmisal_q, m_bmisal_d, m_btrap;
+  logic            m_eq_q, m_eq_d, m_lt_q, m_lt_d, m_ltu_q, m_ltu_d, m_pred_q, m_pred_d;
+  logic            e_eq, e_lt, e_ltu;
   // Forwarding, decided a cycle ahead: operand n of E comes from M, W or X
   // (one-hot, registered), else from e_rsn_q; e_wl: it waits for a load in W.
   logic [2:0]      e_fwd1_d, e_fwd2_d;
@@ -205,7 +209,10 @@ module rv_core #(
                                           // stall or access the bus
   logic            e_mem;                 // E passes a load or store to M
   logic            m_csr_wait;            // a CSR read in M waits for an empty W
-  logic [31:0]     m_mul_result;
+  logic [31:0]     m_mul_lo, m_mul_h0, m_mul_h1, m_mul_h2;
+  logic [1:0]      m_mul_k;
+  logic            m_xonly, w_xonly;      // M / W holds a result forwarded from X only
+                                          // (load data, a MULH* high word)
 
   // W stage.
   logic            w_valid_q, w_valid_d;
@@ -218,6 +225,12 @@ module rv_core #(
   // (w_issued, or the error's trap is raised next cycle)
   logic            w_noirq_q, w_noirq_d;
   logic            w_wfi_q, w_wfi_d;      // W holds a wfi without exception
+  // The high word of a MULH* in W: picked from three sums by the carry k
+  // (rv_mul); w_result holds the low word.
+  logic            w_mulh_q, w_mulh_d;
+  logic [1:0]      w_mk_q, w_mk_d;
+  logic [31:0]     w_mh0_q, w_mh0_d, w_mh1_q, w_mh1_d, w_mh2_q, w_mh2_d;
+  logic [31:0]     w_mul_hi;
   core_pkg::exc_t    w_exc_q, w_exc_d;
   logic            w_wait, w_err, w_irq, w_trap, w_retire;
   logic            retire_q;
@@ -298,6 +311,9 @@ module rv_core #(
     // waits there one cycle (e_ml, registered), then takes it from W.
     e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE);
     m_late   = m_ctrl_q.load || m_ctrl_q.mul || (m_ctrl_q.csr_op != core_pkg::CSR_NONE);
+    // load data and a MULH*'s high word are complete only in W: forwarded from X
+    m_xonly  = m_ctrl_q.load || (m_ctrl_q.mul && (m_ctrl_q.mul_op != core_pkg::MUL_MUL));
+    w_xonly  = w_ctrl_q.load || w_mulh_q;
   end
 
   // ---------------------------------------------------------------- E stage
@@ -337,7 +353,7 @@ module rv_core #(
     if (hold) begin
       if (cur_m && m_late) begin
         fwd_next = stall_m ? 3'b001 : 3'b010;     // a late result in M: from W next
-      end else if (cur_w && w_ctrl_q.load) begin
+      end else if (cur_w && w_xonly) begin
         fwd_next = stall_w ? 3'b010 : 3'b100;
       end else begin
         fwd_next = 3'b000;
@@ -420,14 +436,14 @@ module rv_core #(
   // wait of an excepting instruction is harmless.)
   always_comb begin
     if (stall_e) begin
-      e_wl_d = (stall_w && w_ctrl_q.load &&
+      e_wl_d = (stall_w && w_xonly &&
                 ((e_ctrl_q.rs1_used && e_w1) || (e_ctrl_q.rs2_used && e_w2))) ||
-               (!stall_m && m_ctrl_q.load &&
+               (!stall_m && m_xonly &&
                 ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2)));
       e_ml_d = stall_m && m_late &&
                ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2));
     end else begin
-      e_wl_d = m_ctrl_q.load &&
+      e_wl_d = m_xonly &&
                ((d_rs1_used && e_fwd1_d[1]) || (d_rs2_used && e_fwd2_d[1]));
       e_ml_d = e_late &&
                ((d_rs1_used && e_fwd1_d[0]) || (d_rs2_used && e_fwd2_d[0]));
@@ -463,14 +479,10 @@ module rv_core #(
     e_w_load = e_valid_q && e_wl_q;
     e_m_late = e_valid_q && e_ml_q;
 
-    unique case (e_ctrl_q.funct3)
-      3'b000:  e_taken = (e_a == e_b);                    // beq
-      3'b001:  e_taken = (e_a != e_b);                    // bne
-      3'b100:  e_taken = ($signed(e_a) < $signed(e_b));   // blt
-      3'b101:  e_taken = ($signed(e_a) >= $signed(e_b));  // bge
-      3'b110:  e_taken = (e_a < e_b);                     // bltu
-      default: e_taken = (e_a >= e_b);                    // bgeu
-    endcase
+    // the branch compare, raw: taken is picked in M from these registered
+    e_eq  = (e_a == e_b);
+    e_lt  = ($signed(e_a) < $signed(e_b));
+    e_ltu = (e_a < e_b);
 
     e_jalr_target = (e_a + e_ctrl_q.imm) & 32'hFFFF_FFFE;
     // rs1 + imm is also the load/store address (e_alu); its two low bits on
@@ -551,7 +563,17 @@ module rv_core #(
   // prediction, not the compare. (The target whether or not E redirects: it
   // is used only with r_go.)
   always_comb begin
-    r_go          = r_go_q || (r_br_q && r_bmis_q);
+    // the branch that left E last cycle is in M (r_br_q: M took it)
+    unique case (m_ctrl_q.funct3)
+      3'b000:  m_taken = m_eq_q;      // beq
+      3'b001:  m_taken = !m_eq_q;     // bne
+      3'b100:  m_taken = m_lt_q;      // blt
+      3'b101:  m_taken = !m_lt_q;     // bge
+      3'b110:  m_taken = m_ltu_q;     // bltu
+      default: m_taken = !m_ltu_q;    // bgeu
+    endcase
+    r_bmis        = (m_taken != m_pred_q) && !(m_taken && m_bmisal_q);
+    r_go          = r_go_q || (r_br_q && r_bmis);
     e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : (e_pred_q ? (e_pc_q + 32'd4) : e_target_q);
     e_go          = 1'b0;
     r_br_d        = 1'b0;
@@ -559,7 +581,6 @@ module rv_core #(
       e_go   = e_ctrl_q.jalr && (e_ctrl_q.funct3 == 3'b000) && !e_addr_lo[1];
       r_br_d = e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] != 2'b01);
     end
-    r_bmis_d = (e_taken != e_pred_q) && !(e_taken && e_tmis_q);
   end
 
   // ---------------------------------------------------------------- M stage
@@ -567,7 +588,11 @@ module rv_core #(
     .a      (m_a_q),
     .b      (m_b_q),
     .op     (m_ctrl_q.mul_op),
-    .result (m_mul_result)
+    .lo     (m_mul_lo),
+    .k      (m_mul_k),
+    .h0     (m_mul_h0),
+    .h1     (m_mul_h1),
+    .h2     (m_mul_h2)
   );
 
   always_comb begin
@@ -591,7 +616,7 @@ module rv_core #(
   // request comes the cycle after the first one's response.
   always_comb begin
     m_mem  = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store) && !m_exc_q.valid;
-    m_btrap = m_bmisal_q && m_taken_q;
+    m_btrap = m_bmisal_q && m_taken;
     m_safe = !m_valid_q || !(m_ctrl_q.load || m_ctrl_q.store || m_exc_q.valid || m_btrap || m_ctrl_q.mret ||
                              m_ctrl_q.fence_i || m_ctrl_q.wfi);
     w_safe = !w_valid_q;   // W holds: only a waiting access or wfi stalls it
@@ -684,8 +709,14 @@ module rv_core #(
       default:        w_load_data = w_shifted;
     endcase
 
-    // w_result holds the ALU result, the product or the CSR's old value.
-    w_final = w_ctrl_q.load ? w_load_data : w_result_q;
+    // w_result holds the ALU result, the product's low word or the CSR's
+    // old value; a MULH*'s high word is picked here from three sums.
+    unique case (w_mk_q)
+      2'd0:    w_mul_hi = w_mh0_q;
+      2'd1:    w_mul_hi = w_mh1_q;
+      default: w_mul_hi = w_mh2_q;
+    endcase
+    w_final = w_ctrl_q.load ? w_load_data : (w_mulh_q ? w_mul_hi : w_result_q);
 
     stall_w = w_valid_q && (w_wait || w_err || (w_wfi_q && !wfi_wake));
 
@@ -755,6 +786,11 @@ module rv_core #(
     w_noirq_d  = w_noirq_q;
     w_wfi_d    = w_wfi_q;
     w_exc_d    = w_exc_q;
+    w_mulh_d   = w_mulh_q;
+    w_mk_d     = w_mk_q;
+    w_mh0_d    = w_mh0_q;
+    w_mh1_d    = w_mh1_q;
+    w_mh2_d    = w_mh2_q;
     if (!stall_w) begin
       if (w_flush || stall_m) begin
         w_valid_d  = 1'b0;
@@ -763,12 +799,13 @@ module rv_core #(
         w_wfi_d    = 1'b0;
         w_exc_d    = '0;
         w_ctrl_d   = '0;
+        w_mulh_d   = 1'b0;
       end else begin
         w_valid_d  = m_valid_q;
         w_pc_d     = m_pc_q;
         w_ctrl_d   = m_ctrl_q;
         if (m_ctrl_q.mul) begin
-          w_result_d = m_mul_result;
+          w_result_d = m_mul_lo;
         end else if (m_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
           w_result_d = csr_rdata;
         end else begin
@@ -778,6 +815,11 @@ module rv_core #(
         w_issued_d = m_req_q;
         w_noirq_d  = m_req_q;
         w_wfi_d    = m_ctrl_q.wfi && !m_exc_q.valid;
+        w_mulh_d   = m_ctrl_q.mul && (m_ctrl_q.mul_op != core_pkg::MUL_MUL);
+        w_mk_d     = m_mul_k;
+        w_mh0_d    = m_mul_h0;
+        w_mh1_d    = m_mul_h1;
+        w_mh2_d    = m_mul_h2;
         w_exc_d    = m_exc_q;
         if (m_btrap) begin
           w_exc_d.valid = 1'b1;     // cause and tval set in E (the target)
@@ -805,7 +847,10 @@ module rv_core #(
     m_b_d      = m_b_q;
     m_exc_d    = m_exc_q;
     m_tsrc_d   = m_tsrc_q;
-    m_taken_d  = m_taken_q;
+    m_eq_d     = m_eq_q;
+    m_lt_d     = m_lt_q;
+    m_ltu_d    = m_ltu_q;
+    m_pred_d   = m_pred_q;
     m_bmisal_d = m_bmisal_q;
     if (w_flush || (!stall_m && (stall_e || r_go))) begin
       m_valid_d = 1'b0;
@@ -822,7 +867,10 @@ module rv_core #(
       m_b_d      = e_b;
       m_exc_d    = e_exc_out;
       m_tsrc_d   = e_tsrc;
-      m_taken_d  = e_taken;
+      m_eq_d     = e_eq;
+      m_lt_d     = e_lt;
+      m_ltu_d    = e_ltu;
+      m_pred_d   = e_pred_q;
       m_bmisal_d = e_ctrl_q.branch && e_tmis_q;
     end
 
@@ -920,6 +968,7 @@ module rv_core #(
       w_issued_q <= 1'b0;
       w_noirq_q  <= 1'b0;
       w_wfi_q    <= 1'b0;
+      w_mulh_q   <= 1'b0;
       irq_hold_q <= 1'b0;
       retire_q   <= 1'b0;
       m_req_q    <= 1'b0;
@@ -940,6 +989,7 @@ module rv_core #(
       w_issued_q <= w_issued_d;
       w_noirq_q  <= w_noirq_d;
       w_wfi_q    <= w_wfi_d;
+      w_mulh_q   <= w_mulh_d;
       irq_hold_q <= irq_hold_d;
       retire_q   <= w_retire;
       m_req_q    <= m_req_d;
@@ -948,8 +998,10 @@ module rv_core #(
     end
     d_pc_q     <= d_pc_d;
     r_pc_q     <= r_pc_d;
-    r_bmis_q   <= r_bmis_d;
-    m_taken_q  <= m_taken_d;
+    m_eq_q     <= m_eq_d;
+    m_lt_q     <= m_lt_d;
+    m_ltu_q    <= m_ltu_d;
+    m_pred_q   <= m_pred_d;
     m_bmisal_q <= m_bmisal_d;
     d_ffault_q <= d_ffault_d;
     d_buf_q    <= d_buf_d;
@@ -981,6 +1033,10 @@ module rv_core #(
     w_pc_q     <= w_pc_d;
     w_result_q <= w_result_d;
     w_a_q      <= w_a_d;
+    w_mk_q     <= w_mk_d;
+    w_mh0_q    <= w_mh0_d;
+    w_mh1_q    <= w_mh1_d;
+    w_mh2_q    <= w_mh2_d;
     x_data_q   <= x_data_d;
     m_be_q     <= m_be_d;
     m_wdata_q  <= m_wdata_d;
