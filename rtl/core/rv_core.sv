@@ -150,6 +150,15 @@ module rv_core #(
   core_pkg::exc_t    e_exc_q, e_exc_d;
   logic [31:0]     e_a, e_b, e_opa, e_opb, e_alu, e_result;
   logic [31:0]     e_jalr_target;
+  // jalr's rs1 + imm as a carry select (halves; the upper one with carry in
+  // 0 and 1), so that one LUT follows the chains: jalr's target or e_alt,
+  // the redirect of a branch (the other way than predicted), from D
+  logic [15:0]     e_jhi0;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [16:0]     e_jlo;                 // bit 0 masked (jalr)
+  logic [17:0]     e_jhi1;                // bit 0: the carry in
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [31:0]     e_alt_q, e_alt_d;
   logic            e_late, e_w_load;
   // A taken branch with a misaligned target traps, decided in M from the
   // compare registered there (m_taken), on the way into W (m_btrap).
@@ -455,6 +464,7 @@ module rv_core #(
     .b      (e_opb),
     .op     (e_ctrl_q.alu_op),
     .cls    (e_cls_q),
+    .ext    (e_div_q ? div_result : 32'b0),
     .result (e_alu)
   );
 
@@ -484,10 +494,13 @@ module rv_core #(
     e_lt  = ($signed(e_a) < $signed(e_b));
     e_ltu = (e_a < e_b);
 
-    e_jalr_target = (e_a + e_ctrl_q.imm) & 32'hFFFF_FFFE;
+    e_jlo         = {1'b0, e_a[15:0]} + {1'b0, e_ctrl_q.imm[15:0]};
+    e_jhi0        = e_a[31:16] + e_ctrl_q.imm[31:16];
+    e_jhi1        = {1'b0, e_a[31:16], 1'b1} + {1'b0, e_ctrl_q.imm[31:16], 1'b1};
+    e_jalr_target = {e_jlo[16] ? e_jhi1[16:1] : e_jhi0, e_jlo[15:1], 1'b0};
     // rs1 + imm is also the load/store address (e_alu); its two low bits on
     // their own, for the alignment checks.
-    e_addr_lo     = e_a[1:0] + e_ctrl_q.imm[1:0];
+    e_addr_lo     = {e_a[1] ^ e_ctrl_q.imm[1] ^ (e_a[0] && e_ctrl_q.imm[0]), e_a[0] ^ e_ctrl_q.imm[0]};
   end
 
   // The encoding check completed here from registers: rv_decode's opcode
@@ -514,7 +527,7 @@ module rv_core #(
 
   always_comb begin
     // jal / jalr: the ALU adds pc + 4; a divide: the ALU gives 0
-    e_result = e_alu | (e_div_q ? div_result : 32'b0);
+    e_result = e_alu;
 
     // A CSR that does not exist or a write to a read-only one: checked here,
     // from registers (tval: the word, carried from D).
@@ -574,7 +587,7 @@ module rv_core #(
     endcase
     r_bmis        = (m_taken != m_pred_q) && !(m_taken && m_bmisal_q);
     r_go          = r_go_q || (r_br_q && r_bmis);
-    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : (e_pred_q ? (e_pc_q + 32'd4) : e_target_q);
+    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : e_alt_q;
     e_go          = 1'b0;
     r_br_d        = 1'b0;
     if (e_valid_q && !e_exc_q.valid && !stall_e && !w_flush && !r_go) begin
@@ -881,6 +894,7 @@ module rv_core #(
     e_rs1_d    = e_rs1_q;
     e_rs2_d    = e_rs2_q;
     e_target_d = e_target_q;
+    e_alt_d    = e_alt_q;
     e_tmis_d   = e_tmis_q;
     e_pred_d   = e_pred_q;
     e_exc_d    = e_exc_q;
@@ -911,6 +925,7 @@ module rv_core #(
       e_cls_d    = d_cls;
       e_div_d    = d_div_raw;
       e_target_d = d_target;
+      e_alt_d    = d_pred ? (d_pc_q + 32'd4) : d_target;
       e_tmis_d   = d_dec.imm[1];
       e_pred_d   = d_pred;
       e_exc_d    = d_exc;
@@ -1010,6 +1025,7 @@ module rv_core #(
     e_rs1_q    <= e_rs1_d;
     e_rs2_q    <= e_rs2_d;
     e_target_q <= e_target_d;
+    e_alt_q    <= e_alt_d;
     e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
     e_s1_q     <= e_s1_d;
