@@ -130,7 +130,17 @@ module rv_core #(
   core_pkg::exc_t    d_exc;
   logic            e_csr_bad;
   logic [31:0]     d_target;              // jal / branch target
-  logic [31:0]     d_jb_imm;
+  // The target as a carry select (halves, the upper one with carry in 0
+  // and 1) straight from the BRAM word (d_tgt_raw); while D holds its word
+  // (d_buf) the target is the registered one (d_tgt_q). F's next address
+  // is picked with one LUT behind the chains: d_tgt_raw or f_alt.
+  logic [31:0]     d_tgt_raw, d_raw_imm, d_tgt_q, f_alt;
+  logic [16:0]     d_tlo;
+  logic [15:0]     d_thi0;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [17:0]     d_thi1;                // bit 0: the carry in
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic            f_use_raw;
   logic            d_rs1_used, d_rs2_used;  // from the opcode alone (a superset)
   logic            d_pred, d_jump;
   logic [31:0]     d_rs1_val, d_rs2_val;
@@ -281,11 +291,15 @@ module rv_core #(
   );
 
   always_comb begin
-    // The immediate of jal or of a branch straight from the word (instr[2]
-    // tells them apart); only these two use the target.
-    d_jb_imm   = d_instr[2] ? {{11{d_instr[31]}}, d_instr[31], d_instr[19:12], d_instr[20], d_instr[30:21], 1'b0}
-                            : {{19{d_instr[31]}}, d_instr[31], d_instr[7], d_instr[30:25], d_instr[11:8], 1'b0};
-    d_target   = d_pc_q + d_jb_imm;
+    // The immediate of jal or of a branch straight from the BRAM word
+    // (instr[2] tells them apart); only these two use the target.
+    d_raw_imm  = imem_rdata[2] ? {{11{imem_rdata[31]}}, imem_rdata[31], imem_rdata[19:12], imem_rdata[20], imem_rdata[30:21], 1'b0}
+                               : {{19{imem_rdata[31]}}, imem_rdata[31], imem_rdata[7], imem_rdata[30:25], imem_rdata[11:8], 1'b0};
+    d_tlo      = {1'b0, d_pc_q[15:0]} + {1'b0, d_raw_imm[15:0]};
+    d_thi0     = d_pc_q[31:16] + d_raw_imm[31:16];
+    d_thi1     = {1'b0, d_pc_q[31:16], 1'b1} + {1'b0, d_raw_imm[31:16], 1'b1};
+    d_tgt_raw  = {d_tlo[16] ? d_thi1[16:1] : d_thi0, d_tlo[15:0]};
+    d_target   = d_buf_q ? d_tgt_q : d_tgt_raw;
     // From opcode bits 6:2 (exact for every legal opcode; an illegal word
     // traps, whatever it waits for or predicts): rs1 is unused by lui /
     // auipc (x01x1 with bit 4) and jal (11x11), rs2 used by branch, store
@@ -944,24 +958,27 @@ module rv_core #(
     d_ffault_d = d_ffault_q;
     d_buf_d    = 1'b0;
     d_instr_d  = d_instr;
-    f_pc_d     = f_pc_q;
+    f_alt      = f_pc_q;
+    f_use_raw  = 1'b0;
     if (w_flush) begin
       d_valid_d = 1'b0;
-      f_pc_d    = w_flush_pc;
+      f_alt     = w_flush_pc;
     end else if (r_go) begin
       d_valid_d = 1'b0;
-      f_pc_d    = r_pc_q;
+      f_alt     = r_pc_q;
     end else if (d_valid_q && stall_d) begin
       d_buf_d   = 1'b1;          // hold D's word; F reads the next one again
     end else if (d_jump) begin
       d_valid_d = 1'b0;
-      f_pc_d    = d_target;
+      f_alt     = d_tgt_q;       // (used while D holds its word)
+      f_use_raw = !d_buf_q;
     end else begin
       d_valid_d  = 1'b1;
       d_pc_d     = f_pc_q;
       d_ffault_d = !(f_imem_off < IMEM_BYTES);
-      f_pc_d     = f_pc_q + 32'd4;
+      f_alt      = f_pc_q + 32'd4;
     end
+    f_pc_d = f_use_raw ? d_tgt_raw : f_alt;
 
     imem_en    = 1'b1;   // reads during reset are harmless
     imem_addr  = {f_pc_q[31:2], 2'b00};
@@ -1025,6 +1042,7 @@ module rv_core #(
     e_rs1_q    <= e_rs1_d;
     e_rs2_q    <= e_rs2_d;
     e_target_q <= e_target_d;
+    d_tgt_q    <= d_target;
     e_alt_q    <= e_alt_d;
     e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
