@@ -3,10 +3,11 @@
 // LUT levels from registered inputs: every result kind is computed in
 // parallel and gated by its own bit of a one-hot class (`cls`, decoded a
 // stage ahead and registered by the core), so the result is an OR of the
-// gated kinds rather than a mux on the 4-bit op. The shifters are three
-// levels of 4:1 / 4:1 / 2:1 muxes (left and right apart), the sign fill of
-// sra is worked out once. No class bit set: the result is 0 (ORed with
-// ext, another unit's result gated by the core). The add is a carry select:
+// gated kinds rather than a mux on the 4-bit op. The shifters are two
+// levels of 4:1 muxes here (left and right apart, by shamt[3:0]; the sign
+// fill of sra is worked out once): rv_core registers them with shamt[4]
+// and the fill and finishes the shift in M (a 2:1 step). No class bit set:
+// the result is 0 (ORed with ext, another unit's result gated by the core). The add is a carry select:
 // the low half's chain decides between the upper half added with carry in
 // 0 and with 1 (both chains run beside it), so that one LUT follows the
 // carry chains: the sum's bit or everything else, worked out beside them.
@@ -14,20 +15,27 @@ module rv_alu (
   input  wire logic [31:0]     a,
   input  wire logic [31:0]     b,
   input  core_pkg::alu_op_e      op,
-  input  wire logic [4:0]      cls,      // one-hot: {logic, slt, shr, shl, add}
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [4:0]      cls,      // one-hot: {logic, slt, shr, shl, add} (shifts: M's)
+  /* verilator lint_on UNUSEDSIGNAL */
   input  wire logic [31:0]     ext,      // ORed into the result
-  output logic      [31:0]     result
+  output logic      [31:0]     result,   // add, slt, logic (and ext)
+  output logic      [31:0]     sh_l,     // a << shamt[3:0]
+  output logic      [31:0]     sh_r,     // a >> shamt[3:0], filled
+  output logic                 sh_fill,  // the fill of the right shift
+  output logic                 sh_16     // shamt[4]: 16 more to shift (in M)
 );
 
   logic [4:0]  shamt;
   logic        sub, fill;
-  logic [31:0] sum, lg, shl, shr, bx, rest;
+  logic [31:0] sum, lg, bx, rest;
   logic [15:0] hi0;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [17:0] lo, hi1;                  // bit 0: the carry in
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [31:0] r1, r2, l1, l2;
+  logic [31:0] r1, l1;
   logic        lt;
+  logic [31:0] sa, sb;
 
   always_comb begin
     shamt = b[4:0];
@@ -44,7 +52,11 @@ module rv_alu (
       default:           lg = a & b;
     endcase
 
-    lt = (op == core_pkg::ALU_SLT) ? ($signed(a) < $signed(b)) : (a < b);
+    // signed: an unsigned compare with the sign bits flipped (inside the
+    // chain's first LUTs), so one chain and its carry out decide
+    sa = {a[31] ^ (op == core_pkg::ALU_SLT), a[30:0]};
+    sb = {b[31] ^ (op == core_pkg::ALU_SLT), b[30:0]};
+    lt = (sa < sb);
   end
 
   // right shift: by shamt[1:0], then by shamt[3:2] * 4, then by shamt[4] * 16
@@ -55,21 +67,20 @@ module rv_alu (
 `else
     fill = (op == core_pkg::ALU_SRA) && a[31];
 `endif
-    r1  = 32'({{32{fill}}, a} >> shamt[1:0]);
-    r2  = 32'({{32{fill}}, r1} >> {shamt[3:2], 2'b00});
-    shr = shamt[4] ? {{16{fill}}, r2[31:16]} : r2;
+    r1      = 32'({{32{fill}}, a} >> shamt[1:0]);
+    sh_r    = 32'({{32{fill}}, r1} >> {shamt[3:2], 2'b00});
+    sh_fill = fill;
+    sh_16   = shamt[4];
   end
 
-  // left shift, the same three steps
+  // left shift, the same two steps
   always_comb begin
-    l1  = a << shamt[1:0];
-    l2  = l1 << {shamt[3:2], 2'b00};
-    shl = shamt[4] ? {l2[15:0], 16'b0} : l2;
+    l1   = a << shamt[1:0];
+    sh_l = l1 << {shamt[3:2], 2'b00};
   end
 
   always_comb begin
-    rest   = ({32{cls[1]}} & shl) | ({32{cls[2]}} & shr) | {31'b0, cls[3] && lt} |
-             ({32{cls[4]}} & lg) | ext;
+    rest   = {31'b0, cls[3] && lt} | ({32{cls[4]}} & lg) | ext;
     result = ({32{cls[0]}} & sum) | rest;
   end
 

@@ -229,6 +229,13 @@ module rv_core #(
   logic            e_mem;                 // E passes a load or store to M
   logic            m_csr_wait;            // a CSR read in M waits for an empty W
   logic [31:0]     m_mul_lo, m_mul_h0, m_mul_h1, m_mul_h2;
+  // A shift: E shifts by shamt[3:0] (left and right apart), M by 16 more
+  // (m_sh16) into w_result; forwarded from W like a product's low word.
+  logic [31:0]     e_sh_l, e_sh_r;
+  logic            e_sh_fill, e_sh_16;
+  logic            m_shift_q, m_shift_d, m_shleft_q, m_shleft_d, m_sh16_q, m_sh16_d;
+  logic            m_shfill_q, m_shfill_d;
+  logic [31:0]     m_shl_q, m_shl_d, m_shr_q, m_shr_d, m_sh_res;
   logic [1:0]      m_mul_k;
   logic            m_xonly, w_xonly;      // M / W holds a result forwarded from X only
                                           // (load data, a MULH* high word)
@@ -332,8 +339,9 @@ module rv_core #(
     // A result produced late (load data, CSR read at W, product at M) cannot
     // be forwarded to the next instruction from M: the user goes on to E and
     // waits there one cycle (e_ml, registered), then takes it from W.
-    e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE);
-    m_late   = m_ctrl_q.load || m_ctrl_q.mul || (m_ctrl_q.csr_op != core_pkg::CSR_NONE);
+    e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE) ||
+               e_cls_q[1] || e_cls_q[2];
+    m_late   = m_ctrl_q.load || m_ctrl_q.mul || (m_ctrl_q.csr_op != core_pkg::CSR_NONE) || m_shift_q;
     // load data and a MULH*'s high word are complete only in W: forwarded from X
     m_xonly  = m_ctrl_q.load || (m_ctrl_q.mul && (m_ctrl_q.mul_op != core_pkg::MUL_MUL));
     w_xonly  = w_ctrl_q.load || w_mulh_q;
@@ -479,7 +487,11 @@ module rv_core #(
     .op     (e_ctrl_q.alu_op),
     .cls    (e_cls_q),
     .ext    (e_div_q ? div_result : 32'b0),
-    .result (e_alu)
+    .result (e_alu),
+    .sh_l   (e_sh_l),
+    .sh_r   (e_sh_r),
+    .sh_fill(e_sh_fill),
+    .sh_16  (e_sh_16)
   );
 
   rv_div u_div (
@@ -623,6 +635,12 @@ module rv_core #(
   );
 
   always_comb begin
+    // the shift's last step (by 16)
+    if (m_shleft_q) begin
+      m_sh_res = m_sh16_q ? {m_shl_q[15:0], 16'b0} : m_shl_q;
+    end else begin
+      m_sh_res = m_sh16_q ? {{16{m_shfill_q}}, m_shr_q[31:16]} : m_shr_q;
+    end
     dbus_req   = m_req_q;
     dbus_addr  = m_result_q;
     dbus_we    = m_ctrl_q.store;
@@ -831,7 +849,9 @@ module rv_core #(
         w_valid_d  = m_valid_q;
         w_pc_d     = m_pc_q;
         w_ctrl_d   = m_ctrl_q;
-        if (m_ctrl_q.mul) begin
+        if (m_shift_q) begin
+          w_result_d = m_sh_res;
+        end else if (m_ctrl_q.mul) begin
           w_result_d = m_mul_lo;
         end else if (m_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
           w_result_d = csr_rdata;
@@ -879,12 +899,19 @@ module rv_core #(
     m_ltu_d    = m_ltu_q;
     m_pred_d   = m_pred_q;
     m_bmisal_d = m_bmisal_q;
+    m_shift_d  = m_shift_q;
+    m_shleft_d = m_shleft_q;
+    m_sh16_d   = m_sh16_q;
+    m_shfill_d = m_shfill_q;
+    m_shl_d    = m_shl_q;
+    m_shr_d    = m_shr_q;
     if (w_flush || (!stall_m && (stall_e || r_go))) begin
       m_valid_d = 1'b0;
       m_ctrl_d  = '0;
       m_exc_d   = '0;
       m_tsrc_d  = 2'd0;
       m_bmisal_d = 1'b0;
+      m_shift_d  = 1'b0;
     end else if (!stall_m) begin
       m_valid_d  = e_valid_q;
       m_pc_d     = e_pc_q;
@@ -898,6 +925,12 @@ module rv_core #(
       m_lt_d     = e_lt;
       m_ltu_d    = e_ltu;
       m_pred_d   = e_pred_q;
+      m_shift_d  = e_cls_q[1] || e_cls_q[2];
+      m_shleft_d = e_cls_q[1];
+      m_sh16_d   = e_sh_16;
+      m_shfill_d = e_sh_fill;
+      m_shl_d    = e_sh_l;
+      m_shr_d    = e_sh_r;
       m_bmisal_d = e_ctrl_q.branch && e_tmis_q;
     end
 
@@ -1004,6 +1037,7 @@ module rv_core #(
       irq_hold_q <= 1'b0;
       retire_q   <= 1'b0;
       m_req_q    <= 1'b0;
+      m_shift_q  <= 1'b0;
       r_go_q     <= 1'b0;
       r_br_q     <= 1'b0;
     end else begin
@@ -1025,6 +1059,7 @@ module rv_core #(
       irq_hold_q <= irq_hold_d;
       retire_q   <= w_retire;
       m_req_q    <= m_req_d;
+      m_shift_q  <= m_shift_d;
       r_go_q     <= r_go_d;
       r_br_q     <= r_br_d;
     end
@@ -1034,6 +1069,11 @@ module rv_core #(
     m_lt_q     <= m_lt_d;
     m_ltu_q    <= m_ltu_d;
     m_pred_q   <= m_pred_d;
+    m_shleft_q <= m_shleft_d;
+    m_sh16_q   <= m_sh16_d;
+    m_shfill_q <= m_shfill_d;
+    m_shl_q    <= m_shl_d;
+    m_shr_q    <= m_shr_d;
     m_bmisal_q <= m_bmisal_d;
     d_ffault_q <= d_ffault_d;
     d_buf_q    <= d_buf_d;
