@@ -29,34 +29,35 @@ module rv_alu (
   logic [4:0]  shamt;
   logic        sub, fill;
   logic [31:0] sum, lg, bx, rest;
-  logic [15:0] hi0;
+  logic [16:0] hi0;                      // bit 16: the carry out
+  logic        slt, ax31, bx31;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [17:0] lo, hi1;                  // bit 0: the carry in
   /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0] r1, l1;
   logic        lt;
-  logic [31:0] sa, sb;
 
   always_comb begin
     shamt = b[4:0];
-    sub   = (op == core_pkg::ALU_SUB);
+    // slt / sltu subtract too; slt with the sign bits flipped (an unsigned
+    // compare then), so that the carry out of the chains decides: a < b
+    // when a + ~b + 1 carries nothing out
+    slt   = (op == core_pkg::ALU_SLT);
+    sub   = (op == core_pkg::ALU_SUB) || slt || (op == core_pkg::ALU_SLTU);
     bx    = sub ? ~b : b;
+    ax31  = a[31] ^ slt;
+    bx31  = bx[31] ^ slt;
     lo    = {1'b0, a[15:0], 1'b1} + {1'b0, bx[15:0], sub};   // bit 0: the carry in (sub)
-    hi0   = a[31:16] + bx[31:16];
-    hi1   = {1'b0, a[31:16], 1'b1} + {1'b0, bx[31:16], 1'b1};
-    sum   = {lo[17] ? hi1[16:1] : hi0, lo[16:1]};
+    hi0   = {1'b0, ax31, a[30:16]} + {1'b0, bx31, bx[30:16]};
+    hi1   = {1'b0, ax31, a[30:16], 1'b1} + {1'b0, bx31, bx[30:16], 1'b1};
+    sum   = {lo[17] ? hi1[16:1] : hi0[15:0], lo[16:1]};
+    lt    = !(lo[17] ? hi1[17] : hi0[16]);
 
     unique case (op)
       core_pkg::ALU_XOR: lg = a ^ b;
       core_pkg::ALU_OR:  lg = a | b;
       default:           lg = a & b;
     endcase
-
-    // signed: an unsigned compare with the sign bits flipped (inside the
-    // chain's first LUTs), so one chain and its carry out decide
-    sa = {a[31] ^ (op == core_pkg::ALU_SLT), a[30:0]};
-    sb = {b[31] ^ (op == core_pkg::ALU_SLT), b[30:0]};
-    lt = (sa < sb);
   end
 
   // right shift: by shamt[1:0], then by shamt[3:2] * 4, then by shamt[4] * 16

@@ -162,13 +162,14 @@ module rv_core #(
   logic [31:0]     e_jalr_target;
   // jalr's rs1 + imm as a carry select (halves; the upper one with carry in
   // 0 and 1), so that one LUT follows the chains: jalr's target or e_alt,
-  // the redirect of a branch (the other way than predicted), from D
+  // the redirect of a branch (the other way than predicted: pc + 4 from D,
+  // e_pc4, or the target), from registers
   logic [15:0]     e_jhi0;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [16:0]     e_jlo;                 // bit 0 masked (jalr)
   logic [17:0]     e_jhi1;                // bit 0: the carry in
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [31:0]     e_alt_q, e_alt_d;
+  logic [31:0]     e_alt, e_pc4_q, e_pc4_d;
   logic            e_late, e_w_load;
   // A taken branch with a misaligned target traps, decided in M from the
   // compare registered there (m_taken), on the way into W (m_btrap).
@@ -613,7 +614,8 @@ module rv_core #(
     endcase
     r_bmis        = (m_taken != m_pred_q) && !(m_taken && m_bmisal_q);
     r_go          = r_go_q || (r_br_q && r_bmis);
-    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : e_alt_q;
+    e_alt         = e_pred_q ? e_pc4_q : e_target_q;
+    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : e_alt;
     e_go          = 1'b0;
     r_br_d        = 1'b0;
     if (e_valid_q && !e_exc_q.valid && !stall_e && !w_flush && !r_go) begin
@@ -905,11 +907,16 @@ module rv_core #(
     m_shfill_d = m_shfill_q;
     m_shl_d    = m_shl_q;
     m_shr_d    = m_shr_q;
+    // M's exception (and its tval source) follows E's whenever M moves on,
+    // bubble or not: every use of it is gated by m_valid (in W by w_valid),
+    // so that no flush or stall-of-E gating sits behind E's decision.
+    if (!stall_m) begin
+      m_exc_d  = e_exc_out;
+      m_tsrc_d = e_tsrc;
+    end
     if (w_flush || (!stall_m && (stall_e || r_go))) begin
       m_valid_d = 1'b0;
       m_ctrl_d  = '0;
-      m_exc_d   = '0;
-      m_tsrc_d  = 2'd0;
       m_bmisal_d = 1'b0;
       m_shift_d  = 1'b0;
     end else if (!stall_m) begin
@@ -919,8 +926,6 @@ module rv_core #(
       m_result_d = e_result;
       m_a_d      = e_a;
       m_b_d      = e_b;
-      m_exc_d    = e_exc_out;
-      m_tsrc_d   = e_tsrc;
       m_eq_d     = e_eq;
       m_lt_d     = e_lt;
       m_ltu_d    = e_ltu;
@@ -941,7 +946,7 @@ module rv_core #(
     e_rs1_d    = e_rs1_q;
     e_rs2_d    = e_rs2_q;
     e_target_d = e_target_q;
-    e_alt_d    = e_alt_q;
+    e_pc4_d    = e_pc4_q;
     e_tmis_d   = e_tmis_q;
     e_pred_d   = e_pred_q;
     e_exc_d    = e_exc_q;
@@ -972,7 +977,7 @@ module rv_core #(
       e_cls_d    = d_cls;
       e_div_d    = d_div_raw;
       e_target_d = d_target;
-      e_alt_d    = d_pred ? (d_pc_q + 32'd4) : d_target;
+      e_pc4_d    = d_pc_q + 32'd4;
       e_tmis_d   = d_dec.imm[1];
       e_pred_d   = d_pred;
       e_exc_d    = d_exc;
@@ -1083,7 +1088,7 @@ module rv_core #(
     e_rs2_q    <= e_rs2_d;
     e_target_q <= e_target_d;
     d_tgt_q    <= d_target;
-    e_alt_q    <= e_alt_d;
+    e_pc4_q    <= e_pc4_d;
     e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
     e_s1_q     <= e_s1_d;
