@@ -81,8 +81,10 @@ module rv_alu (
   end
 
   always_comb begin
-    rest   = {31'b0, cls[3] && lt} | ({32{cls[4]}} & lg) | ext;
-    result = ({32{cls[0]}} & sum) | rest;
+    // (the classes are one-hot: add or the rest, then slt's bit, which
+    // comes from the carry out, ORed in last)
+    rest   = ({32{cls[4]}} & lg) | ext;
+    result = (cls[0] ? sum : rest) | {31'b0, cls[3] && lt};
   end
 
 endmodule

@@ -359,6 +359,16 @@ module rv_core #(
     fwd4 = sel[1] ? (sel[0] ? x_res : w_res) : (sel[0] ? m_res : val);
   endfunction
 
+  function automatic logic [1:0] fwd2(input logic [1:0] sel, input logic [1:0] val,
+                                      input logic [1:0] m_res, input logic [1:0] w_res,
+                                      input logic [1:0] x_res);
+    fwd2 = sel[1] ? (sel[0] ? x_res : w_res) : (sel[0] ? m_res : val);
+  endfunction
+
+  function automatic logic [1:0] lo_add(input logic [1:0] x, input logic [1:0] y);
+    lo_add = {x[1] ^ y[1] ^ (x[0] && y[0]), x[0] ^ y[0]};
+  endfunction
+
   function automatic logic [1:0] fwd_enc(input logic [2:0] sel);
     if (sel[0]) begin
       fwd_enc = 2'd1;
@@ -527,7 +537,10 @@ module rv_core #(
     e_jalr_target = {e_jlo[16] ? e_jhi1[16:1] : e_jhi0, e_jlo[15:1], 1'b0};
     // rs1 + imm is also the load/store address (e_alu); its two low bits on
     // their own, for the alignment checks.
-    e_addr_lo     = {e_a[1] ^ e_ctrl_q.imm[1] ^ (e_a[0] && e_ctrl_q.imm[0]), e_a[0] ^ e_ctrl_q.imm[0]};
+    // (the two bits added to the immediate's for each forwarding source,
+    // then picked: no path through the forwarding mux into an adder)
+    e_addr_lo     = fwd2(e_s1_q, lo_add(e_rs1_q[1:0], e_ctrl_q.imm[1:0]), lo_add(m_result_q[1:0], e_ctrl_q.imm[1:0]),
+                         lo_add(w_result_q[1:0], e_ctrl_q.imm[1:0]), lo_add(x_data_q[1:0], e_ctrl_q.imm[1:0]));
   end
 
   // The encoding check completed here from registers: rv_decode's opcode
