@@ -225,6 +225,9 @@ module rv_core #(
   logic [31:0]     m_wdata_q, m_wdata_d;  // lanes a stage ahead (registered dbus outputs)
   logic            m_req_q, m_req_d;      // dbus_req: the access of M is presented
   logic            m_mem;                 // M holds a load or store
+  // M's instruction is a load or store / a CSR access without exception,
+  // registered with m_exc (so that the stall of M starts from registers)
+  logic            m_memx_q, m_memx_d, m_csrx_q, m_csrx_d;
   logic            m_safe, w_safe;        // the instruction ahead cannot trap, flush,
                                           // stall or access the bus
   logic            e_mem;                 // E passes a load or store to M
@@ -664,7 +667,7 @@ module rv_core #(
 
     // A CSR is read in M (into w_result) while W is empty, so that no older
     // instruction changes CSR state in the cycle of the read; W writes it.
-    m_csr_wait = m_valid_q && (m_ctrl_q.csr_op != core_pkg::CSR_NONE) && !m_exc_q.valid && w_valid_q;
+    m_csr_wait = m_valid_q && m_csrx_q && w_valid_q;
   end
 
   // The request is registered. It is presented only while the instruction
@@ -675,7 +678,7 @@ module rv_core #(
   // store leaves M in the cycle of its grant; back to back, the second one's
   // request comes the cycle after the first one's response.
   always_comb begin
-    m_mem  = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store) && !m_exc_q.valid;
+    m_mem  = m_valid_q && m_memx_q;
     m_btrap = m_bmisal_q && m_taken;
     m_safe = !m_valid_q || !(m_ctrl_q.load || m_ctrl_q.store || m_exc_q.valid || m_btrap || m_ctrl_q.mret ||
                              m_ctrl_q.fence_i || m_ctrl_q.wfi);
@@ -923,9 +926,13 @@ module rv_core #(
     // M's exception (and its tval source) follows E's whenever M moves on,
     // bubble or not: every use of it is gated by m_valid (in W by w_valid),
     // so that no flush or stall-of-E gating sits behind E's decision.
+    m_memx_d = m_memx_q;
+    m_csrx_d = m_csrx_q;
     if (!stall_m) begin
       m_exc_d  = e_exc_out;
       m_tsrc_d = e_tsrc;
+      m_memx_d = (e_ctrl_q.load || e_ctrl_q.store) && !e_exc_out.valid;
+      m_csrx_d = (e_ctrl_q.csr_op != core_pkg::CSR_NONE) && !e_exc_out.valid;
     end
     if (w_flush || (!stall_m && (stall_e || r_go))) begin
       m_valid_d = 1'b0;
@@ -1121,6 +1128,8 @@ module rv_core #(
     m_result_q <= m_result_d;
     m_a_q      <= m_a_d;
     m_tsrc_q   <= m_tsrc_d;
+    m_memx_q   <= m_memx_d;
+    m_csrx_q   <= m_csrx_d;
     m_b_q      <= m_b_d;
     w_pc_q     <= w_pc_d;
     w_result_q <= w_result_d;
