@@ -231,6 +231,7 @@ module rv_core #(
   logic            m_safe, w_safe;        // the instruction ahead cannot trap, flush,
                                           // stall or access the bus
   logic            e_mem;                 // E passes a load or store to M
+  logic            e_mem_ok;              // ... but for e_valid
   logic            m_csr_wait;            // a CSR read in M waits for an empty W
   logic [31:0]     m_mul_lo, m_mul_h0, m_mul_h1, m_mul_h2;
   // A shift: E shifts by shamt[3:0] (left and right apart), M by 16 more
@@ -599,11 +600,13 @@ module rv_core #(
         e_exc_out.cause = core_pkg::EXC_BREAKPOINT;
         e_exc_out.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
       end else begin
-        e_exc_out.cause = ((e_ctrl_q.jalr && e_addr_lo[1]) || e_ctrl_q.branch || e_ctrl_q.jal) ?
+        // (a jalr excepts here only with e_addr_lo[1]: cause and tsrc need
+        // not look at the address)
+        e_exc_out.cause = (e_ctrl_q.jalr || e_ctrl_q.branch || e_ctrl_q.jal) ?
                           core_pkg::EXC_INSN_MISALIGNED :
                           (e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED);
         e_exc_out.tval  = e_target_q;
-        if (e_ctrl_q.jalr && e_addr_lo[1]) begin
+        if (e_ctrl_q.jalr) begin
           e_tsrc = 2'd2;                    // e_jalr_target
         end else if (!(e_ctrl_q.branch || e_ctrl_q.jal)) begin
           e_tsrc = 2'd1;                    // e_alu, the address
@@ -684,11 +687,12 @@ module rv_core #(
                              m_ctrl_q.fence_i || m_ctrl_q.wfi);
     w_safe = !w_valid_q;   // W holds: only a waiting access or wfi stalls it
     // a load or store without exception (encoding and alignment checked directly)
-    e_mem  = e_valid_q && !e_exc_q.valid &&
+    e_mem_ok = !e_exc_q.valid &&
              ((e_ctrl_q.load && (e_ctrl_q.funct3 != 3'b011) && (e_ctrl_q.funct3[2:1] != 2'b11)) ||
               (e_ctrl_q.store && !e_ctrl_q.funct3[2] && (e_ctrl_q.funct3[1:0] != 2'b11))) &&
              !(((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
                ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00)));
+    e_mem  = e_valid_q && e_mem_ok;
   end
 
   always_comb begin
@@ -931,8 +935,11 @@ module rv_core #(
     if (!stall_m) begin
       m_exc_d  = e_exc_out;
       m_tsrc_d = e_tsrc;
-      m_memx_d = (e_ctrl_q.load || e_ctrl_q.store) && !e_exc_out.valid;
-      m_csrx_d = (e_ctrl_q.csr_op != core_pkg::CSR_NONE) && !e_exc_out.valid;
+      // (= load or store / CSR access without e_exc_out.valid: a load or
+      // store is legal but for funct3 and alignment, a CSR access but for
+      // e_csr_bad, see rv_decode)
+      m_memx_d = e_mem_ok && !e_ctrl_q.illegal;
+      m_csrx_d = (e_ctrl_q.csr_op != core_pkg::CSR_NONE) && !e_exc_q.valid && !e_ctrl_q.illegal && !e_csr_bad;
     end
     if (w_flush || (!stall_m && (stall_e || r_go))) begin
       m_valid_d = 1'b0;
