@@ -10,34 +10,51 @@
 //      writes reaches E from X), exceptions of the fetch (flat, no priority
 //      through the decoder). jal and backward branches redirect F here, from
 //      opcode bits alone (static prediction: backward taken, forward not
-//      taken): a taken jump costs one bubble. The forwarding of E's operands
+//      taken): a taken jump costs one bubble. Their target is a carry select
+//      (16-bit halves, the upper one with carry in 0 and 1) straight from
+//      the BRAM word, registered while D holds its word (d_tgt), and F's
+//      next address is picked with one LUT behind the chains (f_use_raw,
+//      f_alt). The forwarding of E's operands
 //      is chosen here, a cycle ahead, and the ALU's operand registers are
 //      filled (the pc, zero, the immediate, 4 for a link, or the register)
 //      with the ALU's result class, all from opcode bits 6:2 and funct3.
 //   E  operands from registers only (a binary M/W/X select, registered: one
 //      4:1 mux per operand bit), ALU (every kind in parallel, gated by its
-//      one-hot class), branch resolution, address alignment (from the two
-//      low bits alone), iterative divide (stalls E). A misprediction or a
+//      one-hot class; the add a carry select with one LUT behind the chains,
+//      slt / sltu from its carry out), the first two steps of a shift (by
+//      shamt[3:0], registered; M shifts by 16 more), the branch compare
+//      (equal, less than signed and unsigned, registered raw into M),
+//      address alignment (the two low bits added per forwarding source,
+//      then picked), iterative divide (stalls E). A misprediction or a
 //      jalr is registered and redirects F the cycle after (r_go): the wrong
 //      path in D and E is emptied then (3 bubbles). A jalr's redirect is
-//      registered whole; a branch's compare is registered apart from the
-//      stall and flush gating (r_bmis beside r_br, ANDed from the two flip-
-//      flops), and the redirect target follows the prediction, not the
-//      compare (a branch redirects only the other way). Byte enables and store
-//      data are put on their lanes here, for M's registered bus outputs.
-//      The exception of E is decided flat (the late address bits decide
-//      valid only); the tval of a misaligned jalr or access is filled in on
-//      the way into W (m_tsrc). A taken branch to a misaligned target traps
-//      from the compare registered in M (m_taken, m_btrap), raised on the way
-//      into W. The encoding check is ORed here from three registered pieces
-//      (rv_decode: opcode / funct3, funct7 of OP / OP-IMM, SYSTEM funct3 0
-//      that is none of ecall, ebreak, mret, wfi).
+//      registered whole (its target a carry select, one LUT behind the
+//      chains picking it or e_alt); a branch's is decided in M from the raw
+//      compare (m_taken from funct3, r_bmis, ANDed with r_br), and its
+//      target follows the prediction, not the compare (a branch redirects
+//      only the other way: e_alt, pc + 4 or the target, from registers).
+//      Byte enables and store data are put on their lanes here, for M's
+//      registered bus outputs. The exception of E is decided flat (the late
+//      address bits decide valid only, not cause or tval source); M takes
+//      it whenever M moves on, bubble or not (every use of m_exc is gated
+//      by m_valid, in W by w_valid), with M's load / store and CSR flags
+//      (m_memx, m_csrx) from E's checks directly, so that M's stall starts
+//      from registers. The tval of a misaligned jalr or access is filled in
+//      on the way into W (m_tsrc). A taken branch to a misaligned target
+//      traps from the compare registered in M (m_taken, m_btrap), raised on
+//      the way into W. The encoding check is ORed here from three registered
+//      pieces (rv_decode: opcode / funct3, funct7 of OP / OP-IMM, SYSTEM
+//      funct3 0 that is none of ecall, ebreak, mret, wfi).
 //   M  the sbus request (dbus_req registered, see below), multiply (operands
-//      registered in front, product registered behind: a DSP-friendly
-//      two-cycle path), CSR read (its select decoded in E and registered;
-//      the value registered into w_result; only while W is empty, so the
-//      state is that left by every older instruction)
-//   W  commit: load data, CSR write, traps, mret, wfi, fence.i, register
+//      registered in front; four 17x17 DSP products, one carry-save level
+//      and one chain each behind them, see rv_mul: MUL's low word into
+//      w_result, a MULH*'s high word as three sums and the carry that picks
+//      one in W), the shift's last step (by 16, into w_result), CSR read
+//      (its select decoded in E and registered; the value registered into
+//      w_result; only while W is empty, so the state is that left by every
+//      older instruction)
+//   W  commit: load data, a MULH*'s high word (picked from the three sums),
+//      CSR write, traps, mret, wfi, fence.i, register
 //      write. The one place architectural state changes, so every trap is
 //      precise; an sbus error arrives here with rvalid: it holds W one
 //      more cycle and becomes W's exception, trapped the cycle after from
@@ -46,10 +63,11 @@
 //   X  the register write of the instruction that left W (forwarded to E)
 //
 // Forwarding: E takes operands from M (ALU, jump link, divide results), W
-// (also the product and a CSR's old value) and X (everything, load data
-// included). A load, multiply or CSR read followed by a user costs one
-// bubble (the user waits in E, e_ml, registered a cycle ahead), a load used
-// two instructions later one more (e_wl).
+// (also MUL's product, a shift and a CSR's old value) and X (everything,
+// load data and a MULH*'s high word included). A load, multiply, shift or
+// CSR read followed by a user costs one bubble (the user waits in E, e_ml,
+// registered a cycle ahead), a load or MULH* used by the next instruction
+// or the one after one more (e_wl: it is forwarded from X only).
 // The bus request of a load or store is registered: it is presented only
 // while W holds nothing that could trap, flush, stall or access the bus (and
 // not when W may take an interrupt next cycle: from registers, and not while
