@@ -10,34 +10,51 @@
 //      writes reaches E from X), exceptions of the fetch (flat, no priority
 //      through the decoder). jal and backward branches redirect F here, from
 //      opcode bits alone (static prediction: backward taken, forward not
-//      taken): a taken jump costs one bubble. The forwarding of E's operands
+//      taken): a taken jump costs one bubble. Their target is a carry select
+//      (16-bit halves, the upper one with carry in 0 and 1) straight from
+//      the BRAM word, registered while D holds its word (d_tgt), and F's
+//      next address is picked with one LUT behind the chains (f_use_raw,
+//      f_alt). The forwarding of E's operands
 //      is chosen here, a cycle ahead, and the ALU's operand registers are
 //      filled (the pc, zero, the immediate, 4 for a link, or the register)
 //      with the ALU's result class, all from opcode bits 6:2 and funct3.
 //   E  operands from registers only (a binary M/W/X select, registered: one
 //      4:1 mux per operand bit), ALU (every kind in parallel, gated by its
-//      one-hot class), branch resolution, address alignment (from the two
-//      low bits alone), iterative divide (stalls E). A misprediction or a
+//      one-hot class; the add a carry select with one LUT behind the chains,
+//      slt / sltu from its carry out), the first two steps of a shift (by
+//      shamt[3:0], registered; M shifts by 16 more), the branch compare
+//      (equal, less than signed and unsigned, registered raw into M),
+//      address alignment (the two low bits added per forwarding source,
+//      then picked), iterative divide (stalls E). A misprediction or a
 //      jalr is registered and redirects F the cycle after (r_go): the wrong
 //      path in D and E is emptied then (3 bubbles). A jalr's redirect is
-//      registered whole; a branch's compare is registered apart from the
-//      stall and flush gating (r_bmis beside r_br, ANDed from the two flip-
-//      flops), and the redirect target follows the prediction, not the
-//      compare (a branch redirects only the other way). Byte enables and store
-//      data are put on their lanes here, for M's registered bus outputs.
-//      The exception of E is decided flat (the late address bits decide
-//      valid only); the tval of a misaligned jalr or access is filled in on
-//      the way into W (m_tsrc). A taken branch to a misaligned target traps
-//      from the compare registered in M (m_taken, m_btrap), raised on the way
-//      into W. The encoding check is ORed here from three registered pieces
-//      (rv_decode: opcode / funct3, funct7 of OP / OP-IMM, SYSTEM funct3 0
-//      that is none of ecall, ebreak, mret, wfi).
+//      registered whole (its target a carry select, one LUT behind the
+//      chains picking it or e_alt); a branch's is decided in M from the raw
+//      compare (m_taken from funct3, r_bmis, ANDed with r_br), and its
+//      target follows the prediction, not the compare (a branch redirects
+//      only the other way: e_alt, pc + 4 or the target, from registers).
+//      Byte enables and store data are put on their lanes here, for M's
+//      registered bus outputs. The exception of E is decided flat (the late
+//      address bits decide valid only, not cause or tval source); M takes
+//      it whenever M moves on, bubble or not (every use of m_exc is gated
+//      by m_valid, in W by w_valid), with M's load / store and CSR flags
+//      (m_memx, m_csrx) from E's checks directly, so that M's stall starts
+//      from registers. The tval of a misaligned jalr or access is filled in
+//      on the way into W (m_tsrc). A taken branch to a misaligned target
+//      traps from the compare registered in M (m_taken, m_btrap), raised on
+//      the way into W. The encoding check is ORed here from three registered
+//      pieces (rv_decode: opcode / funct3, funct7 of OP / OP-IMM, SYSTEM
+//      funct3 0 that is none of ecall, ebreak, mret, wfi).
 //   M  the sbus request (dbus_req registered, see below), multiply (operands
-//      registered in front, product registered behind: a DSP-friendly
-//      two-cycle path), CSR read (its select decoded in E and registered;
-//      the value registered into w_result; only while W is empty, so the
-//      state is that left by every older instruction)
-//   W  commit: load data, CSR write, traps, mret, wfi, fence.i, register
+//      registered in front; four 17x17 DSP products, one carry-save level
+//      and one chain each behind them, see rv_mul: MUL's low word into
+//      w_result, a MULH*'s high word as three sums and the carry that picks
+//      one in W), the shift's last step (by 16, into w_result), CSR read
+//      (its select decoded in E and registered; the value registered into
+//      w_result; only while W is empty, so the state is that left by every
+//      older instruction)
+//   W  commit: load data, a MULH*'s high word (picked from the three sums),
+//      CSR write, traps, mret, wfi, fence.i, register
 //      write. The one place architectural state changes, so every trap is
 //      precise; an sbus error arrives here with rvalid: it holds W one
 //      more cycle and becomes W's exception, trapped the cycle after from
@@ -46,10 +63,11 @@
 //   X  the register write of the instruction that left W (forwarded to E)
 //
 // Forwarding: E takes operands from M (ALU, jump link, divide results), W
-// (also the product and a CSR's old value) and X (everything, load data
-// included). A load, multiply or CSR read followed by a user costs one
-// bubble (the user waits in E, e_ml, registered a cycle ahead), a load used
-// two instructions later one more (e_wl).
+// (also MUL's product, a shift and a CSR's old value) and X (everything,
+// load data and a MULH*'s high word included). A load, multiply, shift or
+// CSR read followed by a user costs one bubble (the user waits in E, e_ml,
+// registered a cycle ahead), a load or MULH* used by the next instruction
+// or the one after one more (e_wl: it is forwarded from X only).
 // The bus request of a load or store is registered: it is presented only
 // while W holds nothing that could trap, flush, stall or access the bus (and
 // not when W may take an interrupt next cycle: from registers, and not while
@@ -112,7 +130,7 @@ module rv_core #(
   // no exception left E) and r_bmis (its compare disagrees with the
   // prediction and it does not trap).
   logic        r_go_q, r_go_d;
-  logic        r_br_q, r_br_d, r_bmis_q, r_bmis_d;
+  logic        r_br_q, r_br_d, r_bmis;
   logic        r_go;
   logic [31:0] r_pc_q, r_pc_d;
 
@@ -130,7 +148,17 @@ module rv_core #(
   core_pkg::exc_t    d_exc;
   logic            e_csr_bad;
   logic [31:0]     d_target;              // jal / branch target
-  logic [31:0]     d_jb_imm;
+  // The target as a carry select (halves, the upper one with carry in 0
+  // and 1) straight from the BRAM word (d_tgt_raw); while D holds its word
+  // (d_buf) the target is the registered one (d_tgt_q). F's next address
+  // is picked with one LUT behind the chains: d_tgt_raw or f_alt.
+  logic [31:0]     d_tgt_raw, d_raw_imm, d_tgt_q, f_alt;
+  logic [16:0]     d_tlo;
+  logic [15:0]     d_thi0;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [17:0]     d_thi1;                // bit 0: the carry in
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic            f_use_raw;
   logic            d_rs1_used, d_rs2_used;  // from the opcode alone (a superset)
   logic            d_pred, d_jump;
   logic [31:0]     d_rs1_val, d_rs2_val;
@@ -150,10 +178,24 @@ module rv_core #(
   core_pkg::exc_t    e_exc_q, e_exc_d;
   logic [31:0]     e_a, e_b, e_opa, e_opb, e_alu, e_result;
   logic [31:0]     e_jalr_target;
-  logic            e_taken, e_late, e_w_load;
+  // jalr's rs1 + imm as a carry select (halves; the upper one with carry in
+  // 0 and 1), so that one LUT follows the chains: jalr's target or e_alt,
+  // the redirect of a branch (the other way than predicted: pc + 4 from D,
+  // e_pc4, or the target), from registers
+  logic [15:0]     e_jhi0;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [16:0]     e_jlo;                 // bit 0 masked (jalr)
+  logic [17:0]     e_jhi1;                // bit 0: the carry in
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [31:0]     e_alt, e_pc4_q, e_pc4_d;
+  logic            e_late, e_w_load;
   // A taken branch with a misaligned target traps, decided in M from the
   // compare registered there (m_taken), on the way into W (m_btrap).
-  logic            m_taken_q, m_taken_d, m_bmisal_q, m_bmisal_d, m_btrap;
+  // The compare is registered raw (equal, signed and unsigned less than)
+  // with the prediction; M picks taken from funct3 (m_taken).
+  logic            m_taken, m_bmisal_q, m_bmisal_d, m_btrap;
+  logic            m_eq_q, m_eq_d, m_lt_q, m_lt_d, m_ltu_q, m_ltu_d, m_pred_q, m_pred_d;
+  logic            e_eq, e_lt, e_ltu;
   // Forwarding, decided a cycle ahead: operand n of E comes from M, W or X
   // (one-hot, registered), else from e_rsn_q; e_wl: it waits for a load in W.
   logic [2:0]      e_fwd1_d, e_fwd2_d;
@@ -201,11 +243,25 @@ module rv_core #(
   logic [31:0]     m_wdata_q, m_wdata_d;  // lanes a stage ahead (registered dbus outputs)
   logic            m_req_q, m_req_d;      // dbus_req: the access of M is presented
   logic            m_mem;                 // M holds a load or store
+  // M's instruction is a load or store / a CSR access without exception,
+  // registered with m_exc (so that the stall of M starts from registers)
+  logic            m_memx_q, m_memx_d, m_csrx_q, m_csrx_d;
   logic            m_safe, w_safe;        // the instruction ahead cannot trap, flush,
                                           // stall or access the bus
   logic            e_mem;                 // E passes a load or store to M
+  logic            e_mem_ok;              // ... but for e_valid
   logic            m_csr_wait;            // a CSR read in M waits for an empty W
-  logic [31:0]     m_mul_result;
+  logic [31:0]     m_mul_lo, m_mul_h0, m_mul_h1, m_mul_h2;
+  // A shift: E shifts by shamt[3:0] (left and right apart), M by 16 more
+  // (m_sh16) into w_result; forwarded from W like a product's low word.
+  logic [31:0]     e_sh_l, e_sh_r;
+  logic            e_sh_fill, e_sh_16;
+  logic            m_shift_q, m_shift_d, m_shleft_q, m_shleft_d, m_sh16_q, m_sh16_d;
+  logic            m_shfill_q, m_shfill_d;
+  logic [31:0]     m_shl_q, m_shl_d, m_shr_q, m_shr_d, m_sh_res;
+  logic [1:0]      m_mul_k;
+  logic            m_xonly, w_xonly;      // M / W holds a result forwarded from X only
+                                          // (load data, a MULH* high word)
 
   // W stage.
   logic            w_valid_q, w_valid_d;
@@ -218,6 +274,12 @@ module rv_core #(
   // (w_issued, or the error's trap is raised next cycle)
   logic            w_noirq_q, w_noirq_d;
   logic            w_wfi_q, w_wfi_d;      // W holds a wfi without exception
+  // The high word of a MULH* in W: picked from three sums by the carry k
+  // (rv_mul); w_result holds the low word.
+  logic            w_mulh_q, w_mulh_d;
+  logic [1:0]      w_mk_q, w_mk_d;
+  logic [31:0]     w_mh0_q, w_mh0_d, w_mh1_q, w_mh1_d, w_mh2_q, w_mh2_d;
+  logic [31:0]     w_mul_hi;
   core_pkg::exc_t    w_exc_q, w_exc_d;
   logic            w_wait, w_err, w_irq, w_trap, w_retire;
   logic            retire_q;
@@ -259,11 +321,15 @@ module rv_core #(
   );
 
   always_comb begin
-    // The immediate of jal or of a branch straight from the word (instr[2]
-    // tells them apart); only these two use the target.
-    d_jb_imm   = d_instr[2] ? {{11{d_instr[31]}}, d_instr[31], d_instr[19:12], d_instr[20], d_instr[30:21], 1'b0}
-                            : {{19{d_instr[31]}}, d_instr[31], d_instr[7], d_instr[30:25], d_instr[11:8], 1'b0};
-    d_target   = d_pc_q + d_jb_imm;
+    // The immediate of jal or of a branch straight from the BRAM word
+    // (instr[2] tells them apart); only these two use the target.
+    d_raw_imm  = imem_rdata[2] ? {{11{imem_rdata[31]}}, imem_rdata[31], imem_rdata[19:12], imem_rdata[20], imem_rdata[30:21], 1'b0}
+                               : {{19{imem_rdata[31]}}, imem_rdata[31], imem_rdata[7], imem_rdata[30:25], imem_rdata[11:8], 1'b0};
+    d_tlo      = {1'b0, d_pc_q[15:0]} + {1'b0, d_raw_imm[15:0]};
+    d_thi0     = d_pc_q[31:16] + d_raw_imm[31:16];
+    d_thi1     = {1'b0, d_pc_q[31:16], 1'b1} + {1'b0, d_raw_imm[31:16], 1'b1};
+    d_tgt_raw  = {d_tlo[16] ? d_thi1[16:1] : d_thi0, d_tlo[15:0]};
+    d_target   = d_buf_q ? d_tgt_q : d_tgt_raw;
     // From opcode bits 6:2 (exact for every legal opcode; an illegal word
     // traps, whatever it waits for or predicts): rs1 is unused by lui /
     // auipc (x01x1 with bit 4) and jal (11x11), rs2 used by branch, store
@@ -296,8 +362,12 @@ module rv_core #(
     // A result produced late (load data, CSR read at W, product at M) cannot
     // be forwarded to the next instruction from M: the user goes on to E and
     // waits there one cycle (e_ml, registered), then takes it from W.
-    e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE);
-    m_late   = m_ctrl_q.load || m_ctrl_q.mul || (m_ctrl_q.csr_op != core_pkg::CSR_NONE);
+    e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE) ||
+               e_cls_q[1] || e_cls_q[2];
+    m_late   = m_ctrl_q.load || m_ctrl_q.mul || (m_ctrl_q.csr_op != core_pkg::CSR_NONE) || m_shift_q;
+    // load data and a MULH*'s high word are complete only in W: forwarded from X
+    m_xonly  = m_ctrl_q.load || (m_ctrl_q.mul && (m_ctrl_q.mul_op != core_pkg::MUL_MUL));
+    w_xonly  = w_ctrl_q.load || w_mulh_q;
   end
 
   // ---------------------------------------------------------------- E stage
@@ -309,6 +379,16 @@ module rv_core #(
                                        input logic [31:0] m_res, input logic [31:0] w_res,
                                        input logic [31:0] x_res);
     fwd4 = sel[1] ? (sel[0] ? x_res : w_res) : (sel[0] ? m_res : val);
+  endfunction
+
+  function automatic logic [1:0] fwd2(input logic [1:0] sel, input logic [1:0] val,
+                                      input logic [1:0] m_res, input logic [1:0] w_res,
+                                      input logic [1:0] x_res);
+    fwd2 = sel[1] ? (sel[0] ? x_res : w_res) : (sel[0] ? m_res : val);
+  endfunction
+
+  function automatic logic [1:0] lo_add(input logic [1:0] x, input logic [1:0] y);
+    lo_add = {x[1] ^ y[1] ^ (x[0] && y[0]), x[0] ^ y[0]};
   endfunction
 
   function automatic logic [1:0] fwd_enc(input logic [2:0] sel);
@@ -337,7 +417,7 @@ module rv_core #(
     if (hold) begin
       if (cur_m && m_late) begin
         fwd_next = stall_m ? 3'b001 : 3'b010;     // a late result in M: from W next
-      end else if (cur_w && w_ctrl_q.load) begin
+      end else if (cur_w && w_xonly) begin
         fwd_next = stall_w ? 3'b010 : 3'b100;
       end else begin
         fwd_next = 3'b000;
@@ -420,14 +500,14 @@ module rv_core #(
   // wait of an excepting instruction is harmless.)
   always_comb begin
     if (stall_e) begin
-      e_wl_d = (stall_w && w_ctrl_q.load &&
+      e_wl_d = (stall_w && w_xonly &&
                 ((e_ctrl_q.rs1_used && e_w1) || (e_ctrl_q.rs2_used && e_w2))) ||
-               (!stall_m && m_ctrl_q.load &&
+               (!stall_m && m_xonly &&
                 ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2)));
       e_ml_d = stall_m && m_late &&
                ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2));
     end else begin
-      e_wl_d = m_ctrl_q.load &&
+      e_wl_d = m_xonly &&
                ((d_rs1_used && e_fwd1_d[1]) || (d_rs2_used && e_fwd2_d[1]));
       e_ml_d = e_late &&
                ((d_rs1_used && e_fwd1_d[0]) || (d_rs2_used && e_fwd2_d[0]));
@@ -439,7 +519,12 @@ module rv_core #(
     .b      (e_opb),
     .op     (e_ctrl_q.alu_op),
     .cls    (e_cls_q),
-    .result (e_alu)
+    .ext    (e_div_q ? div_result : 32'b0),
+    .result (e_alu),
+    .sh_l   (e_sh_l),
+    .sh_r   (e_sh_r),
+    .sh_fill(e_sh_fill),
+    .sh_16  (e_sh_16)
   );
 
   rv_div u_div (
@@ -463,19 +548,21 @@ module rv_core #(
     e_w_load = e_valid_q && e_wl_q;
     e_m_late = e_valid_q && e_ml_q;
 
-    unique case (e_ctrl_q.funct3)
-      3'b000:  e_taken = (e_a == e_b);                    // beq
-      3'b001:  e_taken = (e_a != e_b);                    // bne
-      3'b100:  e_taken = ($signed(e_a) < $signed(e_b));   // blt
-      3'b101:  e_taken = ($signed(e_a) >= $signed(e_b));  // bge
-      3'b110:  e_taken = (e_a < e_b);                     // bltu
-      default: e_taken = (e_a >= e_b);                    // bgeu
-    endcase
+    // the branch compare, raw: taken is picked in M from these registered
+    e_eq  = (e_a == e_b);
+    e_lt  = ($signed(e_a) < $signed(e_b));
+    e_ltu = (e_a < e_b);
 
-    e_jalr_target = (e_a + e_ctrl_q.imm) & 32'hFFFF_FFFE;
+    e_jlo         = {1'b0, e_a[15:0]} + {1'b0, e_ctrl_q.imm[15:0]};
+    e_jhi0        = e_a[31:16] + e_ctrl_q.imm[31:16];
+    e_jhi1        = {1'b0, e_a[31:16], 1'b1} + {1'b0, e_ctrl_q.imm[31:16], 1'b1};
+    e_jalr_target = {e_jlo[16] ? e_jhi1[16:1] : e_jhi0, e_jlo[15:1], 1'b0};
     // rs1 + imm is also the load/store address (e_alu); its two low bits on
     // their own, for the alignment checks.
-    e_addr_lo     = e_a[1:0] + e_ctrl_q.imm[1:0];
+    // (the two bits added to the immediate's for each forwarding source,
+    // then picked: no path through the forwarding mux into an adder)
+    e_addr_lo     = fwd2(e_s1_q, lo_add(e_rs1_q[1:0], e_ctrl_q.imm[1:0]), lo_add(m_result_q[1:0], e_ctrl_q.imm[1:0]),
+                         lo_add(w_result_q[1:0], e_ctrl_q.imm[1:0]), lo_add(x_data_q[1:0], e_ctrl_q.imm[1:0]));
   end
 
   // The encoding check completed here from registers: rv_decode's opcode
@@ -502,7 +589,7 @@ module rv_core #(
 
   always_comb begin
     // jal / jalr: the ALU adds pc + 4; a divide: the ALU gives 0
-    e_result = e_alu | (e_div_q ? div_result : 32'b0);
+    e_result = e_alu;
 
     // A CSR that does not exist or a write to a read-only one: checked here,
     // from registers (tval: the word, carried from D).
@@ -531,11 +618,13 @@ module rv_core #(
         e_exc_out.cause = core_pkg::EXC_BREAKPOINT;
         e_exc_out.tval  = 32'b0;    // allowed by the spec; what QEMU writes too
       end else begin
-        e_exc_out.cause = ((e_ctrl_q.jalr && e_addr_lo[1]) || e_ctrl_q.branch || e_ctrl_q.jal) ?
+        // (a jalr excepts here only with e_addr_lo[1]: cause and tsrc need
+        // not look at the address)
+        e_exc_out.cause = (e_ctrl_q.jalr || e_ctrl_q.branch || e_ctrl_q.jal) ?
                           core_pkg::EXC_INSN_MISALIGNED :
                           (e_ctrl_q.load ? core_pkg::EXC_LOAD_MISALIGNED : core_pkg::EXC_STORE_MISALIGNED);
         e_exc_out.tval  = e_target_q;
-        if (e_ctrl_q.jalr && e_addr_lo[1]) begin
+        if (e_ctrl_q.jalr) begin
           e_tsrc = 2'd2;                    // e_jalr_target
         end else if (!(e_ctrl_q.branch || e_ctrl_q.jal)) begin
           e_tsrc = 2'd1;                    // e_alu, the address
@@ -551,15 +640,25 @@ module rv_core #(
   // prediction, not the compare. (The target whether or not E redirects: it
   // is used only with r_go.)
   always_comb begin
-    r_go          = r_go_q || (r_br_q && r_bmis_q);
-    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : (e_pred_q ? (e_pc_q + 32'd4) : e_target_q);
+    // the branch that left E last cycle is in M (r_br_q: M took it)
+    unique case (m_ctrl_q.funct3)
+      3'b000:  m_taken = m_eq_q;      // beq
+      3'b001:  m_taken = !m_eq_q;     // bne
+      3'b100:  m_taken = m_lt_q;      // blt
+      3'b101:  m_taken = !m_lt_q;     // bge
+      3'b110:  m_taken = m_ltu_q;     // bltu
+      default: m_taken = !m_ltu_q;    // bgeu
+    endcase
+    r_bmis        = (m_taken != m_pred_q) && !(m_taken && m_bmisal_q);
+    r_go          = r_go_q || (r_br_q && r_bmis);
+    e_alt         = e_pred_q ? e_pc4_q : e_target_q;
+    e_redirect_pc = e_ctrl_q.jalr ? e_jalr_target : e_alt;
     e_go          = 1'b0;
     r_br_d        = 1'b0;
     if (e_valid_q && !e_exc_q.valid && !stall_e && !w_flush && !r_go) begin
       e_go   = e_ctrl_q.jalr && (e_ctrl_q.funct3 == 3'b000) && !e_addr_lo[1];
       r_br_d = e_ctrl_q.branch && (e_ctrl_q.funct3[2:1] != 2'b01);
     end
-    r_bmis_d = (e_taken != e_pred_q) && !(e_taken && e_tmis_q);
   end
 
   // ---------------------------------------------------------------- M stage
@@ -567,10 +666,20 @@ module rv_core #(
     .a      (m_a_q),
     .b      (m_b_q),
     .op     (m_ctrl_q.mul_op),
-    .result (m_mul_result)
+    .lo     (m_mul_lo),
+    .k      (m_mul_k),
+    .h0     (m_mul_h0),
+    .h1     (m_mul_h1),
+    .h2     (m_mul_h2)
   );
 
   always_comb begin
+    // the shift's last step (by 16)
+    if (m_shleft_q) begin
+      m_sh_res = m_sh16_q ? {m_shl_q[15:0], 16'b0} : m_shl_q;
+    end else begin
+      m_sh_res = m_sh16_q ? {{16{m_shfill_q}}, m_shr_q[31:16]} : m_shr_q;
+    end
     dbus_req   = m_req_q;
     dbus_addr  = m_result_q;
     dbus_we    = m_ctrl_q.store;
@@ -579,7 +688,7 @@ module rv_core #(
 
     // A CSR is read in M (into w_result) while W is empty, so that no older
     // instruction changes CSR state in the cycle of the read; W writes it.
-    m_csr_wait = m_valid_q && (m_ctrl_q.csr_op != core_pkg::CSR_NONE) && !m_exc_q.valid && w_valid_q;
+    m_csr_wait = m_valid_q && m_csrx_q && w_valid_q;
   end
 
   // The request is registered. It is presented only while the instruction
@@ -590,17 +699,18 @@ module rv_core #(
   // store leaves M in the cycle of its grant; back to back, the second one's
   // request comes the cycle after the first one's response.
   always_comb begin
-    m_mem  = m_valid_q && (m_ctrl_q.load || m_ctrl_q.store) && !m_exc_q.valid;
-    m_btrap = m_bmisal_q && m_taken_q;
+    m_mem  = m_valid_q && m_memx_q;
+    m_btrap = m_bmisal_q && m_taken;
     m_safe = !m_valid_q || !(m_ctrl_q.load || m_ctrl_q.store || m_exc_q.valid || m_btrap || m_ctrl_q.mret ||
                              m_ctrl_q.fence_i || m_ctrl_q.wfi);
     w_safe = !w_valid_q;   // W holds: only a waiting access or wfi stalls it
     // a load or store without exception (encoding and alignment checked directly)
-    e_mem  = e_valid_q && !e_exc_q.valid &&
+    e_mem_ok = !e_exc_q.valid &&
              ((e_ctrl_q.load && (e_ctrl_q.funct3 != 3'b011) && (e_ctrl_q.funct3[2:1] != 2'b11)) ||
               (e_ctrl_q.store && !e_ctrl_q.funct3[2] && (e_ctrl_q.funct3[1:0] != 2'b11))) &&
              !(((e_ctrl_q.mem_size == core_pkg::SIZE_H) && e_addr_lo[0]) ||
                ((e_ctrl_q.mem_size == core_pkg::SIZE_W) && (e_addr_lo != 2'b00)));
+    e_mem  = e_valid_q && e_mem_ok;
   end
 
   always_comb begin
@@ -684,8 +794,14 @@ module rv_core #(
       default:        w_load_data = w_shifted;
     endcase
 
-    // w_result holds the ALU result, the product or the CSR's old value.
-    w_final = w_ctrl_q.load ? w_load_data : w_result_q;
+    // w_result holds the ALU result, the product's low word or the CSR's
+    // old value; a MULH*'s high word is picked here from three sums.
+    unique case (w_mk_q)
+      2'd0:    w_mul_hi = w_mh0_q;
+      2'd1:    w_mul_hi = w_mh1_q;
+      default: w_mul_hi = w_mh2_q;
+    endcase
+    w_final = w_ctrl_q.load ? w_load_data : (w_mulh_q ? w_mul_hi : w_result_q);
 
     stall_w = w_valid_q && (w_wait || w_err || (w_wfi_q && !wfi_wake));
 
@@ -755,6 +871,11 @@ module rv_core #(
     w_noirq_d  = w_noirq_q;
     w_wfi_d    = w_wfi_q;
     w_exc_d    = w_exc_q;
+    w_mulh_d   = w_mulh_q;
+    w_mk_d     = w_mk_q;
+    w_mh0_d    = w_mh0_q;
+    w_mh1_d    = w_mh1_q;
+    w_mh2_d    = w_mh2_q;
     if (!stall_w) begin
       if (w_flush || stall_m) begin
         w_valid_d  = 1'b0;
@@ -763,12 +884,15 @@ module rv_core #(
         w_wfi_d    = 1'b0;
         w_exc_d    = '0;
         w_ctrl_d   = '0;
+        w_mulh_d   = 1'b0;
       end else begin
         w_valid_d  = m_valid_q;
         w_pc_d     = m_pc_q;
         w_ctrl_d   = m_ctrl_q;
-        if (m_ctrl_q.mul) begin
-          w_result_d = m_mul_result;
+        if (m_shift_q) begin
+          w_result_d = m_sh_res;
+        end else if (m_ctrl_q.mul) begin
+          w_result_d = m_mul_lo;
         end else if (m_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
           w_result_d = csr_rdata;
         end else begin
@@ -778,6 +902,11 @@ module rv_core #(
         w_issued_d = m_req_q;
         w_noirq_d  = m_req_q;
         w_wfi_d    = m_ctrl_q.wfi && !m_exc_q.valid;
+        w_mulh_d   = m_ctrl_q.mul && (m_ctrl_q.mul_op != core_pkg::MUL_MUL);
+        w_mk_d     = m_mul_k;
+        w_mh0_d    = m_mul_h0;
+        w_mh1_d    = m_mul_h1;
+        w_mh2_d    = m_mul_h2;
         w_exc_d    = m_exc_q;
         if (m_btrap) begin
           w_exc_d.valid = 1'b1;     // cause and tval set in E (the target)
@@ -805,14 +934,36 @@ module rv_core #(
     m_b_d      = m_b_q;
     m_exc_d    = m_exc_q;
     m_tsrc_d   = m_tsrc_q;
-    m_taken_d  = m_taken_q;
+    m_eq_d     = m_eq_q;
+    m_lt_d     = m_lt_q;
+    m_ltu_d    = m_ltu_q;
+    m_pred_d   = m_pred_q;
     m_bmisal_d = m_bmisal_q;
+    m_shift_d  = m_shift_q;
+    m_shleft_d = m_shleft_q;
+    m_sh16_d   = m_sh16_q;
+    m_shfill_d = m_shfill_q;
+    m_shl_d    = m_shl_q;
+    m_shr_d    = m_shr_q;
+    // M's exception (and its tval source) follows E's whenever M moves on,
+    // bubble or not: every use of it is gated by m_valid (in W by w_valid),
+    // so that no flush or stall-of-E gating sits behind E's decision.
+    m_memx_d = m_memx_q;
+    m_csrx_d = m_csrx_q;
+    if (!stall_m) begin
+      m_exc_d  = e_exc_out;
+      m_tsrc_d = e_tsrc;
+      // (= load or store / CSR access without e_exc_out.valid: a load or
+      // store is legal but for funct3 and alignment, a CSR access but for
+      // e_csr_bad, see rv_decode)
+      m_memx_d = e_mem_ok && !e_ctrl_q.illegal;
+      m_csrx_d = (e_ctrl_q.csr_op != core_pkg::CSR_NONE) && !e_exc_q.valid && !e_ctrl_q.illegal && !e_csr_bad;
+    end
     if (w_flush || (!stall_m && (stall_e || r_go))) begin
       m_valid_d = 1'b0;
       m_ctrl_d  = '0;
-      m_exc_d   = '0;
-      m_tsrc_d  = 2'd0;
       m_bmisal_d = 1'b0;
+      m_shift_d  = 1'b0;
     end else if (!stall_m) begin
       m_valid_d  = e_valid_q;
       m_pc_d     = e_pc_q;
@@ -820,9 +971,16 @@ module rv_core #(
       m_result_d = e_result;
       m_a_d      = e_a;
       m_b_d      = e_b;
-      m_exc_d    = e_exc_out;
-      m_tsrc_d   = e_tsrc;
-      m_taken_d  = e_taken;
+      m_eq_d     = e_eq;
+      m_lt_d     = e_lt;
+      m_ltu_d    = e_ltu;
+      m_pred_d   = e_pred_q;
+      m_shift_d  = e_cls_q[1] || e_cls_q[2];
+      m_shleft_d = e_cls_q[1];
+      m_sh16_d   = e_sh_16;
+      m_shfill_d = e_sh_fill;
+      m_shl_d    = e_sh_l;
+      m_shr_d    = e_sh_r;
       m_bmisal_d = e_ctrl_q.branch && e_tmis_q;
     end
 
@@ -833,6 +991,7 @@ module rv_core #(
     e_rs1_d    = e_rs1_q;
     e_rs2_d    = e_rs2_q;
     e_target_d = e_target_q;
+    e_pc4_d    = e_pc4_q;
     e_tmis_d   = e_tmis_q;
     e_pred_d   = e_pred_q;
     e_exc_d    = e_exc_q;
@@ -863,6 +1022,7 @@ module rv_core #(
       e_cls_d    = d_cls;
       e_div_d    = d_div_raw;
       e_target_d = d_target;
+      e_pc4_d    = d_pc_q + 32'd4;
       e_tmis_d   = d_dec.imm[1];
       e_pred_d   = d_pred;
       e_exc_d    = d_exc;
@@ -881,24 +1041,27 @@ module rv_core #(
     d_ffault_d = d_ffault_q;
     d_buf_d    = 1'b0;
     d_instr_d  = d_instr;
-    f_pc_d     = f_pc_q;
+    f_alt      = f_pc_q;
+    f_use_raw  = 1'b0;
     if (w_flush) begin
       d_valid_d = 1'b0;
-      f_pc_d    = w_flush_pc;
+      f_alt     = w_flush_pc;
     end else if (r_go) begin
       d_valid_d = 1'b0;
-      f_pc_d    = r_pc_q;
+      f_alt     = r_pc_q;
     end else if (d_valid_q && stall_d) begin
       d_buf_d   = 1'b1;          // hold D's word; F reads the next one again
     end else if (d_jump) begin
       d_valid_d = 1'b0;
-      f_pc_d    = d_target;
+      f_alt     = d_tgt_q;       // (used while D holds its word)
+      f_use_raw = !d_buf_q;
     end else begin
       d_valid_d  = 1'b1;
       d_pc_d     = f_pc_q;
       d_ffault_d = !(f_imem_off < IMEM_BYTES);
-      f_pc_d     = f_pc_q + 32'd4;
+      f_alt      = f_pc_q + 32'd4;
     end
+    f_pc_d = f_use_raw ? d_tgt_raw : f_alt;
 
     imem_en    = 1'b1;   // reads during reset are harmless
     imem_addr  = {f_pc_q[31:2], 2'b00};
@@ -920,9 +1083,11 @@ module rv_core #(
       w_issued_q <= 1'b0;
       w_noirq_q  <= 1'b0;
       w_wfi_q    <= 1'b0;
+      w_mulh_q   <= 1'b0;
       irq_hold_q <= 1'b0;
       retire_q   <= 1'b0;
       m_req_q    <= 1'b0;
+      m_shift_q  <= 1'b0;
       r_go_q     <= 1'b0;
       r_br_q     <= 1'b0;
     end else begin
@@ -940,16 +1105,25 @@ module rv_core #(
       w_issued_q <= w_issued_d;
       w_noirq_q  <= w_noirq_d;
       w_wfi_q    <= w_wfi_d;
+      w_mulh_q   <= w_mulh_d;
       irq_hold_q <= irq_hold_d;
       retire_q   <= w_retire;
       m_req_q    <= m_req_d;
+      m_shift_q  <= m_shift_d;
       r_go_q     <= r_go_d;
       r_br_q     <= r_br_d;
     end
     d_pc_q     <= d_pc_d;
     r_pc_q     <= r_pc_d;
-    r_bmis_q   <= r_bmis_d;
-    m_taken_q  <= m_taken_d;
+    m_eq_q     <= m_eq_d;
+    m_lt_q     <= m_lt_d;
+    m_ltu_q    <= m_ltu_d;
+    m_pred_q   <= m_pred_d;
+    m_shleft_q <= m_shleft_d;
+    m_sh16_q   <= m_sh16_d;
+    m_shfill_q <= m_shfill_d;
+    m_shl_q    <= m_shl_d;
+    m_shr_q    <= m_shr_d;
     m_bmisal_q <= m_bmisal_d;
     d_ffault_q <= d_ffault_d;
     d_buf_q    <= d_buf_d;
@@ -958,6 +1132,8 @@ module rv_core #(
     e_rs1_q    <= e_rs1_d;
     e_rs2_q    <= e_rs2_d;
     e_target_q <= e_target_d;
+    d_tgt_q    <= d_target;
+    e_pc4_q    <= e_pc4_d;
     e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
     e_s1_q     <= e_s1_d;
@@ -977,10 +1153,16 @@ module rv_core #(
     m_result_q <= m_result_d;
     m_a_q      <= m_a_d;
     m_tsrc_q   <= m_tsrc_d;
+    m_memx_q   <= m_memx_d;
+    m_csrx_q   <= m_csrx_d;
     m_b_q      <= m_b_d;
     w_pc_q     <= w_pc_d;
     w_result_q <= w_result_d;
     w_a_q      <= w_a_d;
+    w_mk_q     <= w_mk_d;
+    w_mh0_q    <= w_mh0_d;
+    w_mh1_q    <= w_mh1_d;
+    w_mh2_q    <= w_mh2_d;
     x_data_q   <= x_data_d;
     m_be_q     <= m_be_d;
     m_wdata_q  <= m_wdata_d;

@@ -1,7 +1,10 @@
 `default_nettype none
 // rv_div: iterative radix-2 restoring divider for DIV/DIVU/REM/REMU.
-// Works on magnitudes, one quotient bit per cycle: 32 cycles from start to
-// ready. Division by zero and INT_MIN / -1 give the results the ISA fixes
+// Works on magnitudes: start registers the operands as they are, one cycle
+// (DIV_ABS) takes their magnitudes, one quotient bit per cycle follows, then
+// one cycle (DIV_SIGN) registers the result with its sign: 34 cycles from
+// start to ready, no carry chain behind the operand inputs or in front of
+// the result. Division by zero and INT_MIN / -1 give the results the ISA fixes
 // (quotient all ones / remainder = dividend; quotient INT_MIN / remainder 0).
 // Protocol: start (in IDLE) latches the operands; ready stays high with the
 // result until ack (or kill) returns the unit to IDLE.
@@ -18,9 +21,11 @@ module rv_div (
   output logic      [31:0] result
 );
 
-  typedef enum logic [1:0] {
+  typedef enum logic [2:0] {
     DIV_IDLE,
+    DIV_ABS,
     DIV_RUN,
+    DIV_SIGN,
     DIV_DONE
   } div_state_e;
 
@@ -32,6 +37,8 @@ module rv_div (
   logic            neg_quo_q, neg_quo_d;
   logic            neg_rem_q, neg_rem_d;
   logic            want_rem_q, want_rem_d;
+  logic            sgn_q, sgn_d;     // a signed divide (DIV_ABS)
+  logic [31:0]     res_q, res_d;
 
   logic            op_signed;
   logic [32:0]     shifted;
@@ -50,6 +57,12 @@ module rv_div (
     neg_quo_d  = neg_quo_q;
     neg_rem_d  = neg_rem_q;
     want_rem_d = want_rem_q;
+    sgn_d      = sgn_q;
+    if (want_rem_q) begin
+      res_d = neg_rem_q ? (~rem_q + 32'd1) : rem_q;
+    end else begin
+      res_d = neg_quo_q ? (~quo_q + 32'd1) : quo_q;
+    end
 
     op_signed = (op == core_pkg::DIV_DIV) || (op == core_pkg::DIV_REM);
     shifted   = {rem_q, quo_q[31]};
@@ -58,16 +71,22 @@ module rv_div (
     unique case (state_q)
       DIV_IDLE: begin
         if (start) begin
-          state_d    = DIV_RUN;
+          state_d    = DIV_ABS;
           rem_d      = '0;
-          quo_d      = (op_signed && a[31]) ? (~a + 32'd1) : a;
-          dsr_d      = (op_signed && b[31]) ? (~b + 32'd1) : b;
+          quo_d      = a;
+          dsr_d      = b;
+          sgn_d      = op_signed;
           cnt_d      = 5'd31;
           // The quotient of a division by zero is all ones whatever the signs.
-          neg_quo_d  = op_signed && (a[31] ^ b[31]) && (b != 32'd0);
+          neg_quo_d  = op_signed && (a[31] ^ b[31]) && (|b);
           neg_rem_d  = op_signed && a[31];
           want_rem_d = (op == core_pkg::DIV_REM) || (op == core_pkg::DIV_REMU);
         end
+      end
+      DIV_ABS: begin
+        quo_d   = (sgn_q && quo_q[31]) ? (~quo_q + 32'd1) : quo_q;
+        dsr_d   = (sgn_q && dsr_q[31]) ? (~dsr_q + 32'd1) : dsr_q;
+        state_d = DIV_RUN;
       end
       DIV_RUN: begin
         if (!diff[33]) begin
@@ -79,8 +98,11 @@ module rv_div (
         end
         cnt_d = cnt_q - 5'd1;
         if (cnt_q == 5'd0) begin
-          state_d = DIV_DONE;
+          state_d = DIV_SIGN;
         end
+      end
+      DIV_SIGN: begin
+        state_d = DIV_DONE;
       end
       default: begin // DIV_DONE
         if (ack) begin
@@ -93,12 +115,8 @@ module rv_div (
       state_d = DIV_IDLE;
     end
 
-    ready = (state_q == DIV_DONE);
-    if (want_rem_q) begin
-      result = neg_rem_q ? (~rem_q + 32'd1) : rem_q;
-    end else begin
-      result = neg_quo_q ? (~quo_q + 32'd1) : quo_q;
-    end
+    ready  = (state_q == DIV_DONE);
+    result = res_q;
   end
 
   always_ff @(posedge clk) begin
@@ -114,6 +132,8 @@ module rv_div (
     neg_quo_q  <= neg_quo_d;
     neg_rem_q  <= neg_rem_d;
     want_rem_q <= want_rem_d;
+    sgn_q      <= sgn_d;
+    res_q      <= res_d;
   end
 
 endmodule
