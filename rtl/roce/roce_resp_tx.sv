@@ -95,8 +95,9 @@
 // free context are one-hot vectors reduced in parallel; whether the youngest
 // can take a trailing answer comes from per-context flags registered from
 // the next state (ok0_q: any answer, oka_q: an ACK), "a context is free"
-// likewise (free_v_q: a context freed in the last cycle counts a cycle
-// later, one allocated counts as in use); a new context's fields come from registers,
+// likewise (free_v_q: one allocated counts as in use; one a QP reset frees,
+// or one done without a trailing answer in a cycle a trailing answer is
+// written, counts a cycle later); a new context's fields come from registers,
 // and every context not in use takes them in every cycle; the allocation
 // decision is registered (ap_v_q, ap_oh_q: the first free context) and sets
 // the in-use flag (and clears the youngest's tail) a cycle later, as a
@@ -308,15 +309,18 @@ module roce_resp_tx #(
     .m_valid(cpl_valid), .m_ready(cpl_ready), .m_data(cpl));
 
   // the DMA read data (READ responses and atomics' reads)
-  localparam int RDW = mem_pkg::DATA_W + mem_pkg::STRB_W + 1 + mem_pkg::CPL_W;
+  // (with the beat's "tag 0" decided before the skid buffer: rd_tag0)
+  localparam int RDW = 1 + mem_pkg::DATA_W + mem_pkg::STRB_W + 1 + mem_pkg::CPL_W;
   logic                       rd_valid, rd_ready, rd_last;
   logic [mem_pkg::DATA_W-1:0] rd_data;
   logic [mem_pkg::STRB_W-1:0] rd_keep;
-  mem_pkg::dma_cpl_t          rd_user;
+  /* verilator lint_off UNUSEDSIGNAL */
+  mem_pkg::dma_cpl_t          rd_user;             // (its tag: rd_tag0)
+  /* verilator lint_on UNUSEDSIGNAL */
   lib_skid #(.WIDTH(RDW)) u_rd (
     .clk, .rst, .s_valid(s_rd_axis_tvalid), .s_ready(s_rd_axis_tready),
-    .s_data({s_rd_axis_tuser, s_rd_axis_tlast, s_rd_axis_tkeep, s_rd_axis_tdata}),
-    .m_valid(rd_valid), .m_ready(rd_ready), .m_data({rd_user, rd_last, rd_keep, rd_data}));
+    .s_data({s_rd_axis_tuser.tag == '0, s_rd_axis_tuser, s_rd_axis_tlast, s_rd_axis_tkeep, s_rd_axis_tdata}),
+    .m_valid(rd_valid), .m_ready(rd_ready), .m_data({rd_tag0, rd_user, rd_last, rd_keep, rd_data}));
 
   logic [63:0] newval;
   // the duplicate atomic's cache look-up, a stage per decision: the entries'
@@ -341,7 +345,6 @@ module roce_resp_tx #(
   assign {inc_ack, inc_nak, inc_rd_pkt, inc_atomic, inc_atomic_miss, inc_dma_err} = inc_q;
   logic        flush, ev_conflict, pend_merge;
 
-  assign rd_tag0 = rd_user.tag == '0;
 
   always_comb begin
     newval = ev.is_cmp ? ((orig_q == ev.compare) ? ev.swap_add : orig_q) : orig_q + ev.swap_add;
@@ -372,14 +375,16 @@ module roce_resp_tx #(
   /* verilator lint_on UNUSEDSIGNAL */
   ctx_t        nf, nu, na, nt;         // contexts written (the fire's, the freeing's, the allocation's, the tail's)
   (* keep *) logic x_busy;                        // the head event's QP has a context in use
+  localparam int NG3 = (RD_CTX + 2) / 3;           // groups of three contexts
+  (* keep *) logic [NG3-1:0] xb_g, xo_g, xa_g;     // per group: xb, xto, xta reduced
   logic        free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
   logic [CXW-1:0] x_tail, free_i, sel, ch, sel_q;
   logic [NC-1:0]  xb, xt, xto, xta, fr;
   // registered a cycle ahead, from the contexts' next state: context i is its
   // QP's youngest, in use and not done, and has no trailing answer (ok0_q) or
-  // no trailing NAK (oka_q); some context is free and not being allocated
-  // (free_v_q: a context freed in the last cycle counts a cycle later)
-  logic [NC-1:0]  ok0_q, ok0_d, oka_q, oka_d, dn_n;
+  // no trailing NAK (oka_q); some context is free next cycle (free_v_q: one
+  // a QP reset frees counts a cycle later)
+  logic [NC-1:0]  ok0_q, ok0_d, oka_q, oka_d, dn_n, dnf;
   logic           free_v_q, free_v_d;
   logic           age_old_q, age_old_d;  // the pending ACK is ACK_COALESCE cycles old (age_q >= ACK_COALESCE)
   (* keep *) logic x_tail_ok;      // per context: the head event's QP's, its youngest, ... ; free first
@@ -499,8 +504,21 @@ module roce_resp_tx #(
         if (!cs.v) fr[i] = 1'b0;
       end
     end
-    x_busy      = |xb;
-    x_tail_ok   = (|xto) || (!ne_q && (|xta));
+    // (in groups of three contexts, kept: two LUT levels each)
+    for (int g = 0; g < NG3; g++) begin
+      xb_g[g] = 1'b0;
+      xo_g[g] = 1'b0;
+      xa_g[g] = 1'b0;
+      for (int k = 0; k < 3; k++) begin
+        if (3 * g + k < NC) begin
+          xb_g[g] = xb_g[g] || xb[3*g+k];
+          xo_g[g] = xo_g[g] || xto[3*g+k];
+          xa_g[g] = xa_g[g] || xta[3*g+k];
+        end
+      end
+    end
+    x_busy      = |xb_g;
+    x_tail_ok   = (|xo_g) || (!ne_q && (|xa_g));
     free_v      = free_v_q;
     for (int i = 0; i < NC; i++) begin
       if (xt[i]) x_tail = x_tail | CXW'(i);
@@ -593,7 +611,9 @@ module roce_resp_tx #(
     {nx_kind, nx_wait, nx_cqe, nx_send, nx_nak} =
       !ev_adv ? {ev.kind, ev.wait_dma, ev.cqe_valid, ev.send, ev.nak} :
       ev_sk   ? skf_q : {s_ev.kind, s_ev.wait_dma, s_ev.cqe_valid, s_ev.send, s_ev.nak};
-    aeh_d    = st_d[S_IDLE] && nx_valid && nx_kind == roce_qp_pkg::EV_ACK && (!nx_wait || cpl_done_d);
+    // (st_q, not st_d: the state enters S_IDLE only with at_ready, and the
+    // head is popped next cycle, when aeh_q is not looked at)
+    aeh_d    = st_q[S_IDLE] && nx_valid && nx_kind == roce_qp_pkg::EV_ACK && (!nx_wait || cpl_done_d);
     aeq_d    = !nx_cqe || cqe_done_d;
     // err_d as far as an EV_ACK head goes (the atomic's states set and
     // clear err_q only for an atomic head, and a head's err_q starts at 0)
@@ -1102,7 +1122,7 @@ module roce_resp_tx #(
   // ---- the per-context flags of the trailing-answer test and the free test,
   // a cycle ahead from the next state. A context in use stays unless freed
   // (only when done) or reset; it is done next cycle when its first packet is
-  // out and no byte is left (lz_d after a write, lz_q else); its tail is cleared
+  // out and no byte is left (!big_q after a packet, lz_q else); its tail is cleared
   // and its trailing answer set by this cycle's ap_v_q, tr_v_q. A context not
   // in use is in use next only when allocated now (its fields loaded in the
   // last cycle: tail, no trailing answer, not done). A QP reset is left out:
@@ -1111,7 +1131,10 @@ module roce_resp_tx #(
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       cs       = cx_q[i];
-      dn_n[i]  = cs.st && (cs.nw ? lz_d[i] : lz_q[i]);
+      // (written last cycle with its first packet out: a packet was sent
+      // then, and no byte is left after it unless it was more than one
+      // packet's worth, big_q as of the fire)
+      dn_n[i]  = cs.st && (cs.nw ? !big_q[i] : lz_q[i]);
       if (cs_v[i]) begin
         ok0_d[i] = cs.tail && !(ap_v_q && xt[i]) && !dn_n[i];
         oka_d[i] = ok0_d[i] && ((tr_v_q && xt[i]) ? !ne_q : (!cs.tv || !cs.tnak));
@@ -1121,8 +1144,14 @@ module roce_resp_tx #(
         oka_d[i] = ok0_d[i];
       end
     end
-    // (a context allocated now, ap_v_q, is in use next cycle)
-    free_v_d = |(~cs_v & ~(ap_oh_q & {NC{ap_v_q}}));
+    // (a context allocated now, ap_v_q, is in use next cycle; one freed
+    // now is free next cycle: by its trailing answer's fire, or done without
+    // one, unless a trailing answer is written now, tr_v_q)
+    for (int i = 0; i < NC; i++) begin
+      cs        = cx_q[i];
+      dnf[i]    = done[i] && !cs.tv;
+    end
+    free_v_d = |(~cs_v & ~(ap_oh_q & {NC{ap_v_q}})) || (fire && sel_done_q) || (!tr_v_q && (|dnf));
   end
 
   // ---- READ data through to m_axis_tx; atomic data (tag 1) taken here
@@ -1322,11 +1351,13 @@ module roce_resp_tx #(
   /* verilator lint_off UNUSEDSIGNAL */
   ctx_t          cs_chk;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [NC-1:0] qm_chk;                           // what qm_q must be, for the contexts in use
+  logic [NC-1:0] qm_chk, big_chk;                          // what qm_q must be, for the contexts in use
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       cs_chk    = cx_q[i];
       qm_chk[i] = !cs_chk.v || qm_q[i] == (cs_chk.qpn == ev.qpn[QW-1:0]);
+      // (a context written last cycle with a packet: no byte left iff it was its last)
+      big_chk[i] = !(cs_chk.v && cs_chk.nw && cs_chk.st) || lz_d[i] == !big_q[i];
     end
   end
   initial begin
@@ -1344,13 +1375,14 @@ module roce_resp_tx #(
   always_ff @(posedge clk) begin
     if (!rst) begin
       if (!$onehot(st_q)) $error("roce_resp_tx: the state %b is not one-hot", st_q);
-      if (aeh_q != (st_q[S_IDLE] && ev_valid && ev.kind == roce_qp_pkg::EV_ACK && (!ev.wait_dma || cpl_done_q)))
+      if (!pop_q && aeh_q != (st_q[S_IDLE] && ev_valid && ev.kind == roce_qp_pkg::EV_ACK && (!ev.wait_dma || cpl_done_q)))
         $error("roce_resp_tx: aeh_q is not the head's EV_ACK state");
       if (ev_valid && ev.kind == roce_qp_pkg::EV_ACK && (se_q != (ev.send || err_q) || ne_q != (ev.nak || err_q)))
         $error("roce_resp_tx: se_q, ne_q are not the head's");
       if (ev_valid && aeq_q != (!ev.cqe_valid || cqe_done_q))
         $error("roce_resp_tx: aeq_q is not the head's CQE state");
       if (free_v_q && fr == '0) $error("roce_resp_tx: free_v_q without a free context");
+      if (!(&big_chk)) $error("roce_resp_tx: big_q %b is not the last fire's", big_q);
       if (!(&qm_chk)) $error("roce_resp_tx: qm_q %b is not the contexts' QPN match", qm_q);
       if (sel_v_q && !krs_q && !cr.v)
         $error("roce_resp_tx: the chosen context %0d is no longer in use without a QP reset", sel_q);
