@@ -45,31 +45,43 @@
 // an output register a command reaches in the cycle after it was decided
 // when the FIFO is empty (so the RD_AHEAD loop is as short as before: a READ
 // packet's data counts as through when its last beat enters u_rd). The
-// atomic's new value is computed in a state of its own (T_AT_NV, +1 cycle)
-// into the register that drives m_aw_axis_tdata; the counter pulses are
-// registered (+1 cycle; the ACK/NAK pulses of the contexts' answers +2). A duplicate atomic's cache look-up takes two states
-// of its own after the cache read (+3 cycles): T_DUP_M registers each
-// entry's PSN match (dm_q) from the RAM's output, T_DUP_P per group of four
+// atomic's state machine is one-hot (st_q[S_x]). Its new value is computed
+// in a state of its own (S_AT_NV, +1 cycle) into the register that drives
+// m_aw_axis_tdata; the counter pulses are registered (+1 cycle; the ACK/NAK
+// pulses of the contexts' answers +2: they are decided in the cycle after the
+// fire, fire_q, from the fired context's registered class hack_q/hnak_q or
+// its trailing answer's tnak). A duplicate atomic's cache look-up takes two
+// states of its own after the cache read (+3 cycles): S_DUP_M registers each
+// entry's PSN match (dm_q) from the RAM's output, S_DUP_P per group of four
 // entries the orig of the last that matches (go_q, ga_q) and the hit
-// (hit_q), T_DUP_H the last group's (hit_orig_q), which T_DUP answers from.
+// (hit_q), S_DUP_H the last group's (hit_orig_q), which S_DUP answers from.
 //
 // The head event's QP against the READ contexts: qm_q[i] (context i's QPN is
 // the head event's) and pm_q (the pending ACK's QPN is) are registered,
 // computed a cycle ahead from the event that becomes the head (u_ev's skid
 // register, copied in skq_q, or s_ev) and each context's QPN (a context
 // allocated now takes the present head's), so the engine's decisions start
-// from flip-flops (no cycle added).
+// from flip-flops (no cycle added). Likewise, from the next head event (u_ev's
+// skid register's flags copied in skf_q, or s_ev) and the next state: aeh_q
+// (in S_IDLE, an EV_ACK head whose DMA write completed or that waits for
+// none), aeq_q (its CQE pushed or none), se_q (ev.send || err_q), ne_q
+// (ev.nak || err_q: err_q as an EV_ACK head sees it) and age_old_q (the
+// pending ACK is ACK_COALESCE cycles old). The EV_ACK decision is taken in
+// parts kept apart (ack_ok, ack_fl, ack_go), each a LUT of registers.
 //
 // The READ contexts, cycle by cycle: in cycle 0 a context is written
 // (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
 // length (plen_q), "more than one packet left" (big_q) and "no byte left"
 // (lz_q) are computed from the registered context; in cycle 2 whether it
 // is a candidate (cand_q, with its done and payload flags cdone_q, cpay_q)
-// is registered; from cycle 3 on it may be chosen. The round-robin choice
-// among the candidates (the first from
-// the mask rrm_q on, else the first, as one-hot vectors) is registered
-// (sel_q and one-hot sel_oh_q, with the chosen context's done and payload
-// flags) and its packet
+// is registered, without the choice made in that cycle, and so is "a
+// candidate from the round robin's next mask on" (candh_q: cand_q && rrm_q);
+// from cycle 3 on it may be chosen. The round-robin choice among the
+// candidates (the first of candh_q, else the first of cand_q) is made in
+// two steps, per group of four contexts (the first of each kind, its index,
+// done and payload flags) and then across the groups, every step a kept net;
+// it is registered (sel_q and one-hot sel_oh_q, with the chosen context's
+// done and payload flags) and its packet
 // goes to the FIFOs from the next cycle on, as soon as RD_AHEAD, the FIFOs
 // and the serial engine's header (seh_q, first) let it, while the next
 // choice (another context) is made. So one context sends at most one
@@ -77,9 +89,15 @@
 // MTU 256), several contexts one per cycle. A freed context's successor is
 // unblocked in the cycle after (freed_q). Each context computes its own
 // next PSN, address and bytes left when it fires (no multiplexer in front of
-// the adders). The head event's QP's contexts (its youngest, whether that
-// can take a trailing answer) and the first free context are one-hot
-// vectors reduced in parallel; a new context's fields come from registers,
+// the adders), and a cycle ahead its next packet's opcode (opr_q; a READ
+// context's hsyn is AETH_ACK and its orig 0), so the header is a multiplexer
+// of registers. The head event's QP's contexts (its youngest) and the first
+// free context are one-hot vectors reduced in parallel; whether the youngest
+// can take a trailing answer comes from per-context flags registered from
+// the next state (ok0_q: any answer, oka_q: an ACK), "a context is free"
+// likewise (free_v_q: one allocated counts as in use; one a QP reset frees,
+// or one done without a trailing answer in a cycle a trailing answer is
+// written, counts a cycle later); a new context's fields come from registers,
 // and every context not in use takes them in every cycle; the allocation
 // decision is registered (ap_v_q, ap_oh_q: the first free context) and sets
 // the in-use flag (and clears the youngest's tail) a cycle later, as a
@@ -94,9 +112,10 @@
 // it is not looked at (ev_live): the decision's depth stays off u_ev's
 // enables and off qm_q/pm_q (an event every 2 cycles at most; nothing is
 // decided later than before). A chosen context is taken as still in use
-// unless a QP reset came last cycle (krs_q: then it waits a cycle), and the
-// atomic's read command state is a register of its own (atcmd_q), so a
-// context's fire starts at flip-flops.
+// unless a QP reset came in the last two cycles (krs_q: then it waits; a
+// context a reset kills may still be a candidate, and chosen, in the next
+// cycle), and the atomic's read command state is a state bit of its own
+// (st_q[S_AT_CMD]), so a context's fire starts at flip-flops.
 //
 // The event engine's own answers (a flushed pending ACK, a NAK, an atomic's
 // answer) wait one cycle in seh_q and enter the header FIFO before any
@@ -178,19 +197,19 @@ module roce_resp_tx #(
   localparam int CXW = (NC > 1) ? $clog2(NC) : 1;
   localparam int AHW = $clog2(RD_AHEAD + 1) + 1;
 
-  typedef enum logic [3:0] {
-    T_IDLE    = 4'd0,
-    T_AT_CMD  = 4'd1,
-    T_AT_RD   = 4'd2,
-    T_AT_WR   = 4'd3,
-    T_AT_CPL  = 4'd4,
-    T_AT_ACK  = 4'd5,
-    T_DUP     = 4'd6,
-    T_AT_NV   = 4'd7,
-    T_DUP_M   = 4'd8,    // the cache row read: each entry's PSN match, registered
-    T_DUP_P   = 4'd9,    // per group of four entries the last match's orig, and the hit, registered
-    T_DUP_H   = 4'd10    // that entry's orig, registered
-  } tstate_e;
+  // the atomic's state machine, one-hot (st_q[S_x]: in state x)
+  localparam int S_IDLE   = 0;
+  localparam int S_AT_CMD = 1;
+  localparam int S_AT_RD  = 2;
+  localparam int S_AT_WR  = 3;
+  localparam int S_AT_CPL = 4;
+  localparam int S_AT_ACK = 5;
+  localparam int S_DUP    = 6;
+  localparam int S_AT_NV  = 7;    // the new value, a cycle after the read
+  localparam int S_DUP_M  = 8;    // the cache row read: each entry's PSN match, registered
+  localparam int S_DUP_P  = 9;    // per group of four entries the last match's orig, and the hit, registered
+  localparam int S_DUP_H  = 10;   // that entry's orig, registered
+  localparam int NS       = 11;
 
   // A header as decided (the header FIFO's entry); m_tx_hdr is built from it.
   typedef struct packed {
@@ -238,7 +257,7 @@ module roce_resp_tx #(
   } ctx_t;
   localparam int XW = 8 + 8 + 64 + 6 + CXW + QW + 24 * 3 + 32 + 48 + 16 + 3 + 64 + 32 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
 
-  tstate_e st_q, st_d;
+  logic [NS-1:0] st_q, st_d;                      // one-hot
   logic    cpl_done_q, cpl_done_d, cqe_done_q, cqe_done_d, err_q, err_d;
   logic    killed_q, killed_d;
   // pending ACK
@@ -254,9 +273,9 @@ module roce_resp_tx #(
   logic [63:0] orig_q, orig_d;
   logic [63:0] nv_q, nv_d;                         // the atomic's new value
   logic        awc_v_q, awc_v_d, awd_v_q, awd_v_d;   // the atomic's write command and data (outputs)
-  logic        awr_q, awr_d;                       // st_q == T_AT_CPL (s_aw_cpl_ready), from a register of its own
-  logic        atcmd_q, atcmd_d;                   // st_q == T_AT_CMD (the atomic's read command), likewise
-  logic        krs_q;                              // a QP reset last cycle
+  logic        at_start, rd_fin, rd_bad, wr_done;  // the atomic's state machine: its transitions
+  logic        krs_q;                              // a QP reset in the last two cycles
+  logic        krs_q_1;                            // a QP reset last cycle
   logic        pop_q;                              // the head event is done: u_ev takes the next one now
   logic        ev_live;                            // the head event, not yet done
   logic        ap_v_q, ap_v_d, tr_v_q;             // an allocation, a trailing answer decided last cycle
@@ -290,21 +309,24 @@ module roce_resp_tx #(
     .m_valid(cpl_valid), .m_ready(cpl_ready), .m_data(cpl));
 
   // the DMA read data (READ responses and atomics' reads)
-  localparam int RDW = mem_pkg::DATA_W + mem_pkg::STRB_W + 1 + mem_pkg::CPL_W;
+  // (with the beat's "tag 0" decided before the skid buffer: rd_tag0)
+  localparam int RDW = 1 + mem_pkg::DATA_W + mem_pkg::STRB_W + 1 + mem_pkg::CPL_W;
   logic                       rd_valid, rd_ready, rd_last;
   logic [mem_pkg::DATA_W-1:0] rd_data;
   logic [mem_pkg::STRB_W-1:0] rd_keep;
-  mem_pkg::dma_cpl_t          rd_user;
+  /* verilator lint_off UNUSEDSIGNAL */
+  mem_pkg::dma_cpl_t          rd_user;             // (its tag: rd_tag0)
+  /* verilator lint_on UNUSEDSIGNAL */
   lib_skid #(.WIDTH(RDW)) u_rd (
     .clk, .rst, .s_valid(s_rd_axis_tvalid), .s_ready(s_rd_axis_tready),
-    .s_data({s_rd_axis_tuser, s_rd_axis_tlast, s_rd_axis_tkeep, s_rd_axis_tdata}),
-    .m_valid(rd_valid), .m_ready(rd_ready), .m_data({rd_user, rd_last, rd_keep, rd_data}));
+    .s_data({s_rd_axis_tuser.tag == '0, s_rd_axis_tuser, s_rd_axis_tlast, s_rd_axis_tkeep, s_rd_axis_tdata}),
+    .m_valid(rd_valid), .m_ready(rd_ready), .m_data({rd_tag0, rd_user, rd_last, rd_keep, rd_data}));
 
   logic [63:0] newval;
   // the duplicate atomic's cache look-up, a stage per decision: the entries'
-  // PSN matches (dm_q, in T_DUP_M); per group of four entries, the orig of
+  // PSN matches (dm_q, in S_DUP_M); per group of four entries, the orig of
   // the last entry that matches and whether one does (go_q, ga_q), and the
-  // hit (in T_DUP_P); the last group's orig (in T_DUP_H)
+  // hit (in S_DUP_P); the last group's orig (in S_DUP_H)
   localparam int NG = (NATOM + 3) / 4;
   logic [NATOM-1:0] dm_q, dm_d;
   logic [NG-1:0]    ga_q, ga_d;
@@ -323,12 +345,11 @@ module roce_resp_tx #(
   assign {inc_ack, inc_nak, inc_rd_pkt, inc_atomic, inc_atomic_miss, inc_dma_err} = inc_q;
   logic        flush, ev_conflict, pend_merge;
 
-  assign rd_tag0 = rd_user.tag == '0;
 
   always_comb begin
     newval = ev.is_cmp ? ((orig_q == ev.compare) ? ev.swap_add : orig_q) : orig_q + ev.swap_add;
   end
-  // (the cache's read data holds from T_DUP_M to T_DUP: read only in T_IDLE)
+  // (the cache's read data holds from S_DUP_M to S_DUP: read only in S_IDLE)
   always_comb begin
     for (int i = 0; i < NATOM; i++) dm_d[i] = c_rd[i*AEW + 88] && c_rd[i*AEW + 64 +: 24] == ev.psn;
     for (int k = 0; k < NG; k++) begin
@@ -350,21 +371,40 @@ module roce_resp_tx #(
 
   // module-level variables: Yosys 0.23 takes no struct variables in blocks
   /* verilator lint_off UNUSEDSIGNAL */
-  ctx_t        cs, cc, cr, cp;         // contexts read (the scan's, the choice's, the chosen, the next packet's: not every field used)
+  ctx_t        cs, cc, cr, cp, cf;         // contexts read (the scan's, the choice's, the chosen, the next packet's, the fired: not every field used)
   /* verilator lint_on UNUSEDSIGNAL */
   ctx_t        nf, nu, na, nt;         // contexts written (the fire's, the freeing's, the allocation's, the tail's)
-  logic        x_busy, free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
+  (* keep *) logic x_busy;                        // the head event's QP has a context in use
+  localparam int NG3 = (RD_CTX + 2) / 3;           // groups of three contexts
+  (* keep *) logic [NG3-1:0] xb_g, xo_g, xa_g;     // per group: xb, xto, xta reduced
+  logic        free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
   logic [CXW-1:0] x_tail, free_i, sel, ch, sel_q;
-  logic [NC-1:0]  xb, xt, xto, fr;
-  logic           x_tail_ok;       // per context: the head event's QP's, its youngest, ... ; free first
+  logic [NC-1:0]  xb, xt, xto, xta, fr;
+  // registered a cycle ahead, from the contexts' next state: context i is its
+  // QP's youngest, in use and not done, and has no trailing answer (ok0_q) or
+  // no trailing NAK (oka_q); some context is free next cycle (free_v_q: one
+  // a QP reset frees counts a cycle later)
+  logic [NC-1:0]  ok0_q, ok0_d, oka_q, oka_d, dn_n, dnf;
+  logic           free_v_q, free_v_d;
+  logic           age_old_q, age_old_d;  // the pending ACK is ACK_COALESCE cycles old (age_q >= ACK_COALESCE)
+  (* keep *) logic x_tail_ok;      // per context: the head event's QP's, its youngest, ... ; free first
   logic        ch_v, ch_done, ch_pay, sel_v_q, sel_done_q, sel_pay_q;   // the choice, registered
   logic        hold, sel_v_d, sel_done_d, sel_pay_d;
   logic [CXW-1:0] sel_d;
-  logic [NC-1:0]  ch_hi, gh, gl, ch_g;             // the round-robin choice, one-hot
+  // (kept apart: each a LUT of the ones before it, none of them shared in chains)
+  (* keep *) logic [NC-1:0] gh, gl, ch_g;           // the round-robin choice, one-hot
+  logic [NC-1:0]  fh, fl;                          // gh, gl as computed
+  localparam int NG4 = (NC + 3) / 4;               // groups of four contexts
+  (* keep *) logic [NG4-1:0] hg_any, cg_any, hg_dn, cg_dn, hg_py, cg_py;   // per group: see the choice
+  (* keep *) logic [1:0]     hg_ix [NG4];
+  (* keep *) logic [1:0]     cg_ix [NG4];
+  (* keep *) logic [NG4-1:0] gsh, gsl, gdn, gpy;
+  (* keep *) logic           ch_hv;
+  logic [1:0]     ch_ix;
   logic [NC-1:0]  sel_oh_q, sel_oh_d, rrm_n;       // the choice registered, one-hot; rrm_q after it
   logic        sel_v, fire, sel_pay;
   logic [NC-1:0] done, cand, freed;
-  logic [NC-1:0] cand_q, cand_d, cdone_q, cdone_d, cpay_q, cpay_d;   // a cycle ahead of the choice
+  logic [NC-1:0] cand_q, cand_d, cand_n, candh_q, candh_n, cdone_q, cdone_d, cpay_q, cpay_d;   // a cycle ahead of the choice
   logic [NC-1:0] cx_rs, cs_v;                      // context in use and of the reset QP; in use
   logic          ev_rs;                            // the head event's QP is the reset one
   // per context, a cycle after it was written: more than one packet left, no byte left, the next packet's length
@@ -372,19 +412,35 @@ module roce_resp_tx #(
   logic [12:0]   plen_q [NC];
   logic [12:0]   plen_d [NC];
   logic [12:0]   pmtu_i [NC];
+  logic [7:0]    opr_q [NC];                       // the opcode of its next packet, a cycle later still
+  logic [7:0]    opr_d [NC];
   logic [31:0] plen;
-  logic [7:0]  rop;
   hdr_t        seh, seh_q, seh_d;          // the serial engine's header, as decided and registered
   logic        seh_v_q, seh_v_d, se_room, se_we;
   logic [XW-1:0] cx_f [NC];                        // the contexts after the fire
   logic [XW-1:0] cx_u [NC];                        // ... after freeing and unblocking
   // the event engine's decisions, by what decides them
-  logic        ack_ev, ack_cpl_ok, ack_cqe_ok, ack_go, ack_ready, ack_nak_push;
+  logic        ack_cpl_ok, ack_ready, ack_nak_push;
+  // the EV_ACK decision in parts (kept apart: each a function of registers)
+  (* keep *) logic ack_ev, ack_ok, ack_fl, ack_go;
+  // registered a cycle ahead, from the next state and the next head event
+  // (u_ev's skid register's kind and flags copied in skf_q): in S_IDLE with
+  // an EV_ACK head whose DMA write completed or that waits for none (aeh_q),
+  // its CQE pushed or none (aeq_q); ack_ev && ack_cpl_ok is aeh_q && !pop_q
+  logic          aeh_q, aeh_d, aeq_q, aeq_d;
+  logic [5:0]    skf_q, skf_d;                     // {kind, wait_dma, cqe_valid, send, nak} in u_ev's skid register
+  logic [1:0]    nx_kind;
+  logic          nx_valid, nx_wait, nx_cqe, nx_send, nx_nak;   // the next cycle's head event
+  // the head event's answer, registered likewise: ev.send || err_q (se_q), ev.nak || err_q (ne_q)
+  logic          se_q, ne_q;
+  logic          err_a;
   logic        ack_cpl_set, ack_cqe_set, ack_err_set, ack_dma_err, ack_inc_nak, ack_alloc_h;
   logic        rd_alloc, rd_ev;
   logic        at_ready, at_push, at_alloc_h, at_err_set, at_err_clr, at_inc_nak, at_dma_err;
   logic        f_inc_ack, f_inc_nak, d_dma_err;
-  logic [1:0]  f_inc_q;                            // {f_inc_ack, f_inc_nak} registered (one cycle more)
+  logic           fire_q, fdone_q;                 // a context's packet went out last cycle (a trailing answer)
+  logic [CXW-1:0] fsel_q;                          // that context
+  logic [NC-1:0]  hack_q, hack_d, hnak_q, hnak_d;  // per context: an answer without payload that is an ACK, a NAK
 
   // ---- which contexts belong to the head event's QP, registered: qm_q[i] is
   // (cx_q[i].qpn == ev.qpn) for every context in use, and pm_q is
@@ -438,17 +494,32 @@ module roce_resp_tx #(
       xb[i]   = cs.v && qm_q[i];
       xt[i]   = cs.v && qm_q[i] && cs.tail;
       // the head event's ACK/NAK may become this context's trailing answer
-      // (an ACK replaces an earlier trailing ACK)
-      xto[i]  = xt[i] && !done[i] && (!cs.tv || (!cs.tnak && !ev.nak && !err_q));
+      // (an ACK replaces an earlier trailing ACK): from the registered
+      // per-context flags (ok0_q: any answer, oka_q: an ACK)
+      xto[i]  = qm_q[i] && ok0_q[i];
+      xta[i]  = qm_q[i] && oka_q[i];
       fr[i]   = !cs.v;
       for (int j = 0; j < i; j++) begin
         cs = cx_q[j];
         if (!cs.v) fr[i] = 1'b0;
       end
     end
-    x_busy      = |xb;
-    x_tail_ok   = |xto;
-    free_v      = |fr;
+    // (in groups of three contexts, kept: two LUT levels each)
+    for (int g = 0; g < NG3; g++) begin
+      xb_g[g] = 1'b0;
+      xo_g[g] = 1'b0;
+      xa_g[g] = 1'b0;
+      for (int k = 0; k < 3; k++) begin
+        if (3 * g + k < NC) begin
+          xb_g[g] = xb_g[g] || xb[3*g+k];
+          xo_g[g] = xo_g[g] || xto[3*g+k];
+          xa_g[g] = xa_g[g] || xta[3*g+k];
+        end
+      end
+    end
+    x_busy      = |xb_g;
+    x_tail_ok   = (|xo_g) || (!ne_q && (|xa_g));
+    free_v      = free_v_q;
     for (int i = 0; i < NC; i++) begin
       if (xt[i]) x_tail = x_tail | CXW'(i);
       if (fr[i]) free_i = free_i | CXW'(i);
@@ -458,14 +529,14 @@ module roce_resp_tx #(
   // ================================================ the event engine
   // must the pending ACK go first?
   assign ev_live     = ev_valid && !pop_q;
-  assign ev_conflict = ev_live && st_q == T_IDLE &&
+  assign ev_conflict = ev_live && st_q[S_IDLE] &&
                        (ev.kind != roce_qp_pkg::EV_ACK ||
-                        ((ev.send || err_q) && (ev.nak || err_q || !pm_q)));
-  assign flush       = pend_v_q && st_q == T_IDLE && (age_q >= 8'(ACK_COALESCE) || ev_conflict);
+                        (se_q && (ne_q || !pm_q)));
+  assign flush       = pend_v_q && st_q[S_IDLE] && (age_old_q || ev_conflict);
 
   // ---- EV_ACK: the DMA write completion, the receive CQE, then the answer
   always_comb begin
-    ack_ev       = st_q == T_IDLE && ev_live && ev.kind == roce_qp_pkg::EV_ACK;
+    ack_ev       = st_q[S_IDLE] && ev_live && ev.kind == roce_qp_pkg::EV_ACK;
     cpl_ready  = 1'b0;
     ack_cpl_set  = 1'b0;
     ack_err_set  = 1'b0;
@@ -485,15 +556,16 @@ module roce_resp_tx #(
       end
     end
     ack_cpl_ok = !ev.wait_dma || cpl_done_q;
-    ack_cqe_ok = !ev.cqe_valid || cqe_done_q;
     if (ack_ev && ack_cpl_ok && ev.cqe_valid && !cqe_done_q) begin
       cqe_valid = 1'b1;
-      if (cqe_ready) begin
-        ack_cqe_set = 1'b1;
-        ack_cqe_ok  = 1'b1;
-      end
+      if (cqe_ready) ack_cqe_set = 1'b1;
     end
-    ack_go = ack_ev && ack_cpl_ok && ack_cqe_ok && !flush;
+    // (ack_ok, ack_fl: ack_cpl_ok, ack_cqe_ok and flush, given ack_ev)
+    // (aeh_q: in S_IDLE, an EV_ACK head, its DMA write complete; aeq_q: its
+    // CQE pushed or none; both registered, see below)
+    ack_ok = aeh_q && !pop_q && (aeq_q || cqe_ready);
+    ack_fl = pend_v_q && (age_old_q || (se_q && (ne_q || !pm_q)));
+    ack_go = ack_ok && !ack_fl;
   end
 
   // ---- EV_ACK: nothing to send, the trailing answer of a READ, a NAK, or the pending ACK
@@ -505,7 +577,7 @@ module roce_resp_tx #(
     trail_we     = 1'b0;
     pend_merge   = 1'b0;
     if (ack_go) begin
-      if (!ev.send && !err_q) begin
+      if (!se_q) begin
         ack_ready = 1'b1;
       end else if (x_busy) begin
         // after the QP's READ responses: the trailing answer of its
@@ -518,7 +590,7 @@ module roce_resp_tx #(
           ack_alloc_h = 1'b1;
           ack_ready   = 1'b1;
         end
-      end else if (ev.nak || err_q) begin
+      end else if (ne_q) begin
         if (!pend_v_q) begin
           ack_nak_push = 1'b1;
           if (se_room) begin
@@ -533,70 +605,79 @@ module roce_resp_tx #(
     end
   end
 
+  always_comb begin
+    skf_d    = s_ev_ready ? {s_ev.kind, s_ev.wait_dma, s_ev.cqe_valid, s_ev.send, s_ev.nak} : skf_q;
+    nx_valid = ev_adv ? (ev_sk || s_ev_valid) : ev_valid;
+    {nx_kind, nx_wait, nx_cqe, nx_send, nx_nak} =
+      !ev_adv ? {ev.kind, ev.wait_dma, ev.cqe_valid, ev.send, ev.nak} :
+      ev_sk   ? skf_q : {s_ev.kind, s_ev.wait_dma, s_ev.cqe_valid, s_ev.send, s_ev.nak};
+    // (st_q, not st_d: the state enters S_IDLE only with at_ready, and the
+    // head is popped next cycle, when aeh_q is not looked at)
+    aeh_d    = st_q[S_IDLE] && nx_valid && nx_kind == roce_qp_pkg::EV_ACK && (!nx_wait || cpl_done_d);
+    aeq_d    = !nx_cqe || cqe_done_d;
+    // err_d as far as an EV_ACK head goes (the atomic's states set and
+    // clear err_q only for an atomic head, and a head's err_q starts at 0)
+    err_a    = (err_q || ack_err_set) && !pop_q;
+  end
+
   // ---- EV_READ: a context, chained behind the QP's youngest (not one in its last cycle)
-  assign rd_ev    = st_q == T_IDLE && ev.kind == roce_qp_pkg::EV_READ;
+  assign rd_ev    = st_q[S_IDLE] && ev.kind == roce_qp_pkg::EV_READ;
   assign rd_alloc = rd_ev && ev_live && !pend_v_q && free_v;
 
   // ---- EV_ATOMIC / EV_ATOMIC_DUP: the atomic's own state machine
   always_comb begin
-    st_d       = st_q;
     killed_d   = killed_q;
     orig_d     = orig_q;
     nv_d       = nv_q;
     awc_v_d    = awc_v_q;
     awd_v_d    = awd_v_q;
-    c_rd_en    = 1'b0;
-    se_cmd     = atcmd_q;                        // st_q == T_AT_CMD, from a register of its own
+    se_cmd     = st_q[S_AT_CMD];                 // the atomic's read command: {va, 8}, tag 1
     at_err_set = 1'b0;
     at_err_clr = 1'b0;
-    if (st_q != T_IDLE && qp_reset_valid && qp_reset_qpn == ev.qpn[QW-1:0]) killed_d = 1'b1;
-    unique case (st_q)
-      T_IDLE: if (ev_live && !pend_v_q && (ev.kind == roce_qp_pkg::EV_ATOMIC ||
-                                              ev.kind == roce_qp_pkg::EV_ATOMIC_DUP)) begin
-        c_rd_en  = 1'b1;
-        killed_d = 1'b0;
-        if (ev.kind == roce_qp_pkg::EV_ATOMIC) begin
-          at_err_clr = 1'b1;
-          st_d       = T_AT_CMD;
-        end else begin
-          st_d       = T_DUP_M;
-        end
-      end
-      T_AT_CMD: begin                            // se_cmd: {va, 8}, tag 1
-        if (cf_in_ready) st_d = T_AT_RD;
-      end
-      T_AT_RD: if (rd_valid && !rd_tag0) begin  // rd_ready below
-        orig_d = rd_data[63:0];          // little endian in memory
-        if (rd_user.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
-        // a failed read writes nothing and answers a NAK
-        if (rd_last) st_d = (rd_user.status != mem_pkg::DMA_OK) ? T_AT_ACK : T_AT_NV;
-      end
-      T_AT_NV: begin                             // the new value, a cycle after the read
-        nv_d    = newval;
-        awc_v_d = 1'b1;
-        awd_v_d = 1'b1;
-        st_d    = T_AT_WR;
-      end
-      T_AT_WR: begin
-        if (m_aw_cmd_ready)   awc_v_d = 1'b0;
-        if (m_aw_axis_tready) awd_v_d = 1'b0;
-        if ((!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) st_d = T_AT_CPL;
-      end
-      T_AT_CPL: begin
-        if (s_aw_cpl_valid) begin             // (s_aw_cpl_ready: awr_q, below)
-          if (s_aw_cpl.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
-          st_d = T_AT_ACK;
-        end
-      end
-      T_DUP_M: st_d = T_DUP_P;
-      T_DUP_P: st_d = T_DUP_H;
-      T_DUP_H: st_d = T_DUP;
-      T_AT_ACK, T_DUP: if (at_ready) st_d = T_IDLE;
-      default: st_d = T_IDLE;
-    endcase
+    at_start   = st_q[S_IDLE] && ev_live && !pend_v_q && (ev.kind == roce_qp_pkg::EV_ATOMIC ||
+                                                          ev.kind == roce_qp_pkg::EV_ATOMIC_DUP);
+    c_rd_en    = at_start;
+    if (!st_q[S_IDLE] && qp_reset_valid && qp_reset_qpn == ev.qpn[QW-1:0]) killed_d = 1'b1;
+    if (at_start) begin
+      killed_d = 1'b0;
+      if (ev.kind == roce_qp_pkg::EV_ATOMIC) at_err_clr = 1'b1;
+    end
+    if (st_q[S_AT_RD] && rd_valid && !rd_tag0) begin   // rd_ready below
+      orig_d = rd_data[63:0];                    // little endian in memory
+      if (rd_user.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
+    end
+    if (st_q[S_AT_NV]) begin                     // the new value, a cycle after the read
+      nv_d    = newval;
+      awc_v_d = 1'b1;
+      awd_v_d = 1'b1;
+    end
+    if (st_q[S_AT_WR]) begin
+      if (m_aw_cmd_ready)   awc_v_d = 1'b0;
+      if (m_aw_axis_tready) awd_v_d = 1'b0;
+    end
+    if (st_q[S_AT_CPL] && s_aw_cpl_valid && s_aw_cpl.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
+  end
+  // the next state, one-hot: each state from the states and conditions that lead to it
+  // (a failed read writes nothing and answers a NAK)
+  always_comb begin
+    rd_fin  = rd_valid && !rd_tag0 && rd_last;
+    rd_bad  = rd_user.status != mem_pkg::DMA_OK;
+    wr_done = (!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready);
+    st_d[S_IDLE]   = (st_q[S_IDLE] && !at_start) || ((st_q[S_AT_ACK] || st_q[S_DUP]) && at_ready);
+    st_d[S_AT_CMD] = (at_start && ev.kind == roce_qp_pkg::EV_ATOMIC) || (st_q[S_AT_CMD] && !cf_in_ready);
+    st_d[S_AT_RD]  = (st_q[S_AT_CMD] && cf_in_ready) || (st_q[S_AT_RD] && !rd_fin);
+    st_d[S_AT_NV]  = st_q[S_AT_RD] && rd_fin && !rd_bad;
+    st_d[S_AT_WR]  = st_q[S_AT_NV] || (st_q[S_AT_WR] && !wr_done);
+    st_d[S_AT_CPL] = (st_q[S_AT_WR] && wr_done) || (st_q[S_AT_CPL] && !s_aw_cpl_valid);
+    st_d[S_AT_ACK] = (st_q[S_AT_RD] && rd_fin && rd_bad) || (st_q[S_AT_CPL] && s_aw_cpl_valid) ||
+                     (st_q[S_AT_ACK] && !at_ready);
+    st_d[S_DUP_M]  = at_start && ev.kind == roce_qp_pkg::EV_ATOMIC_DUP;
+    st_d[S_DUP_P]  = st_q[S_DUP_M];
+    st_d[S_DUP_H]  = st_q[S_DUP_P];
+    st_d[S_DUP]    = st_q[S_DUP_H] || (st_q[S_DUP] && !at_ready);
   end
 
-  // ---- the atomic's answer (T_AT_ACK) or a duplicate's from the cache (T_DUP)
+  // ---- the atomic's answer (S_AT_ACK) or a duplicate's from the cache (S_DUP)
   always_comb begin
     at_ready        = 1'b0;
     at_push         = 1'b0;
@@ -613,7 +694,7 @@ module roce_resp_tx #(
       if (APW'(i) == c_rd[NATOM*AEW +: APW]) c_wd[i*AEW +: AEW] = {1'b1, ev.psn, orig_q};
     end
     c_wd[NATOM*AEW +: APW] = c_rd[NATOM*AEW +: APW] + APW'(1);
-    if (st_q == T_AT_ACK) begin
+    if (st_q[S_AT_ACK]) begin
       // the answer goes out now, or after the QP's READ responses (the
       // memory is updated now: IB fence semantics, as for a WRITE)
       if (!qp_reset_valid && (x_busy ? free_v : se_room)) begin
@@ -628,7 +709,7 @@ module roce_resp_tx #(
         at_push    = 1'b1;                       // waits for room in the header FIFO
       end
     end
-    if (st_q == T_DUP) begin
+    if (st_q[S_DUP]) begin
       if (hit_q) begin
         at_push = !x_busy;
         if (x_busy ? free_v : se_room) begin
@@ -659,9 +740,9 @@ module roce_resp_tx #(
     seh.mac   = pend_q.remote_mac;
     seh.sport = pend_q.udp_sport;
     seh.orig  = orig_q;
-    // (the pending ACK's fields only for a flush: in T_IDLE with an ACK
+    // (the pending ACK's fields only for a flush: in S_IDLE with an ACK
     // pending; a NAK of the event engine is pushed only with none pending)
-    if (!(st_q == T_IDLE && pend_v_q)) begin
+    if (!(st_q[S_IDLE] && pend_v_q)) begin
       seh.psn   = ev.psn;
       seh.msn   = ev.msn;
       seh.dqpn  = ev.dqpn;
@@ -669,12 +750,12 @@ module roce_resp_tx #(
       seh.mac   = ev.remote_mac;
       seh.sport = ev.udp_sport;
     end
-    if (st_q == T_IDLE && !pend_v_q) seh.syn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
-    if (st_q == T_AT_ACK) begin
+    if (st_q[S_IDLE] && !pend_v_q) seh.syn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
+    if (st_q[S_AT_ACK]) begin
       if (err_q) seh.syn = roce_qp_pkg::AETH_NAK_REM_OP;
       else       seh.op  = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
     end
-    if (st_q == T_DUP) begin
+    if (st_q[S_DUP]) begin
       seh.op   = roce_pkg::OP_RC_ATOMIC_ACKNOWLEDGE;
       seh.orig = hit_orig_q;
     end
@@ -696,6 +777,8 @@ module roce_resp_tx #(
     pend_v_d   = pend_v_q;
     pend_d     = pend_q;
     age_d      = (pend_v_q && age_q != 8'hFF) ? age_q + 8'd1 : age_q;
+    // (age_d >= ACK_COALESCE; age_q saturates at 255 > ACK_COALESCE)
+    age_old_d  = ACK_COALESCE == 0 || (pend_v_q && 9'(age_q) + 9'd1 >= 9'(ACK_COALESCE));
     if (flush && se_room) pend_v_d = 1'b0;
     if (!pend_v_q) age_d = 8'd0;                 // (counts from the first ACK merged)
     if (pend_merge) begin
@@ -708,8 +791,8 @@ module roce_resp_tx #(
     if (ack_err_set || at_err_set) err_d = 1'b1;
     if (at_err_clr)                err_d = 1'b0;
     if (pop_q)                   err_d = 1'b0;
-    inc_ack_d     = (flush && se_room) || f_inc_q[1];
-    inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_q[0];
+    inc_ack_d     = (flush && se_room) || f_inc_ack;
+    inc_nak_d     = ack_inc_nak || at_inc_nak || f_inc_nak;
     inc_dma_err_d = ack_dma_err || at_dma_err || d_dma_err;
   end
 
@@ -729,31 +812,82 @@ module roce_resp_tx #(
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       cc         = cx_q[i];
+      // (a context a QP reset kills now may be a candidate next cycle, and
+      // chosen then: its choice never fires, krs_q)
       cand_d[i]  = cc.v && !cc.blk && !cc.nw && (!done[i] || cc.tv) &&   // (RD_AHEAD: checked when sent)
-                   !sel_oh_q[i] && !(qp_reset_valid && cx_rs[i]);
+                   !sel_oh_q[i];
       cdone_d[i] = done[i];
       cpay_d[i]  = !done[i] && !lz_q[i];
-      cand[i]    = cand_q[i] && !sel_oh_q[i];     // (sel_oh_q is 0 without a choice)
+      cand[i]    = cand_q[i];                     // (without the present choice, sel_oh_q: see cand_n)
     end
-    // the first candidate from the round robin's on (rrm_q), else the first
-    // one: as one-hot vectors (gh, gl), reduced in parallel
-    for (int i = 0; i < NC; i++) begin
-      ch_hi[i] = cand[i] && rrm_q[i];
-      gh[i]    = ch_hi[i];
-      gl[i]    = cand[i];
-      for (int j = 0; j < i; j++) begin
-        if (cand[j] && rrm_q[j]) gh[i] = 1'b0;
-        if (cand[j])             gl[i] = 1'b0;
+  end
+  // the first candidate from the round robin's on (candh_q: cand_q && rrm_q),
+  // else the first one, in two steps: per group of four contexts the first
+  // candidate of each kind (gh, gl: one-hot), whether there is one (hg_any,
+  // cg_any), its index and its done and payload flags; then the first group
+  // that has one (gsh, gsl) and its first
+  always_comb begin
+    for (int g = 0; g < NG4; g++) begin
+      hg_any[g] = 1'b0;
+      cg_any[g] = 1'b0;
+      hg_dn[g]  = 1'b0;
+      cg_dn[g]  = 1'b0;
+      hg_py[g]  = 1'b0;
+      cg_py[g]  = 1'b0;
+      hg_ix[g]  = '0;
+      cg_ix[g]  = '0;
+      for (int k = 0; k < 4; k++) begin
+        if (4 * g + k < NC) begin
+          fh[4*g+k] = candh_q[4*g+k] && !hg_any[g];
+          fl[4*g+k] = cand[4*g+k]    && !cg_any[g];
+          if (fh[4*g+k]) begin
+            hg_dn[g] = cdone_q[4*g+k];
+            hg_py[g] = cpay_q[4*g+k];
+            hg_ix[g] = 2'(k);
+          end
+          if (fl[4*g+k]) begin
+            cg_dn[g] = cdone_q[4*g+k];
+            cg_py[g] = cpay_q[4*g+k];
+            cg_ix[g] = 2'(k);
+          end
+          hg_any[g] = hg_any[g] || candh_q[4*g+k];
+          cg_any[g] = cg_any[g] || cand[4*g+k];
+        end
       end
     end
-    ch_g    = (|ch_hi) ? gh : gl;
-    ch_v    = |cand;
-    ch      = '0;
-    for (int i = 0; i < NC; i++) begin
-      if (ch_g[i]) ch = ch | CXW'(i);
+    gh = fh;                                     // (kept: the choice's one-hot from these)
+    gl = fl;
+  end
+  always_comb begin
+    for (int g = 0; g < NG4; g++) begin
+      gsh[g] = hg_any[g];
+      gsl[g] = cg_any[g];
+      for (int f = 0; f < g; f++) begin
+        if (hg_any[f]) gsh[g] = 1'b0;
+        if (cg_any[f]) gsl[g] = 1'b0;
+      end
     end
-    ch_done = |(ch_g & cdone_q);
-    ch_pay  = |(ch_g & cpay_q);
+    ch_hv   = |hg_any;
+    ch_v    = |cg_any;
+    ch_g    = '0;
+    ch      = '0;
+    ch_ix   = '0;
+    for (int g = 0; g < NG4; g++) begin
+      // the group's share of the choice's done and payload flags
+      gdn[g] = ch_hv ? gsh[g] && hg_dn[g] : gsl[g] && cg_dn[g];
+      gpy[g] = ch_hv ? gsh[g] && hg_py[g] : gsl[g] && cg_py[g];
+    end
+    ch_done = |gdn;
+    ch_pay  = |gpy;
+    for (int g = 0; g < NG4; g++) begin
+      for (int k = 0; k < 4; k++) begin
+        if (4 * g + k < NC) ch_g[4*g+k] = ch_hv ? gsh[g] && gh[4*g+k] : gsl[g] && gl[4*g+k];
+      end
+      if (ch_hv ? gsh[g] : gsl[g]) begin
+        ch_ix   = ch_hv ? hg_ix[g] : cg_ix[g];
+        ch      = CXW'(4 * g) | CXW'(ch_ix);
+      end
+    end
   end
   // the choice stays until its packet is sent (e.g. waiting for RD_AHEAD), unless its context is gone
   always_comb begin
@@ -763,6 +897,11 @@ module roce_resp_tx #(
     sel_oh_d   = hold ? sel_oh_q : ch_g;
     sel_done_d = hold ? sel_done_q : ch_done;
     sel_pay_d  = hold ? sel_pay_q : ch_pay;
+    // the candidates of the next cycle without its choice (sel_oh_d: the
+    // choice made now unless the present one is held; cand_d is without
+    // the present one)
+    cand_n     = cand_d & ~(ch_g & {NC{!hold}});
+    candh_n    = cand_n & rrm_d;                 // (and from the round robin's next mask on)
   end
 
   // ---- the chosen context's packet (a context chosen stays as it was, but for a QP reset)
@@ -773,10 +912,6 @@ module roce_resp_tx #(
     sel_v   = sel_v_q && !krs_q && (!sel_pay_q || ahead_q < AHW'(RD_AHEAD));
     plen    = 32'(plen_q[sel]);
     sel_pay = sel_pay_q;
-    if (!cr.st) rop = big_q[sel] ? roce_pkg::OP_RC_READ_RESPONSE_FIRST
-                                 : roce_pkg::OP_RC_READ_RESPONSE_ONLY;
-    else        rop = big_q[sel] ? roce_pkg::OP_RC_READ_RESPONSE_MIDDLE
-                                 : roce_pkg::OP_RC_READ_RESPONSE_LAST;
     fire = sel_v && !seh_v_q && hf_in_ready && (!sel_pay || (!se_cmd && cf_in_ready));
   end
 
@@ -784,6 +919,12 @@ module roce_resp_tx #(
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       cp        = cx_q[i];
+      // the opcode of its next packet (unless it is done: then its trailing answer)
+      if (cp.hdr)     opr_d[i] = cp.hop;
+      else if (!cp.st) opr_d[i] = big_q[i] ? roce_pkg::OP_RC_READ_RESPONSE_FIRST
+                                           : roce_pkg::OP_RC_READ_RESPONSE_ONLY;
+      else            opr_d[i] = big_q[i] ? roce_pkg::OP_RC_READ_RESPONSE_MIDDLE
+                                           : roce_pkg::OP_RC_READ_RESPONSE_LAST;
       pmtu_i[i] = roce_qp_pkg::pmtu_bytes(cp.pmtu);
       big_d[i]  = cp.left > 32'(pmtu_i[i]);
       lz_d[i]   = cp.left == 32'd0;
@@ -808,22 +949,20 @@ module roce_resp_tx #(
       hf_in.ip    = cr.ip;
       hf_in.mac   = cr.mac;
       hf_in.sport = cr.sport;
-      hf_in.msn   = cr.msn;
+      // (a READ context's hsyn is AETH_ACK and its orig 0; the length is 0
+      // but for a READ response packet: no byte left)
+      hf_in.len   = plen[15:0];
       if (sel_done_q) begin
         hf_in.op  = roce_pkg::OP_RC_ACKNOWLEDGE;
         hf_in.psn = cr.tpsn;
         hf_in.msn = cr.tmsn;
         hf_in.syn = cr.tsyn;
-      end else if (cr.hdr) begin
-        hf_in.op   = cr.hop;
+      end else begin
+        hf_in.op   = opr_q[sel];
         hf_in.psn  = cr.psn;
+        hf_in.msn  = cr.msn;
         hf_in.syn  = cr.hsyn;
         hf_in.orig = cr.orig;
-      end else begin
-        hf_in.op  = rop;
-        hf_in.psn = cr.psn;
-        hf_in.syn = roce_qp_pkg::AETH_ACK;
-        hf_in.len = plen[15:0];
       end
     end
     if (!se_cmd) begin                           // (a context's command: never with the atomic's, see fire)
@@ -858,24 +997,24 @@ module roce_resp_tx #(
   always_comb begin
     rrm_d      = rrm_q;
     for (int i = 0; i < NC; i++) rrm_n[i] = ({1'b0, sel} == (CXW+1)'(NC - 1)) || CXW'(i) > sel;
-    f_inc_ack  = 1'b0;
-    f_inc_nak  = 1'b0;
     inc_rd_pkt_d = 1'b0;
-    if (fire) begin
-      if (sel_done_q) begin
-        if (cr.tnak) f_inc_nak = 1'b1;
-        else         f_inc_ack = 1'b1;
-      end else if (cr.hdr) begin
-        if (cr.hop == roce_pkg::OP_RC_ACKNOWLEDGE) begin
-          if (cr.hsyn[7:5] == 3'b000) f_inc_ack = 1'b1;
-          else                        f_inc_nak = 1'b1;
-        end
-        rrm_d = rrm_n;
-      end else begin
-        inc_rd_pkt_d = 1'b1;
-        rrm_d      = rrm_n;
-      end
+    if (fire && !sel_done_q) begin
+      rrm_d = rrm_n;
+      if (!cr.hdr) inc_rd_pkt_d = 1'b1;
     end
+  end
+  // the ACK/NAK pulses of the contexts' packets, a cycle after the fire
+  // (fire_q, fsel_q, fdone_q), from the context as it was written then (a
+  // context freed keeps its fields for that cycle)
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      cf        = cx_q[i];
+      hack_d[i] = cf.hdr && cf.hop == roce_pkg::OP_RC_ACKNOWLEDGE && cf.hsyn[7:5] == 3'b000;
+      hnak_d[i] = cf.hdr && cf.hop == roce_pkg::OP_RC_ACKNOWLEDGE && cf.hsyn[7:5] != 3'b000;
+    end
+    cf        = cx_q[fsel_q];
+    f_inc_ack = fire_q && (fdone_q ? !cf.tnak : hack_q[fsel_q]);
+    f_inc_nak = fire_q && (fdone_q ?  cf.tnak : hnak_q[fsel_q]);
   end
 
   // ---- finished contexts freed, their successors unblocked
@@ -917,13 +1056,14 @@ module roce_resp_tx #(
     na = '0;
     begin
       na.v     = 1'b0;
-      // (from registers: an allocation in T_IDLE is the event's, a READ
+      // (from registers: an allocation in S_IDLE is the event's, a READ
       // or an ACK/NAK; else the atomic's answer)
       na.hdr   = !rd_ev;
       na.hop   = seh.op;
-      na.hsyn  = (st_q == T_IDLE)                ? (err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome) :
-                 (st_q == T_AT_ACK && err_q)     ? roce_qp_pkg::AETH_NAK_REM_OP : roce_qp_pkg::AETH_ACK;
-      na.orig  = seh.orig;
+      na.hsyn  = rd_ev                           ? roce_qp_pkg::AETH_ACK :
+                 st_q[S_IDLE]                    ? (err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome) :
+                 (st_q[S_AT_ACK] && err_q)       ? roce_qp_pkg::AETH_NAK_REM_OP : roce_qp_pkg::AETH_ACK;
+      na.orig  = rd_ev ? 64'd0 : seh.orig;
       na.nw    = 1'b1;
       na.blk   = x_busy;                         // (x_tail freed now: unblocked by freed_q next cycle)
       na.pred  = x_tail;
@@ -965,7 +1105,7 @@ module roce_resp_tx #(
       if (tr_v_q && xt[i]) begin
         nt      = cx_d[i];
         nt.tv   = 1'b1;
-        nt.tnak = ev.nak || err_q;
+        nt.tnak = ne_q;
         nt.tpsn = ev.psn;
         nt.tmsn = ev.msn;
         nt.tsyn = err_q ? roce_qp_pkg::AETH_NAK_REM_OP : ev.syndrome;
@@ -979,12 +1119,47 @@ module roce_resp_tx #(
     end
   end
 
+  // ---- the per-context flags of the trailing-answer test and the free test,
+  // a cycle ahead from the next state. A context in use stays unless freed
+  // (only when done) or reset; it is done next cycle when its first packet is
+  // out and no byte is left (!big_q after a packet, lz_q else); its tail is cleared
+  // and its trailing answer set by this cycle's ap_v_q, tr_v_q. A context not
+  // in use is in use next only when allocated now (its fields loaded in the
+  // last cycle: tail, no trailing answer, not done). A QP reset is left out:
+  // next cycle no context of that QP is in use, so x_busy is 0 for it and
+  // x_tail_ok is not looked at; for another QP's event qm_q[i] is 0.
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      cs       = cx_q[i];
+      // (written last cycle with its first packet out: a packet was sent
+      // then, and no byte is left after it unless it was more than one
+      // packet's worth, big_q as of the fire)
+      dn_n[i]  = cs.st && (cs.nw ? !big_q[i] : lz_q[i]);
+      if (cs_v[i]) begin
+        ok0_d[i] = cs.tail && !(ap_v_q && xt[i]) && !dn_n[i];
+        oka_d[i] = ok0_d[i] && ((tr_v_q && xt[i]) ? !ne_q : (!cs.tv || !cs.tnak));
+        ok0_d[i] = ok0_d[i] && !cs.tv && !(tr_v_q && xt[i]);
+      end else begin
+        ok0_d[i] = ap_v_q && ap_oh_q[i];
+        oka_d[i] = ok0_d[i];
+      end
+    end
+    // (a context allocated now, ap_v_q, is in use next cycle; one freed
+    // now is free next cycle: by its trailing answer's fire, or done without
+    // one, unless a trailing answer is written now, tr_v_q)
+    for (int i = 0; i < NC; i++) begin
+      cs        = cx_q[i];
+      dnf[i]    = done[i] && !cs.tv;
+    end
+    free_v_d = |(~cs_v & ~(ap_oh_q & {NC{ap_v_q}})) || (fire && sel_done_q) || (!tr_v_q && (|dnf));
+  end
+
   // ---- READ data through to m_axis_tx; atomic data (tag 1) taken here
   always_comb begin
     ahead_d          = ahead_q;
     d_dma_err        = 1'b0;
     tx_valid = rd_valid && rd_tag0;
-    rd_ready = rd_tag0 ? tx_ready : (st_q == T_AT_RD);
+    rd_ready = rd_tag0 ? tx_ready : st_q[S_AT_RD];
     if (rd_valid && rd_tag0 && tx_ready && rd_last && rd_user.status != mem_pkg::DMA_OK) d_dma_err = 1'b1;
     // a READ packet's data is through when its last beat enters u_rd
     if (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast && s_rd_axis_tuser.tag == '0)
@@ -993,14 +1168,9 @@ module roce_resp_tx #(
   end
 
   // the atomic's write: the new value at the atomic's address
-  // (st_d == T_AT_CPL, from the states that lead there)
-  assign awr_d          = (st_q == T_AT_WR && (!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready)) ||
-                          (st_q == T_AT_CPL && !s_aw_cpl_valid);
-  assign s_aw_cpl_ready = awr_q;
+  assign s_aw_cpl_ready = st_q[S_AT_CPL];
   // an allocation for a QP reset now is not made (as its context would be freed now)
   assign ap_v_d         = (alloc || alloc_h) && !(qp_reset_valid && ev_rs);
-  assign atcmd_d        = (st_q == T_IDLE && c_rd_en && ev.kind == roce_qp_pkg::EV_ATOMIC) ||
-                          (st_q == T_AT_CMD && !cf_in_ready);   // (st_d == T_AT_CMD)
   always_comb begin
     m_aw_cmd_valid   = awc_v_q;
     m_aw_cmd.addr    = ev.va;
@@ -1077,28 +1247,36 @@ module roce_resp_tx #(
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      st_q       <= T_IDLE;
+      st_q       <= NS'(1) << S_IDLE;
       cpl_done_q <= 1'b0;
       cqe_done_q <= 1'b0;
       err_q      <= 1'b0;
       killed_q   <= 1'b0;
       pend_v_q   <= 1'b0;
       age_q      <= 8'd0;
+      age_old_q  <= ACK_COALESCE == 0;
+      aeh_q      <= 1'b0;
+      se_q       <= 1'b0;
+      ne_q       <= 1'b0;
+      aeq_q      <= 1'b0;
+      ok0_q      <= '0;
+      oka_q      <= '0;
+      free_v_q   <= 1'b0;
       rrm_q      <= '1;
       ahead_q    <= '0;
       awc_v_q    <= 1'b0;
-      awr_q      <= 1'b0;
-      atcmd_q    <= 1'b0;
       krs_q      <= 1'b0;
+      krs_q_1    <= 1'b0;
       pop_q      <= 1'b0;
       ap_v_q     <= 1'b0;
       tr_v_q     <= 1'b0;
       awd_v_q    <= 1'b0;
       inc_q      <= '0;
-      f_inc_q    <= '0;
+      fire_q     <= 1'b0;
       co_v_q     <= 1'b0;
       freed_q    <= '0;
       cand_q     <= '0;
+      candh_q    <= '0;
       sel_v_q    <= 1'b0;
       sel_oh_q   <= '0;
       seh_v_q    <= 1'b0;
@@ -1111,21 +1289,29 @@ module roce_resp_tx #(
       killed_q   <= killed_d;
       pend_v_q   <= pend_v_d;
       age_q      <= age_d;
+      age_old_q  <= age_old_d;
+      aeh_q      <= aeh_d;
+      se_q       <= nx_send || err_a;
+      ne_q       <= nx_nak || err_a;
+      aeq_q      <= aeq_d;
+      ok0_q      <= ok0_d;
+      oka_q      <= oka_d;
+      free_v_q   <= free_v_d;
       rrm_q      <= rrm_d;
       ahead_q    <= ahead_d;
       awc_v_q    <= awc_v_d;
-      awr_q      <= awr_d;
-      atcmd_q    <= atcmd_d;
-      krs_q      <= qp_reset_valid;
+      krs_q      <= qp_reset_valid || krs_q_1;
+      krs_q_1    <= qp_reset_valid;
       pop_q      <= ev_ready;
       ap_v_q     <= ap_v_d;
       tr_v_q     <= trail_we;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;
-      f_inc_q    <= {f_inc_ack, f_inc_nak};
+      fire_q     <= fire;
       co_v_q     <= co_v_d;
       freed_q    <= freed;
-      cand_q     <= cand_d;
+      cand_q     <= cand_n;
+      candh_q    <= candh_n;
       sel_v_q    <= sel_v_d;
       sel_oh_q   <= sel_oh_d;
       seh_v_q    <= seh_v_d;
@@ -1141,6 +1327,10 @@ module roce_resp_tx #(
     sel_q      <= sel_d;
     seh_q      <= seh_d;
     sel_done_q <= sel_done_d;
+    fdone_q    <= sel_done_q;
+    fsel_q     <= sel_q;
+    hack_q     <= hack_d;
+    hnak_q     <= hnak_d;
     sel_pay_q  <= sel_pay_d;
     lz_q       <= lz_d;
     dm_q       <= dm_d;
@@ -1149,21 +1339,25 @@ module roce_resp_tx #(
     qm_q       <= qm_d;
     pm_q       <= pm_d;
     skq_q      <= skq_d;
+    skf_q      <= skf_d;
     hit_q      <= hit_d;
     ap_oh_q    <= fr;
     hit_orig_q <= hit_orig_d;
     for (int i = 0; i < NC; i++) plen_q[i] <= plen_d[i];
+    for (int i = 0; i < NC; i++) opr_q[i]  <= opr_d[i];
   end
 
 `ifndef SYNTHESIS
   /* verilator lint_off UNUSEDSIGNAL */
   ctx_t          cs_chk;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [NC-1:0] qm_chk;                           // what qm_q must be, for the contexts in use
+  logic [NC-1:0] qm_chk, big_chk;                          // what qm_q must be, for the contexts in use
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       cs_chk    = cx_q[i];
       qm_chk[i] = !cs_chk.v || qm_q[i] == (cs_chk.qpn == ev.qpn[QW-1:0]);
+      // (a context written last cycle with a packet: no byte left iff it was its last)
+      big_chk[i] = !(cs_chk.v && cs_chk.nw && cs_chk.st) || lz_d[i] == !big_q[i];
     end
   end
   initial begin
@@ -1180,6 +1374,15 @@ module roce_resp_tx #(
   // the registered QPN matches are those of the head event
   always_ff @(posedge clk) begin
     if (!rst) begin
+      if (!$onehot(st_q)) $error("roce_resp_tx: the state %b is not one-hot", st_q);
+      if (!pop_q && aeh_q != (st_q[S_IDLE] && ev_valid && ev.kind == roce_qp_pkg::EV_ACK && (!ev.wait_dma || cpl_done_q)))
+        $error("roce_resp_tx: aeh_q is not the head's EV_ACK state");
+      if (ev_valid && ev.kind == roce_qp_pkg::EV_ACK && (se_q != (ev.send || err_q) || ne_q != (ev.nak || err_q)))
+        $error("roce_resp_tx: se_q, ne_q are not the head's");
+      if (ev_valid && aeq_q != (!ev.cqe_valid || cqe_done_q))
+        $error("roce_resp_tx: aeq_q is not the head's CQE state");
+      if (free_v_q && fr == '0) $error("roce_resp_tx: free_v_q without a free context");
+      if (!(&big_chk)) $error("roce_resp_tx: big_q %b is not the last fire's", big_q);
       if (!(&qm_chk)) $error("roce_resp_tx: qm_q %b is not the contexts' QPN match", qm_q);
       if (sel_v_q && !krs_q && !cr.v)
         $error("roce_resp_tx: the chosen context %0d is no longer in use without a QP reset", sel_q);
