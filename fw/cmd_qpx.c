@@ -68,6 +68,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
     o->mtu = 0;
     o->nqp = 1;
     o->dry = false;
+    o->rdma_cm = false;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = strcmp(a, "--tool") == 0 || strcmp(a, "--test") == 0 ||
@@ -124,12 +125,28 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
             o->mtu = (uint8_t)enc;
         } else if (strcmp(a, "--dry") == 0) {
             o->dry = true;
+        } else if (strcmp(a, "--rdma-cm") == 0) {
+            o->rdma_cm = true;
         } else {
             printf("%s: unknown option '%s' (see 'help %s')\n", cmd, a, cmd);
             return -1;
         }
     }
-    if (test_given && !tool_given) o->tool = QPX_TOOL_PERFTEST;
+    if ((test_given || o->rdma_cm) && !tool_given) o->tool = QPX_TOOL_PERFTEST;
+    if (o->rdma_cm && o->tool != QPX_TOOL_PERFTEST) {
+        printf("%s: --rdma-cm is perftest's -R (ibv_rc_pingpong has no RDMA CM mode; for "
+               "librdmacm's tools use --cm)\n", cmd);
+        return -1;
+    }
+    if (o->rdma_cm && o->dry) {
+        printf("%s: --rdma-cm connects real QPs: not with --dry\n", cmd);
+        return -1;
+    }
+    if (o->rdma_cm && o->nqp > CM_MAX_CONNS) {
+        printf("%s: --qps %u with --rdma-cm: at most %u RDMA CM connections\n", cmd, o->nqp,
+               CM_MAX_CONNS);
+        return -1;
+    }
     if (test_given && o->tool == QPX_TOOL_PINGPONG) {
         printf("%s: --test is a perftest option (ibv_rc_pingpong has no tests to choose)\n", cmd);
         return -1;
@@ -278,7 +295,7 @@ static int listen_cm(int argc, char **argv) {
         return CON_ERR;
     }
     const char *err;
-    if (cm_listen((uint16_t)c.port, (uint8_t)c.mtu, c.tool, &err) != 0) {
+    if (cm_listen((uint16_t)c.port, (uint8_t)c.mtu, c.tool, 1, &err) != 0) {
         printf("listen: %s\n", err);
         return CON_ERR;
     }
@@ -316,6 +333,9 @@ static void opts_help(void) {
     printf("  --mtu BYTES               the QP's path MTU, 256..4096 (default: 1024 with\n");
     printf("                            pingpong, as ibv_rc_pingpong's -m; perftest offers 4096\n");
     printf("                            and takes the peer's offer if smaller, as perftest does)\n");
+    printf("  --rdma-cm                 perftest -R: the QPs connect through RDMA CM on port\n");
+    printf("                            18515 (implies --tool perftest; --qps up to %u)\n",
+           CM_MAX_CONNS);
     printf("  TCP port 18515; the QP gets an MR over the test buffer 0x%x + 0x%x, whose rkey\n",
            QPX_BUF_BASE, QPX_BUF_BYTES);
     printf("  and address are sent.\n");

@@ -21,7 +21,7 @@ its result lines and the NIC's line says ok. Every wait is bounded.
     nic_peer.py run --name pp --step 'server:pingpong:2048:5' --step 'server:write_bw:4096:5'
     nic_peer.py table build/interop/nic/*.json
 
-Step spec: ROLE:TEST:SIZE:ITERS, ROLE server|client (the NIC's role), TEST
+Step spec: ROLE:TEST:SIZE:ITERS[:QPS][:R] (R: perftest -R, the QPs through RDMA CM), ROLE server|client (the NIC's role), TEST
 pingpong|write_bw|read_bw|send_bw|write_lat|read_lat|send_lat|atomic_bw|atomic_lat (SIZE 8: perftest's
 atomics are 8 bytes and take no -s). From Python:
 run(name, [Step(...)]) -> RunResult.
@@ -48,6 +48,7 @@ OUT = REPO / "build" / "interop" / "nic"
 NIC_IP, GUEST_IP = "10.0.0.1", "10.0.0.2"
 PROMPT = re.escape(nicsim.PROMPT)
 PERFTEST = ("write_bw", "read_bw", "send_bw", "write_lat", "read_lat", "send_lat", "atomic_bw", "atomic_lat")
+RDMA_CM_MAX_QPS = 8     # the NIC's RDMA CM connections (fw/roce/cm.h CM_MAX_CONNS)
 PERFTEST_MIN_ITERS = 5  # perftest's own floor for -n: fewer and the guest's tool exits at once
 LAT_RE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+"
                     r"([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s*$", re.M)
@@ -69,6 +70,7 @@ class Step:
     size: int
     iters: int = 5
     qps: int = 1       # perftest -q (the NIC: --qps), bandwidth tests only
+    rdma_cm: bool = False  # perftest -R (the NIC: --rdma-cm): the QPs through RDMA CM
 
     def __post_init__(self):
         if self.role not in ("server", "client") or self.test not in ("pingpong",) + PERFTEST:
@@ -83,18 +85,23 @@ class Step:
             raise ValueError(f"step {self.label()}: perftest's atomics are 8 bytes: SIZE 8")
         if self.qps != 1 and (self.test not in PERFTEST or self.is_lat() or not 1 <= self.qps <= 16):
             raise ValueError(f"step {self.label()}: QPS 1..16, and only for the bandwidth tests")
+        if self.rdma_cm and (self.test not in PERFTEST or self.qps > RDMA_CM_MAX_QPS):
+            raise ValueError(f"step {self.label()}: -R is perftest's, with QPS 1..{RDMA_CM_MAX_QPS}")
 
     @classmethod
     def parse(cls, spec):
         parts = spec.split(":")
+        rdma_cm = parts[-1] == "R"
+        if rdma_cm:
+            parts = parts[:-1]
         if len(parts) not in (4, 5):
-            raise ValueError(f"bad step {spec!r}: expected ROLE:TEST:SIZE:ITERS[:QPS]")
+            raise ValueError(f"bad step {spec!r}: expected ROLE:TEST:SIZE:ITERS[:QPS][:R]")
         role, test = parts[:2]
         try:
             nums = [int(x, 0) for x in parts[2:]]
         except ValueError:
             raise ValueError(f"bad step {spec!r}: SIZE, ITERS and QPS are numbers") from None
-        return cls(role, test, *nums)
+        return cls(role, test, *nums, **({"rdma_cm": True} if rdma_cm else {}))
 
     def guest_cmd(self):
         if self.test == "pingpong":
@@ -105,6 +112,8 @@ class Step:
             cmd = f"ib_{self.test} -x 1{size} -n {self.iters}"
             if self.qps > 1:
                 cmd += f" -q {self.qps}"
+            if self.rdma_cm:
+                cmd += " -R"
         return cmd + (" {peer}" if self.role == "server" else "")
 
     def nic_cmds(self, idle_ms):
@@ -117,6 +126,8 @@ class Step:
                     if self.role == "server" else f"connect {GUEST_IP} --test {self.test}")
             if self.qps > 1:
                 xchg += f" --qps {self.qps}"
+            if self.rdma_cm:
+                xchg += " --rdma-cm"
         return tool, xchg
 
     def is_lat(self):
@@ -129,7 +140,8 @@ class Step:
     def label(self):
         tool = "ibv_rc_pingpong" if self.test == "pingpong" else f"ib_{self.test}"
         q = f" -q {self.qps}" if self.qps > 1 else ""
-        return f"{tool} -s {self.size} -n {self.iters}{q}, NIC {self.role}"
+        r = " -R" if self.rdma_cm else ""
+        return f"{tool} -s {self.size} -n {self.iters}{q}{r}, NIC {self.role}"
 
 
 @dataclasses.dataclass

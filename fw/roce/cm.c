@@ -45,7 +45,9 @@ struct cm_conn {
     uint32_t timeout_ms, retries_left;
     uint64_t deadline; /* REP: resend; TIMEWAIT: free */
     bool by_first_packet; /* established by the first receive, not by an RTU */
-    uint8_t tool;         /* enum qpx_tool: the data phase with 'tool on' (echo or rping) */
+    uint8_t tool;         /* enum qpx_tool: the data phase with 'tool on' (echo or rping);
+                             QPX_TOOL_PERFTEST: a perftest -R session's QP (qpx.c's) */
+    uint32_t seq;         /* creation order (a perftest -R session's QPs in order) */
 };
 
 static struct {
@@ -54,6 +56,8 @@ static struct {
     uint16_t port;
     uint8_t mtu_cap;
     uint8_t tool; /* the listen's data phase (enum qpx_tool) */
+    uint32_t left; /* connection requests the listen still takes */
+    uint32_t seq;
     int result; /* the listen's: 1 connected, 0 waiting, -1 none */
     int conn_result; /* connect --cm's: 1 established, 0 in progress, -1 failed or none */
     uint16_t ip_id;
@@ -193,6 +197,19 @@ static void release(struct cm_conn *c) {
     memset(c, 0, sizeof *c);
 }
 
+/* A free connection slot; when none is, the one longest in time-wait (that only answers
+   duplicates; a session of perftest -R -q N uses N + 1 at once). NULL when all are busy. */
+static struct cm_conn *free_slot(void) {
+    struct cm_conn *tw = NULL;
+    for (int i = 0; i < CM_MAX_CONNS; i++) {
+        struct cm_conn *c = &cm.c[i];
+        if (c->state == CM_FREE) return c;
+        if (c->state == CM_TIMEWAIT && (!tw || c->deadline < tw->deadline)) tw = c;
+    }
+    if (tw) release(tw);
+    return tw;
+}
+
 static void establish(struct cm_conn *c, const char *how) {
     char b[16];
     ip_str(c->peer_ip, b);
@@ -215,7 +232,7 @@ static void establish(struct cm_conn *c, const char *how) {
     memset(&o, 0, sizeof o);
     o.server = !c->active;
     o.tool = c->tool;
-    if (qp_ours(c)) qpx_tool_begin(c->qp, c->mr, &o, c->peer_ip);
+    if (qp_ours(c) && c->tool != QPX_TOOL_PERFTEST) qpx_tool_begin(c->qp, c->mr, &o, c->peer_ip);
 }
 
 /* ---- REQ */
@@ -251,8 +268,9 @@ static void on_req(const struct cm_addr *a, const struct cm_msg *m) {
     }
     if (!ps_tcp || !cm.listening || port != cm.port) {
         if (ps_tcp)
-            printf("cm: REQ from %s for port %u: nobody listens there: REJ (invalid service ID)\n",
-                   b, port);
+            printf("cm: REQ from %s for port %u: nobody listens there: REJ (invalid service ID)%s\n",
+                   b, port,
+                   port == QPX_TCP_PORT ? " (perftest -R? listen/connect --rdma-cm)" : "");
         else
             printf("cm: REQ from %s for service ID 0x%016llx (not RDMA_PS_TCP): REJ (invalid "
                    "service ID)\n",
@@ -272,8 +290,7 @@ static void on_req(const struct cm_addr *a, const struct cm_msg *m) {
         send_rej(a, m, 0, CM_REJ_MSG_REQ, CM_REJ_INVALID_MTU);
         return;
     }
-    for (int i = 0; i < CM_MAX_CONNS && !c; i++)
-        if (cm.c[i].state == CM_FREE) c = &cm.c[i];
+    c = free_slot();
     if (!c) {
         printf("cm: REQ from %s: all %d connections are in use: REJ (no resources)\n", b,
                CM_MAX_CONNS);
@@ -304,6 +321,7 @@ static void on_req(const struct cm_addr *a, const struct cm_msg *m) {
     c->pmtu = m->mtu;
     if (cm.mtu_cap && c->pmtu > cm.mtu_cap) c->pmtu = cm.mtu_cap;
     c->tool = cm.tool;
+    c->seq = ++cm.seq;
 
     /* the QP from the REQ: the peer's QPN and PSN, the path, its retry counts; READ depths:
        what the peer issues (its initiator depth) is what we take, what it takes (its
@@ -356,7 +374,7 @@ static void on_req(const struct cm_addr *a, const struct cm_msg *m) {
            (unsigned long)qpx_mtu_bytes(c->pmtu), (unsigned)(h.src_ip >> 24),
            (unsigned)(h.src_ip >> 16 & 0xffu), (unsigned)(h.src_ip >> 8 & 0xffu),
            (unsigned)(h.src_ip & 0xffu), h.src_port, (unsigned long)c->qpn);
-    cm.listening = false; /* one connection per listen */
+    if (--cm.left == 0) cm.listening = false; /* as many connections as the listen asked */
 }
 
 /* ---- the other messages */
@@ -653,14 +671,13 @@ int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, uint8_t tool, const
         *err = "no management port";
         return -1;
     }
-    struct cm_conn *c = NULL;
     for (int i = 0; i < CM_MAX_CONNS; i++) {
         if (cm.c[i].active && (cm.c[i].state == CM_ARP || cm.c[i].state == CM_REQ_SENT)) {
             *err = "a connect --cm is in progress";
             return -1;
         }
-        if (!c && cm.c[i].state == CM_FREE) c = &cm.c[i];
     }
+    struct cm_conn *c = free_slot();
     if (!c) {
         *err = "all RDMA CM connections are in use (see 'qpx')";
         return -1;
@@ -695,6 +712,7 @@ int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, uint8_t tool, const
     c->peer_ip = peer_ip;
     c->pmtu = mtu ? mtu : ROCE_DEFAULT_PMTU;
     c->tool = tool;
+    c->seq = ++cm.seq;
     c->my_psn = roce_random_psn();
     c->local_id = new_comm_id();
     c->flow_label = (roce_random_psn() & 0xfffffu) | 1u; /* the path's: both ends' UDP source port */
@@ -787,7 +805,7 @@ void cm_poll(void) {
 
 /* ---- listening */
 
-int cm_listen(uint16_t port, uint8_t mtu_cap, uint8_t tool, const char **err) {
+int cm_listen(uint16_t port, uint8_t mtu_cap, uint8_t tool, uint32_t count, const char **err) {
     if (!net_netif()) {
         *err = "no management port";
         return -1;
@@ -800,6 +818,7 @@ int cm_listen(uint16_t port, uint8_t mtu_cap, uint8_t tool, const char **err) {
     cm.port = port;
     cm.mtu_cap = mtu_cap;
     cm.tool = tool;
+    cm.left = count < 1 ? 1 : count;
     cm.result = 0;
     return 0;
 }
@@ -818,6 +837,29 @@ bool cm_listen_pending(void) {
 
 int cm_listen_result(void) {
     return cm.result;
+}
+
+/* ---- perftest -R (qpx.c) */
+
+int cm_session_qps(uint32_t peer_ip, uint16_t port, struct roce_qp **qps, struct roce_mr **mrs,
+                   uint32_t *peer_qpns, uint32_t max) {
+    uint32_t n = 0, last = 0;
+    for (;;) { /* in creation order */
+        struct cm_conn *next = NULL;
+        for (int i = 0; i < CM_MAX_CONNS; i++) {
+            struct cm_conn *c = &cm.c[i];
+            if (c->state != CM_ESTABLISHED || c->tool != QPX_TOOL_PERFTEST ||
+                (peer_ip && c->peer_ip != peer_ip) ||
+                c->port != port || c->seq <= last || !qp_ours(c))
+                continue;
+            if (!next || c->seq < next->seq) next = c;
+        }
+        if (!next || n == max) return (int)n;
+        qps[n] = next->qp;
+        mrs[n] = next->mr;
+        peer_qpns[n++] = next->peer_qpn;
+        last = next->seq;
+    }
 }
 
 /* ---- console */
@@ -853,6 +895,12 @@ void cm_stats_print(void) {
            (unsigned long)cm.rej_rcvd, (unsigned long)cm.unmatched, (unsigned long)cm.refused_ud,
            (unsigned long)cm.tx_fail);
     if (cm.last_bad) printf("cm      last malformed: %s\n", cm.last_bad);
+}
+
+bool cm_established(uint32_t qpn) {
+    for (int i = 0; i < CM_MAX_CONNS; i++)
+        if (cm.c[i].state == CM_ESTABLISHED && cm.c[i].qpn == qpn) return true;
+    return false;
 }
 
 const char *cm_qp_state(uint32_t qpn) {

@@ -43,7 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CM_MAX_CONNS 4
+#define CM_MAX_CONNS 8
 #define CM_DEFAULT_PORT 7471u   /* librdmacm's rdma_server / rdma_client default */
 #define CM_RPING_PORT 7174u     /* rping's default */
 #define CM_REP_TIMEOUT_MAX_MS 200u /* cap of the REP retransmission time (simulated ms) */
@@ -72,7 +72,7 @@ void cm_rx(const uint8_t *frame, size_t len);
  * Listen on a port (RDMA_PS_TCP service ID) for one connection; mtu_cap is
  * the largest path MTU enum accepted (0: 4096). -1 and *err when one is open.
  */
-int cm_listen(uint16_t port, uint8_t mtu_cap, uint8_t tool, const char **err);
+int cm_listen(uint16_t port, uint8_t mtu_cap, uint8_t tool, uint32_t count, const char **err);
 /* Close the listener (a connection that was made stays). */
 void cm_unlisten(void);
 /* The listener is open and no connection was established through it yet. */
@@ -109,5 +109,15 @@ void cm_stats_print(void);
 
 /* "rdma_cm established" style word for a QP the CM owns (NULL when it owns none). */
 const char *cm_qp_state(uint32_t qpn);
+
+struct roce_qp;
+struct roce_mr;
+bool cm_established(uint32_t qpn);
+
+/* perftest -R (qpx.c): the established connections with peer_ip (0: any) on port that a listen or
+   connect with tool QPX_TOOL_PERFTEST made, in creation order: their QPs, MRs and the
+   peer's QPNs; returns how many (at most max). */
+int cm_session_qps(uint32_t peer_ip, uint16_t port, struct roce_qp **qps, struct roce_mr **mrs,
+                   uint32_t *peer_qpns, uint32_t max);
 
 #endif

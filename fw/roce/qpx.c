@@ -14,25 +14,33 @@
 
 #include <solonic_regs.h>
 
+#include "cm.h"
 #include "lwip/etharp.h"
 #include "lwip/tcp.h"
 #include "net.h"
+#include "qpx_mem.h"
 #include "qpx_msg.h"
 #include "qpx_tool.h"
 #include "roce.h"
 #include "timer.h"
 
-enum step_kind { SK_SEND, SK_RECV, SK_PROGRAM, SK_PAUSE, SK_CLOSE };
+enum step_kind { SK_SEND, SK_RECV, SK_PROGRAM, SK_PAUSE, SK_CLOSE, SK_CM_LISTEN, SK_CM_WAIT,
+                 SK_CM_CONNECT };
 enum item { IT_PP_DEST, IT_PT_VERSION, IT_PT_CYCLE, IT_PT_CACHE, IT_PT_MTU, IT_PT_DEST, IT_PT_REPORT,
-            IT_DONE, IT_NONE };
+            IT_DONE, IT_PT_SYNC, IT_NONE };
 
 static const uint8_t item_len[] = {QPX_PP_DEST_LEN, QPX_PT_VERSION_LEN, QPX_PT_U32_LEN,
                                    QPX_PT_U32_LEN,  QPX_PT_MTU_LEN,     QPX_PT_DEST_LEN,
-                                   QPX_PT_REPORT_LEN, QPX_DONE_LEN};
+                                   QPX_PT_REPORT_LEN, QPX_DONE_LEN,     QPX_PT_BDEST_LEN};
 static const char *const item_name[] = {
     "pingpong destination", "perftest version",     "perftest cycle buffer size",
     "perftest cache line size", "perftest MTU",     "perftest destination",
-    "perftest report item", "\"done\""};
+    "perftest report item", "\"done\"",           "perftest -R barrier (an empty destination)"};
+
+#define CM_CONNECT_TRIES 10u  /* perftest -R's client: connect again after a REJ, */
+#define CM_CONNECT_GAP_MS 1u  /* this long after it (simulated) */
+#define COMM_TX (QPX_BUF_BYTES - 4096u) /* perftest -R: our SENDs on the exchange QP, from here */
+#define COMM_TX_SLOTS 4u                /* 64 bytes each, in turn */
 
 struct step {
     uint8_t kind, item, qp; /* qp: which of the session's QPs a destination item is about */
@@ -78,6 +86,16 @@ static struct {
     uint64_t idle_until; /* server during the test: cycles; renewed by any TCP byte or RoCE packet */
     uint32_t rx_packets; /* the transport's rx_packets when idle_until was last renewed */
     uint32_t pk_ready;   /* the transport's rx_packets once the QPs were programmed */
+    /* perftest -R: the exchange goes in SENDs over an RDMA CM connection's QP (comm), the
+       test's QPs and MRs are RDMA CM connections' too (cm.c owns them all) */
+    struct roce_qp *comm;
+    struct roce_mr *comm_mr;
+    uint32_t comm_qpn, comm_rx, comm_tx;
+    struct roce_mr *cm_mr[QPX_MAX_QPS];
+    uint32_t cm_peer_qpn[QPX_MAX_QPS];
+    uint32_t cm_done, cm_tries; /* client: connections established, tries of the current one */
+    bool cm_busy, cm_listening;
+    uint64_t cm_retry_at;
 } s;
 
 const char *qpx_test_name(uint32_t t) {
@@ -116,6 +134,11 @@ static bool is_read(void) {
 static void ip_str(uint32_t ip, char out[16]) {
     snprintf(out, 16, "%u.%u.%u.%u", (unsigned)(ip >> 24), (unsigned)(ip >> 16 & 0xffu),
              (unsigned)(ip >> 8 & 0xffu), (unsigned)(ip & 0xffu));
+}
+
+/* An item's bytes: perftest -R sends its destinations as the binary struct. */
+static uint32_t item_size(uint8_t item) {
+    return s.o.rdma_cm && item == IT_PT_DEST ? QPX_PT_BDEST_LEN : item_len[item];
 }
 
 /* ---- the step list */
@@ -170,14 +193,32 @@ static void build_steps(void) {
     xchg(IT_PT_CYCLE);
     xchg(IT_PT_CACHE);
     xchg(IT_PT_MTU);
+    if (s.o.rdma_cm) {
+        /* perftest -R: a barrier of empty destinations, the RDMA CM connections (one per QP,
+           the client connects to the server's exchange port), another barrier */
+        if (s.o.server) {
+            add(SK_RECV, IT_PT_SYNC, 0);
+            add(SK_CM_LISTEN, IT_NONE, 0); /* before our answer: the REQs follow it */
+            add(SK_SEND, IT_PT_SYNC, 0);
+            add(SK_CM_WAIT, IT_NONE, 0);
+        } else {
+            add(SK_SEND, IT_PT_SYNC, 0);
+            add(SK_RECV, IT_PT_SYNC, 0);
+            add(SK_CM_CONNECT, IT_NONE, 0);
+        }
+        xchg(IT_PT_SYNC);
+    }
     /* the destinations, QP by QP, all of them again (4.5-0.17 with -q 2 sends each twice),
        then a barrier once the QPs are RTR */
+    /* (ib_send_bw has its barrier between the two rounds: the same with one QP) */
+    bool send_bw = s.o.test == QPX_SEND_BW;
     for (uint8_t i = 0; i < s.nqp; i++)
         xchg_qp(IT_PT_DEST, i);
     add(SK_PROGRAM, IT_NONE, 0);
+    if (send_bw) xchg(IT_PT_DEST);
     for (uint8_t i = 0; i < s.nqp; i++)
         xchg_qp(IT_PT_DEST, i);
-    xchg(IT_PT_DEST);
+    if (!send_bw) xchg(IT_PT_DEST);
     if (!is_bw()) {
         /* the lat tests (seen from 4.5-0.17 in rxe guests): a third barrier before the test;
            after it write_lat just closes, read_lat and send_lat exchange one barrier and
@@ -186,15 +227,16 @@ static void build_steps(void) {
         add(SK_PAUSE, IT_NONE, 0);
         if (s.o.test != QPX_WRITE_LAT) {
             xchg(IT_PT_DEST);
-            add(SK_SEND, IT_DONE, 0);
-            add(SK_RECV, IT_DONE, 0);
+            if (!s.o.rdma_cm) {
+                add(SK_SEND, IT_DONE, 0);
+                add(SK_RECV, IT_DONE, 0);
+            }
         }
         add(SK_CLOSE, IT_NONE, 0);
         return;
     }
     /* ib_send_bw (seen from 4.5-0.17 in an rxe guest): a third barrier once the receives are
        posted, and after the test no report exchange (only with -b), just the closing barrier */
-    bool send_bw = s.o.test == QPX_SEND_BW;
     if (send_bw) xchg_extra();
     add(SK_PAUSE, IT_NONE, 0);
     if (!send_bw) xchg(IT_PT_DEST); /* barrier after the test */
@@ -202,9 +244,11 @@ static void build_steps(void) {
         for (int i = 0; i < QPX_PT_REPORT_ITEMS; i++)
             xchg(IT_PT_REPORT);
     if (is_bw()) xchg(IT_PT_DEST); /* ctx_close_connection's barrier */
-    /* "done" both ways, neither side waits before sending it */
-    add(SK_SEND, IT_DONE, 0);
-    add(SK_RECV, IT_DONE, 0);
+    /* "done" both ways, neither side waits before sending it (not with -R) */
+    if (!s.o.rdma_cm) {
+        add(SK_SEND, IT_DONE, 0);
+        add(SK_RECV, IT_DONE, 0);
+    }
     add(SK_CLOSE, IT_NONE, 0);
 }
 
@@ -237,6 +281,9 @@ static const char *step_what(void) {
     case SK_SEND:
     case SK_RECV: return item_name[st->item];
     case SK_PROGRAM: return "programming the QP";
+    case SK_CM_LISTEN:
+    case SK_CM_WAIT:
+    case SK_CM_CONNECT: return "the RDMA CM connections";
     default: return "the test";
     }
 }
@@ -250,16 +297,28 @@ static void fail(const char *fmt, ...) {
     va_end(ap);
     close_tcp(false);
     bool tested = s.phase == QPX_TEST || s.phase == QPX_ENDING;
+    if (s.cm_listening) cm_unlisten();
+    s.cm_listening = false;
+    if (s.cm_busy) cm_connect_abort("the perftest session failed");
+    s.cm_busy = false;
     for (uint32_t i = 0; i < s.nqp; i++) {
         if (!s.qp[i]) continue;
         printf(i == 0 ? "; QP 0x%lx" : ", 0x%lx", (unsigned long)s.qp[i]->qpn);
-        if (i + 1 == s.nqp) printf(" back to RESET");
-        roce_qp_destroy(s.qp[i]);
+        if (i + 1 == s.nqp) printf(s.o.rdma_cm ? " disconnected (RDMA CM)" : " back to RESET");
+        if (s.o.rdma_cm) {
+            const char *e;
+            (void)cm_disconnect(s.qp[i]->qpn, &e); /* cm.c frees it after the time-wait */
+        } else {
+            roce_qp_destroy(s.qp[i]);
+        }
         s.qp[i] = NULL;
     }
-    if (s.mr) {
-        roce_mr_dereg(s.mr);
-        s.mr = NULL;
+    if (s.mr && !s.o.rdma_cm) roce_mr_dereg(s.mr);
+    s.mr = NULL;
+    if (s.comm) {
+        const char *e;
+        (void)cm_disconnect(s.comm_qpn, &e);
+        s.comm = NULL;
     }
     printf("\n");
     s.phase = QPX_IDLE;
@@ -337,7 +396,9 @@ static err_t on_connected(void *arg, struct tcp_pcb *pcb, err_t err) {
    a bw server's peer sends its next barrier only after its test, so a barrier before any
    RoCE packet means the peer skipped the test: it expects one more barrier. true after fail(). */
 static bool other_test_started(void) {
-    if (!s.o.server || s.o.dry || roce_hw_read(ROCE_RX_PACKETS) == s.pk_ready) return false;
+    /* (not with -R: the exchange's own SENDs are RoCE packets too) */
+    if (!s.o.server || s.o.dry || s.o.rdma_cm || roce_hw_read(ROCE_RX_PACKETS) == s.pk_ready)
+        return false;
     fail("the peer sends RoCE packets where %s exchanges one more barrier: it runs another test "
          "(write_bw or read_bw?), not %s",
          test_names[s.o.test], test_names[s.o.test]);
@@ -345,7 +406,7 @@ static bool other_test_started(void) {
 }
 
 static bool barrier_before_traffic(void) {
-    if (!s.o.server || s.o.dry || !is_bw() || s.rxlen == 0 ||
+    if (!s.o.server || s.o.dry || s.o.rdma_cm || !is_bw() || s.rxlen == 0 ||
         roce_hw_read(ROCE_RX_PACKETS) != s.pk_ready)
         return false;
     fail("the peer sent a barrier before any RoCE packet of the test: it runs another test (a "
@@ -404,7 +465,18 @@ static uint32_t encode(uint8_t item, uint8_t qp, uint8_t *out) {
     case IT_PT_CYCLE: qpx_pt_u32_encode(QPX_PT_CYCLE_BUFFER, out); break;
     case IT_PT_CACHE: qpx_pt_u32_encode(QPX_PT_CACHE_LINE, out); break;
     case IT_PT_MTU: qpx_pt_mtu_encode(mtu_offer(), out); break;
-    case IT_PT_DEST: qpx_pt_dest_encode(&s.me[qp], out); break;
+    case IT_PT_DEST:
+        if (s.o.rdma_cm)
+            qpx_pt_bdest_encode(&s.me[qp], out);
+        else
+            qpx_pt_dest_encode(&s.me[qp], out);
+        break;
+    case IT_PT_SYNC: {
+        struct qpx_dest zero;
+        memset(&zero, 0, sizeof zero);
+        qpx_pt_bdest_encode(&zero, out);
+        break;
+    }
     case IT_PT_REPORT: {
         uint64_t tsize, titers;
         double tpeak, tavg, tmpps;
@@ -443,7 +515,7 @@ static uint32_t encode(uint8_t item, uint8_t qp, uint8_t *out) {
     }
     default: qpx_done_encode(out); break;
     }
-    return item_len[item];
+    return item_size(item);
 }
 
 /* Decode a received item; -1 after fail(). */
@@ -452,10 +524,23 @@ static int take(uint8_t item, uint8_t qp, const uint8_t *b, uint32_t n) {
     struct qpx_dest d;
     uint32_t v;
     switch (item) {
+    case IT_PT_SYNC: {
+        bool empty;
+        if (qpx_pt_bdest_decode(b, n, &d, &empty, &e) == 0 && !empty)
+            e = "a QP's destination where perftest -R's barrier has an empty one";
+        break;
+    }
     case IT_PP_DEST:
     case IT_PT_DEST: {
-        int r = item == IT_PP_DEST ? qpx_pp_dest_decode(b, n, &d, &e) : qpx_pt_dest_decode(b, n, &d, &e);
+        bool empty = false;
+        int r = item == IT_PP_DEST ? qpx_pp_dest_decode(b, n, &d, &e)
+                : s.o.rdma_cm      ? qpx_pt_bdest_decode(b, n, &d, &empty, &e)
+                                   : qpx_pt_dest_decode(b, n, &d, &e);
         if (r != 0) break;
+        if (empty) {
+            e = "an empty destination where its QP's was due";
+            break;
+        }
         if (s.have_peer[qp]) {
             if (!same_dest(&d, &s.peer[qp]))
                 e = s.nqp > 1 ? "perftest barrier: the peer's destination changed (does it run "
@@ -479,6 +564,11 @@ static int take(uint8_t item, uint8_t qp, const uint8_t *b, uint32_t n) {
         if (qp > 0 && ip != s.peer_ip) {
             e = "the peer's QPs have different GIDs";
             break;
+        }
+        if (s.o.rdma_cm && d.qpn != s.cm_peer_qpn[qp]) {
+            fail("the peer's QP 0x%lx in the exchange is not the one it connected through RDMA "
+                 "CM (0x%lx)", (unsigned long)d.qpn, (unsigned long)s.cm_peer_qpn[qp]);
+            return -1;
         }
         s.peer_ip = ip;
         s.peer[qp] = d;
@@ -584,8 +674,34 @@ static int program_qp(uint32_t i, uint32_t pmtu) {
     return 0;
 }
 
-/* Program the session's QPs with the peer's data; 1 done, 0 waiting for ARP, -1 after fail(). */
+/* The QPs are ready to send: the time the exchange took, what the test needs to know. */
+static int ready(void) {
+    /* how long the exchange took to a QP ready to send, in simulated time */
+    uint64_t dt = tmr_cycles() - (s.o.server ? s.t_conn : s.t_start);
+    uint32_t mhz = tmr_clk_hz() / 1000000u;
+    printf("qpx: QP 0x%lx ready to send %lu.%01lu us (%llu cycles) after %s\n",
+           (unsigned long)s.qp[s.nqp - 1]->qpn, (unsigned long)(dt / mhz),
+           (unsigned long)(dt % mhz * 10u / mhz), (unsigned long long)dt,
+           s.o.server ? "the client connected" : "connect started");
+    s.pk_ready = roce_hw_read(ROCE_RX_PACKETS);
+    s.buf_known = s.o.tool == QPX_TOOL_PERFTEST;
+    s.buf_qpn = s.qp[0]->qpn;
+    s.buf_rkey = s.peer[0].rkey;
+    s.buf_vaddr = s.peer[0].vaddr;
+    return 1;
+}
+
+/* Program the session's QPs with the peer's data; 1 done, 0 waiting for ARP, -1 after fail().
+   perftest -R: RDMA CM programmed them (cm.c); the test buffer is prepared all the same. */
 static int program(void) {
+    if (s.o.rdma_cm) {
+        const char *perr = NULL;
+        if (qpx_tool_prepare(s.mr, &s.o, &perr) != 0) {
+            fail("preparing the test buffer: %s", perr);
+            return -1;
+        }
+        return ready();
+    }
     int r = resolve_mac();
     if (r <= 0) return r;
     uint32_t pmtu = s.mtu_enum;
@@ -607,24 +723,201 @@ static int program(void) {
     }
     for (uint32_t i = 0; i < s.nqp; i++)
         if (program_qp(i, pmtu) != 0) return -1;
-    /* how long the exchange took to a QP ready to send, in simulated time */
-    uint64_t dt = tmr_cycles() - (s.o.server ? s.t_conn : s.t_start);
-    uint32_t mhz = tmr_clk_hz() / 1000000u;
-    printf("qpx: QP 0x%lx ready to send %lu.%01lu us (%llu cycles) after %s\n",
-           (unsigned long)s.qp[s.nqp - 1]->qpn, (unsigned long)(dt / mhz),
-           (unsigned long)(dt % mhz * 10u / mhz), (unsigned long long)dt,
-           s.o.server ? "the client connected" : "connect started");
-    s.pk_ready = roce_hw_read(ROCE_RX_PACKETS);
-    s.buf_known = s.o.tool == QPX_TOOL_PERFTEST;
-    s.buf_qpn = s.qp[0]->qpn;
-    s.buf_rkey = s.peer[0].rkey;
-    s.buf_vaddr = s.peer[0].vaddr;
+    return ready();
+}
+
+/* ---- perftest -R: the QPs through RDMA CM */
+
+/* The session's RDMA CM connections, once all are established: their QPs become the
+   session's (QPN, rkey in our destinations). 1 taken, 0 not all there yet. */
+static int cm_adopt(void) {
+    struct roce_qp *q[QPX_MAX_QPS + 1];
+    struct roce_mr *m[QPX_MAX_QPS + 1];
+    uint32_t pq[QPX_MAX_QPS + 1];
+    uint32_t n = (uint32_t)cm_session_qps(s.peer_ip, QPX_TCP_PORT, q, m, pq, s.nqp + 1u);
+    if (n < s.nqp + 1u) return 0;
+    if (q[0] != s.comm) return 0; /* the exchange's connection ended meanwhile: poll says so */
+    for (uint32_t i = 0; i < s.nqp; i++) {
+        s.qp[i] = q[i + 1];
+        s.cm_mr[i] = m[i + 1];
+        s.cm_peer_qpn[i] = pq[i + 1];
+        s.me[i].qpn = s.qp[i]->qpn;
+        s.me[i].psn = s.qp[i]->ctx.sq_psn;
+        s.me[i].rkey = s.cm_mr[i]->key;
+        print_dest("local", &s.me[i]);
+    }
+    s.mr = s.cm_mr[0];
+    return 1;
+}
+
+/* Server: wait for the client's connections (the listen took them). 1, 0, -1 after fail(). */
+static int cm_wait(void) {
+    if (cm_adopt()) {
+        s.cm_listening = false; /* the listen ended with its last REQ */
+        return 1;
+    }
+    if (tmr_cycles() < s.deadline) return 0;
+    fail("perftest -R: the client's %lu RDMA CM connection(s) did not come within %lu ms (see "
+         "the cm: lines)", (unsigned long)s.nqp, (unsigned long)s.o.step_ms);
+    return -1;
+}
+
+/* Client: connect until `total` connections are established (the exchange's, then the
+   test's QPs), one after the other, again after a REJ (perftest's server listens only once
+   it is ready for them). 1, 0, -1 after fail(). */
+static int cm_connect_upto(uint32_t total) {
+    if (s.cm_busy) {
+        int r = cm_connect_result();
+        if (r == 0) return 0; /* bounded by the ARP wait and the REQ's retries (cm.c) */
+        s.cm_busy = false;
+        if (r == 1) {
+            s.cm_done++;
+            s.cm_tries = 0;
+        } else if (++s.cm_tries >= CM_CONNECT_TRIES) {
+            fail("perftest -R: %s did not accept RDMA CM connection %lu in %u tries (see the cm: "
+                 "lines)", s.cm_done ? "the peer" : "the peer's port 18515 (nothing listens there?)",
+                 (unsigned long)s.cm_done + 1u, CM_CONNECT_TRIES);
+            return -1;
+        } else {
+            s.cm_retry_at = tmr_cycles() + tmr_ms_to_cycles(CM_CONNECT_GAP_MS);
+        }
+    }
+    if (s.cm_done < total) {
+        if (tmr_cycles() < s.cm_retry_at) return 0;
+        const char *e;
+        uint8_t mtu = (uint8_t)(s.cm_done ? s.mtu_enum : s.o.mtu); /* the exchange's: 1024 */
+        if (cm_connect(s.o.peer_ip, QPX_TCP_PORT, mtu, QPX_TOOL_PERFTEST, &e) != 0) {
+            fail("perftest -R: %s", e);
+            return -1;
+        }
+        s.cm_busy = true;
+        return 0;
+    }
+    return 1;
+}
+
+static int cm_connect_all(void) {
+    int r = cm_connect_upto(s.nqp + 1u);
+    if (r != 1) return r;
+    if (cm_adopt()) return 1;
+    fail("perftest -R: an RDMA CM connection ended before the exchange went on");
+    return -1;
+}
+
+/* The exchange's own connection: established (1), not yet (0), or -1 after fail(). */
+static int comm_connect(void) {
+    if (!s.o.server) {
+        int r = cm_connect_upto(1);
+        if (r != 1) return r;
+    }
+    struct roce_qp *q;
+    struct roce_mr *m;
+    uint32_t pq;
+    if (cm_session_qps(s.o.server ? 0u : s.o.peer_ip, QPX_TCP_PORT, &q, &m, &pq, 1) < 1) {
+        if (!s.o.server || tmr_cycles() < s.deadline) return 0;
+        fail("no perftest -R client connected through RDMA CM to port %u within %lu ms",
+             QPX_TCP_PORT, (unsigned long)s.o.wait_ms);
+        return -1;
+    }
+    s.comm = q;
+    s.comm_qpn = q->qpn;
+    s.comm_mr = m;
+    s.comm_rx = 0; /* a new QP: every receive since it was made is the peer's */
+    s.peer_ip = q->ctx.remote_ip;
+    s.cm_listening = false;
+    s.t_conn = tmr_cycles();
+    return 1;
+}
+
+/* perftest -R's messages arrive as SENDs on the exchange QP (its receives land at the test
+   buffer's start): read each into rx. -1 after fail(). */
+static int comm_rx(void) {
+    struct roce_qp *q = s.comm;
+    if (!q->used || q->qpn != s.comm_qpn || q->ctx.state == ROCE_QPS_RESET) {
+        s.peer_closed = true; /* reset: what it received is gone with it */
+        return 0;
+    }
+    /* disconnected (DREQ): what arrived before still counts */
+    if (!cm_established(s.comm_qpn) && q->recv_done == s.comm_rx) s.peer_closed = true;
+    if (q->recv_errors) {
+        fail("a receive on the exchange QP 0x%lx completed with %s", (unsigned long)s.comm_qpn,
+             roce_wc_status_name(q->last_recv.status));
+        return -1;
+    }
+    if (q->recv_done == s.comm_rx) return 0;
+    if (q->recv_done - s.comm_rx > 1u) {
+        fail("the peer sent %lu messages without waiting for an answer",
+             (unsigned long)(q->recv_done - s.comm_rx));
+        return -1;
+    }
+    uint32_t n = q->last_recv.byte_len;
+    if (n > RX_MAX - s.rxlen) {
+        fail("the peer sent more than %u bytes without waiting for an answer", RX_MAX);
+        return -1;
+    }
+    for (uint32_t off = 0; off < n; off += QPX_MEM_READ_MAX) {
+        const char *e;
+        uint32_t k = n - off < QPX_MEM_READ_MAX ? n - off : QPX_MEM_READ_MAX;
+        if (qpx_mem_read(QPX_BUF_BASE + off, k, s.rx + s.rxlen + off, &e) != 0) {
+            fail("reading the peer's message: %s", e);
+            return -1;
+        }
+    }
+    s.rxlen += n;
+    s.comm_rx++;
+    s.idle_until = tmr_cycles() + tmr_ms_to_cycles(s.o.idle_ms);
+    return 0;
+}
+
+/* Send an item as a SEND on the exchange QP: 1 sent, 0 try again, -1 after fail(). */
+static int comm_send(const uint8_t *b, uint32_t n) {
+    uint64_t a = QPX_BUF_BASE + COMM_TX + 64u * (s.comm_tx % COMM_TX_SLOTS);
+    for (uint32_t off = 0; off < n; off += 8u) {
+        uint32_t k = n - off < 8u ? n - off : 8u;
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < k; i++)
+            v |= (uint64_t)b[off + i] << (8u * i);
+        const char *e;
+        if (qpx_mem_write_word(a + off, k, v, &e) != 0) {
+            fail("writing our message: %s", e);
+            return -1;
+        }
+    }
+    struct roce_wr wr;
+    memset(&wr, 0, sizeof wr);
+    wr.opcode = ROCE_WR_SEND;
+    wr.flags = 1u;
+    wr.qpn = s.comm_qpn;
+    wr.laddr = a;
+    wr.lkey = s.comm_mr->key;
+    wr.len = n;
+    wr.wr_id = (uint64_t)s.comm_qpn << 32 | ++s.comm_tx;
+    int r = roce_hw_post_send(&wr, 1u);
+    if (r == -1) return 0; /* the send queue is full: again on the next pass */
+    if (r != 0) {
+        fail("the transport refused the SEND on the exchange QP (counted in sq_refused)");
+        return -1;
+    }
     return 1;
 }
 
 static void finished(void) {
     close_tcp(true);
     qpx_tool_begin(s.qp[0], s.mr, &s.o, s.peer_ip); /* the data phase, when 'tool on' */
+    if (s.o.rdma_cm) { /* perftest -R disconnects its connections at its end: so do we */
+        const char *e;
+        for (uint32_t i = 0; i < s.nqp; i++) {
+            if (s.qp[i]) (void)cm_disconnect(s.qp[i]->qpn, &e);
+            s.qp[i] = NULL;
+        }
+        if (s.comm) (void)cm_disconnect(s.comm_qpn, &e);
+        s.comm = NULL;
+        s.mr = NULL;
+        s.nlast = 0;
+        s.phase = QPX_IDLE;
+        s.result = 0;
+        return;
+    }
     /* the QPs stay ready for the console; the next session frees them */
     s.nlast = 0;
     for (uint32_t i = 0; i < s.nqp; i++) {
@@ -655,7 +948,7 @@ static int run_step(void) {
     /* perftest's client closes right after its "done" (an RST when ours comes later):
        what arrived before the reset still counts, and our "done" has no reader left */
     if (s.reset && st->kind != SK_CLOSE &&
-        !(st->kind == SK_RECV && s.rxlen >= item_len[st->item])) {
+        !(st->kind == SK_RECV && s.rxlen >= item_size(st->item))) {
         if (st->kind == SK_SEND && st->item == IT_DONE && s.rxlen >= QPX_DONE_LEN) {
             s.cur++;
             s.step_started = false;
@@ -667,6 +960,17 @@ static int run_step(void) {
     switch (st->kind) {
     case SK_SEND: {
         uint32_t n = encode(st->item, st->qp, buf);
+        if (s.o.rdma_cm) {
+            int r = comm_send(buf, n);
+            if (r == 1) break;
+            if (r == 0 && st->item == IT_PT_REPORT) s.reports_out--;
+            if (r == 0 && tmr_cycles() >= s.deadline) {
+                fail("could not send the %s within %lu ms", item_name[st->item],
+                     (unsigned long)s.o.step_ms);
+                return -1;
+            }
+            return r < 0 ? -1 : 0;
+        }
         err_t e = tcp_write(s.pcb, buf, (u16_t)n, TCP_WRITE_FLAG_COPY);
         if (e == ERR_MEM) { /* no room yet: lwIP frees it as ACKs come */
             if (st->item == IT_PT_REPORT) s.reports_out--;
@@ -683,7 +987,7 @@ static int run_step(void) {
         break;
     }
     case SK_RECV: {
-        uint32_t need = item_len[st->item];
+        uint32_t need = item_size(st->item);
         if (st->extra && other_test_started()) return -1;
         if (s.rxlen < need) {
             if (s.rx_overflow) {
@@ -710,6 +1014,23 @@ static int run_step(void) {
     }
     case SK_PROGRAM: {
         int r = program();
+        if (r <= 0) return r;
+        break;
+    }
+    case SK_CM_LISTEN: {
+        const char *e;
+        if (cm_listen(QPX_TCP_PORT, (uint8_t)s.mtu_enum, QPX_TOOL_PERFTEST, s.nqp, &e) != 0) {
+            fail("perftest -R: %s", e);
+            return -1;
+        }
+        s.cm_listening = true;
+        printf("qpx: perftest -R: RDMA CM listens on port %u for %lu connection(s)\n", QPX_TCP_PORT,
+               (unsigned long)s.nqp);
+        break;
+    }
+    case SK_CM_WAIT:
+    case SK_CM_CONNECT: {
+        int r = st->kind == SK_CM_WAIT ? cm_wait() : cm_connect_all();
         if (r <= 0) return r;
         break;
     }
@@ -760,6 +1081,9 @@ static int run_step(void) {
                                         tmr_ms_to_cycles(CLOSE_WAIT_MS))
             return 0;
         ip_str(s.peer_ip, b);
+        if (s.o.rdma_cm && s.o.server && !s.peer_closed &&
+            tmr_cycles() < s.deadline - tmr_ms_to_cycles(s.o.step_ms) + tmr_ms_to_cycles(CLOSE_WAIT_MS))
+            return 0; /* perftest -R's client disconnects first: its DREQs, answered */
         if (s.o.tool == QPX_TOOL_PINGPONG)
             printf("qpx: pingpong exchange with %s done\n", b);
         else
@@ -774,6 +1098,17 @@ static int run_step(void) {
 
 void qpx_poll(void) {
     if (s.phase == QPX_IDLE) return;
+    if (s.o.rdma_cm) { /* perftest -R: the exchange's own RDMA CM connection, its SENDs */
+        if (!s.connected) {
+            int r = comm_connect();
+            if (r < 0) return;
+            s.connected = r == 1;
+        }
+        if (!s.connected || comm_rx() < 0) return;
+        for (int i = 0; i < MAX_STEPS && s.phase != QPX_IDLE; i++)
+            if (run_step() != 1) break;
+        return;
+    }
     if (s.connected && s.lpcb) {
         tcp_close(s.lpcb);
         s.lpcb = NULL;
@@ -848,6 +1183,11 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
     memset(s.have_peer, 0, sizeof s.have_peer);
     s.rxlen = 0;
     s.reports_in = s.reports_out = 0;
+    s.cm_done = s.cm_tries = 0;
+    s.cm_busy = s.cm_listening = false;
+    s.cm_retry_at = 0;
+    s.comm = NULL;
+    s.comm_tx = 0;
     s.mtu_enum = mtu_offer(); /* perftest: lowered to the peer's offer if smaller */
     s.peer_ip = o->peer_ip;
     s.nqp = o->nqp < 1 ? 1u : o->nqp;
@@ -860,12 +1200,16 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
         me->psn = roce_random_psn();
         me->qpn = ROCE_FIRST_QPN + i; /* dry run: what rxe's first QPs would be */
         me->vaddr = QPX_BUF_BASE + (uint64_t)i * (QPX_BUF_BYTES / s.nqp);
-        me->out_reads = 1;
+        me->out_reads = o->tool == QPX_TOOL_PERFTEST && is_read() && !o->dry
+                            ? (uint16_t)roce_hw_caps()->max_rd_atomic
+                            : 1u;
         qpx_gid_from_ipv4(lwip_ntohl(ip4_addr_get_u32(netif_ip4_addr(n))), me->gid);
     }
     if (!o->dry) {
         s.buf_known = false;
         release_last();
+    }
+    if (!o->dry && !o->rdma_cm) { /* perftest -R: RDMA CM makes the QPs and MRs (cm.c) */
         s.mr = roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, err);
         if (!s.mr) return -1;
         for (uint32_t i = 0; i < s.nqp; i++) {
@@ -873,11 +1217,22 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
             if (!s.qp[i]) goto undo;
             s.me[i].qpn = s.qp[i]->qpn;
             s.me[i].rkey = s.mr->key;
-            if (o->tool == QPX_TOOL_PERFTEST && is_read())
-                s.me[i].out_reads = (uint16_t)roce_hw_caps()->max_rd_atomic;
         }
     }
     build_steps();
+
+    if (o->rdma_cm) { /* perftest -R: the exchange goes over RDMA CM too (qpx_poll) */
+        if (o->server) {
+            if (cm_listen(QPX_TCP_PORT, o->mtu, QPX_TOOL_PERFTEST, 1, err) != 0) goto undo;
+            s.cm_listening = true;
+            s.deadline = tmr_cycles() + tmr_ms_to_cycles(o->wait_ms);
+        } else {
+            s.deadline = tmr_cycles() + tmr_ms_to_cycles(o->step_ms);
+        }
+        s.phase = QPX_RUNNING;
+        s.result = 0;
+        return 0;
+    }
 
     struct tcp_pcb *p = tcp_new();
     if (!p) {
@@ -918,7 +1273,7 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
     }
     s.phase = QPX_RUNNING;
     s.result = 0;
-    for (uint32_t i = 0; i < s.nqp; i++)
+    for (uint32_t i = 0; i < s.nqp && !o->rdma_cm; i++) /* -R: once RDMA CM made them */
         print_dest("local", &s.me[i]);
     return 0;
 undo:

@@ -56,6 +56,8 @@ struct qpx_opts {
     uint32_t wait_ms; /* server: wait for a client */
     uint32_t idle_ms; /* server: end the test when no TCP byte and no RoCE packet came this long */
     uint8_t nqp;      /* perftest -q: QPs exchanged and connected (1..QPX_MAX_QPS; 0 = 1) */
+    bool rdma_cm;     /* perftest -R: the QPs connect through RDMA CM (cm.c) on the exchange's
+                         port, the exchange carries the rest */
     uint8_t mtu;      /* IB MTU enum 1..5 (256..4096) the NIC uses (pingpong) or offers (perftest,
                          which takes the smaller of both offers); 0: 1024 for pingpong, 4096 offered */
 };

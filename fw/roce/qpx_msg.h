@@ -12,6 +12,7 @@
 #define FW_ROCE_QPX_MSG_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define QPX_TCP_PORT 18515
@@ -21,6 +22,7 @@
 #define QPX_PT_U32_LEN 4      /* cycle buffer, cache line: big-endian */
 #define QPX_PT_MTU_LEN 2      /* "3\0": IB MTU enum as one digit */
 #define QPX_PT_DEST_LEN 108   /* LID:OUT_READS:QPN:PSN:RKEY:VADDR:GID(16 x %02x):SRQN: + NUL */
+#define QPX_PT_BDEST_LEN 56   /* perftest -R: struct pingpong_dest, big-endian, in a SEND */
 #define QPX_PT_REPORT_LEN 8   /* one item of the bw end-of-test report */
 #define QPX_PT_REPORT_ITEMS 5 /* size, iterations, BW peak, BW average, message rate */
 #define QPX_DONE_LEN 5        /* "done\0" */
@@ -47,6 +49,14 @@ int qpx_pp_dest_decode(const uint8_t *buf, size_t len, struct qpx_dest *d, const
 
 /* perftest destination (the 108-byte string, also the barrier message). */
 void qpx_pt_dest_encode(const struct qpx_dest *d, uint8_t out[QPX_PT_DEST_LEN]);
+/* perftest -R exchanges its struct pingpong_dest itself over the RDMA CM connection's
+   QP: lid, out_reads, qpn, psn, rkey (big-endian 32-bit), 4 bytes of padding, vaddr
+   (big-endian 64-bit), the GID, srqn, gid_index (big-endian 32-bit). Its barriers around
+   the RDMA CM connections carry an all-zero one (qpn 0): *empty says so, and decode
+   then takes it without the QPN check. */
+void qpx_pt_bdest_encode(const struct qpx_dest *d, uint8_t out[QPX_PT_BDEST_LEN]);
+int qpx_pt_bdest_decode(const uint8_t *buf, size_t len, struct qpx_dest *d, bool *empty,
+                        const char **err);
 int qpx_pt_dest_decode(const uint8_t *buf, size_t len, struct qpx_dest *d, const char **err);
 
 /* perftest version block: ours is "6.06"; any other version is refused. */

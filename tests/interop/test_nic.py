@@ -8,7 +8,8 @@ guest boot. The NIC is the server of
                                                       byte and writes back)
 
 and the client of the guest's `ib_write_bw -x 1 -s 4096 -n 5` (the NIC posts the WRITEs
-and sends the report). Each tool must exit 0 with its result lines, the NIC must print
+and sends the report), then the server of `ib_write_bw -q 2` and of `ib_write_bw -R -q 2`
+(perftest's exchange in SENDs over an RDMA CM connection, both QPs through RDMA CM too). Each tool must exit 0 with its result lines, the NIC must print
 its "tool: ...: ok" line, and the capture must decode in tshark with correct ICRCs, the
 pingpong echoed byte for byte and the client's data being --chk's buffer, and every
 write_lat WRITE carrying its iteration number in its last byte. The longer set
@@ -28,12 +29,12 @@ import nic_peer     # noqa: E402
 S = nic_peer.Step
 STEPS = [S("server", "pingpong", 2048, 5), S("server", "write_bw", 4096, 5),
          S("client", "write_bw", 4096, 5), S("server", "write_bw", 4096, 5, qps=2),
-         S("server", "write_lat", 64, 5)]
+         S("server", "write_lat", 64, 5), S("server", "write_bw", 4096, 5, qps=2, rdma_cm=True)]
 
 
 @pytest.fixture(scope="module")
 def run():
-    rr = nic_peer.run("nic_quick", STEPS, timeout=400, step_timeout=150)
+    rr = nic_peer.run("nic_quick", STEPS, timeout=520, step_timeout=150)
     print(nic_peer.table([nic_peer._summary(rr)]))
     print(f"run: {rr.seconds:.0f} s, guest ready after {rr.boot_seconds:.0f} s")
     return rr
@@ -86,6 +87,23 @@ def test_write_bw_two_qps_nic_server(run):
     assert "VAddr 0x00000000900000" in st.guest_out, st.guest_out   # the second QP's half of the 16 MiB buffer
     m = nic_peer.BW_RE.search(st.guest_out)
     assert m and (int(m.group(1)), int(m.group(2))) == (4096, 10), st.guest_out
+    assert st.nic_line.startswith("tool: write_bw server with 10.0.0.2:"), st.nic_line
+
+
+def test_write_bw_rdma_cm_two_qps_nic_server(run):
+    """ib_write_bw -R -q 2 against listen --rdma-cm --qps 2: perftest's exchange in SENDs over
+    its own RDMA CM connection, each test QP through RDMA CM (three REQ/REP/RTU), 5 WRITEs
+    on each QP."""
+    st = _step(run, 5)
+    assert re.search(r"rdma_cm QPs\s*: ON", st.guest_out), st.guest_out
+    m = nic_peer.BW_RE.search(st.guest_out)
+    assert m and (int(m.group(1)), int(m.group(2))) == (4096, 10), st.guest_out
+    est = re.findall(r"cm: QP 0x([0-9a-f]+) established with 10\.0\.0\.2 port 18515 \(RTU\)",
+                     st.nic_out)
+    assert len(est) == 3, st.nic_out
+    remote = re.findall(r"remote address: LID 0000 QPN 0x0*([0-9a-f]+)", st.guest_out)
+    assert sorted(set(remote)) == sorted(est[1:]), (remote, est)   # the test QPs, not the exchange's
+    assert "qpx: perftest -R: RDMA CM listens on port 18515 for 2 connection(s)" in st.nic_out
     assert st.nic_line.startswith("tool: write_bw server with 10.0.0.2:"), st.nic_line
 
 

@@ -12,6 +12,8 @@ short one in `make test`). Four runs, one simulator and one guest boot each:
   nic_lat:      ib_write_lat, ib_read_lat, ib_send_lat, the NIC as server and as client;
                 every write_lat WRITE carries its iteration number in its last byte.
   nic_atomic:   ib_atomic_bw, ib_atomic_lat (FETCH_AND_ADD), the NIC as server and as client.
+  nic_rdma_cm:  every perftest tool with -R (its exchange in SENDs over an RDMA CM
+                connection, the QPs through RDMA CM), both roles, and -q 4 at 64 KiB.
 
 Every step must pass (the tool exits 0 with its result line, the NIC prints its ok
 line) and each capture must decode in tshark with correct ICRCs, every pingpong
@@ -42,6 +44,10 @@ RUNS = {
                 for r in ("server", "client")],
     # ib_atomic_bw / ib_atomic_lat (FETCH_AND_ADD, 8 bytes), both roles
     "nic_atomic": [S(r, t, 8, 5) for t in ("atomic_bw", "atomic_lat") for r in ("server", "client")],
+    # perftest -R (the exchange and the QPs through RDMA CM): every test, both roles, and -q 4
+    "nic_rdma_cm": [S(r, t, 8 if t.startswith("atomic") else 4096, 5, rdma_cm=True)
+                    for t in nic_peer.PERFTEST for r in ("server", "client")] +
+                   [S(r, "write_bw", 65536, 5, 4, rdma_cm=True) for r in ("server", "client")],
     # perftest -a's largest message (8 MiB) and -q 2/4, both roles (the buffer is 16 MiB)
     "nic_large_multi": [S(r, "write_bw", 8 << 20, 5) for r in ("server", "client")] +
                        [S(r, t, 4096, 5, q) for r in ("server", "client") for t in ("write_bw", "read_bw")

@@ -40,6 +40,8 @@ def lib():
     L.qpx_pt_dest_decode.argtypes = [cp, ctypes.c_size_t, P(Dest), P(cp)]
     L.qpx_pp_dest_encode.argtypes = [P(Dest), cp]
     L.qpx_pt_dest_encode.argtypes = [P(Dest), cp]
+    L.qpx_pt_bdest_encode.argtypes = [P(Dest), cp]
+    L.qpx_pt_bdest_decode.argtypes = [cp, ctypes.c_size_t, P(Dest), P(ctypes.c_bool), P(cp)]
     L.qpx_pt_version_encode.argtypes = [cp]
     L.qpx_pt_version_decode.argtypes = [cp, ctypes.c_size_t, P(cp)]
     L.qpx_pt_u32_encode.argtypes = [ctypes.c_uint32, cp]
@@ -405,3 +407,77 @@ def test_udp_sport_rule_properties(lib):
         v ^= v >> 40
         fl = v & 0xFFFFF
         assert s == 0xC000 | ((fl & 0x3FFF) ^ (fl >> 14)), f"QPs {a:#x},{b:#x}"
+
+
+# ---- perftest -R: the items in SENDs over the exchange's RDMA CM connection
+
+def r_sends():
+    """[(src_ip, payload)] of the SEND ONLY packets on the exchange's QP in the -R capture
+    (the first RC QP the CM connected: the lowest destination QPN), in order."""
+    sys_path = os.path.join(ROOT, "tests/interop")
+    import sys
+    if sys_path not in sys.path:
+        sys.path.insert(0, sys_path)
+    import check_pcap
+    frames = check_pcap.read_pcap(open(os.path.join(DATA, "perftest_R_write_bw.pcap"), "rb").read())
+    out = []
+    for f, _ in frames:
+        p = check_pcap.roce_packet(f)
+        if not p:
+            continue
+        ip, _, ib = p
+        opcode, pad, dqp = ib[0], ib[1] >> 4 & 3, int.from_bytes(ib[5:8], "big")
+        if opcode == 0x04 and dqp != 1:
+            out.append((".".join(str(b) for b in ip[12:16]), dqp, ib[12:len(ib) - 4 - pad]))
+    comm = min(q for _, q, _ in out)
+    return [(src, pl) for src, q, pl in out if q == comm]
+
+
+def test_perftest_R_destinations_decode_and_reencode_exactly(lib):
+    sends = r_sends()
+    run = open(os.path.join(DATA, "perftest_R_write_bw.run.txt")).read()
+    # each side printed its own QP: 'local address: LID 0000 QPN 0x0012 PSN 0x8dfd76' + its GID line
+    printed = {}
+    for m in re.finditer(r"local address: LID 0000 QPN 0x([0-9a-f]+) PSN 0x([0-9a-f]+)\n"
+                         r" GID: (?:\d+:){12}(\d+):(\d+):(\d+):(\d+)", run):
+        ip = ".".join(str(int(x)) for x in m.group(3, 4, 5, 6))
+        printed[ip] = (int(m.group(1), 16), int(m.group(2), 16))
+    assert len(printed) == 2, run
+    dests = [(src, pl) for src, pl in sends if len(pl) == 56]
+    # two empty barriers each way around the CM connection of the test QP, then the
+    # destinations: each side's twice, the barrier before the test, the one after it and
+    # ctx_close_connection's (its QP 0's each time)
+    assert len(dests) == 4 + 2 * 5, [len(p) for _, p in sends]
+    empties = 0
+    for src, pl in dests:
+        d, e, empty = Dest(), ctypes.c_char_p(), ctypes.c_bool()
+        assert lib.qpx_pt_bdest_decode(pl, 56, ctypes.byref(d), ctypes.byref(empty),
+                                       ctypes.byref(e)) == 0, err_text(e)
+        if empty.value:
+            assert pl == bytes(56)
+            empties += 1
+            continue
+        assert (d.qpn, d.psn) == printed[src], (src, hex(d.qpn), hex(d.psn))
+        assert bytes(d.gid) == gid_of(src) and d.lid == 0 and d.out_reads == 1
+        buf = ctypes.create_string_buffer(56)
+        lib.qpx_pt_bdest_encode(ctypes.byref(d), buf)
+        # bytes 20..23 are the struct's padding: whatever the sender's stack held (we send 0)
+        assert buf.raw[:20] + buf.raw[24:] == pl[:20] + pl[24:], (buf.raw.hex(), pl.hex())
+        assert buf.raw[20:24] == bytes(4)
+    assert empties == 4
+    # the other items are the TCP exchange's bytes: perftest's version string first
+    assert sends[0][1] == b"6.06" + bytes(12) and sends[1][1] == b"6.06" + bytes(12)
+
+
+@pytest.mark.parametrize("what,mutate,want", [
+    ("short", lambda b: b[:55], "wrong length"),
+    ("QPN above 24 bits", lambda b: b[:8] + b"\x01" + b[9:], "above 24 bits"),
+    ("QPN 1", lambda b: b[:8] + (1).to_bytes(4, "big") + b[12:], "QPN 1"),
+])
+def test_perftest_R_destination_malformed_rejected(lib, what, mutate, want):
+    good = next(pl for _, pl in r_sends() if len(pl) == 56 and any(pl))
+    msg = mutate(good)
+    d, e, empty = Dest(), ctypes.c_char_p(), ctypes.c_bool()
+    assert lib.qpx_pt_bdest_decode(msg, len(msg), ctypes.byref(d), ctypes.byref(empty),
+                                   ctypes.byref(e)) != 0, what
+    assert want in err_text(e), (what, err_text(e))
