@@ -18,8 +18,11 @@
 // Beat counts, the last byte's lane and whether a command ends in its first
 // 4 KiB page are worked out on the way into the command skid; the splitter
 // holds the next burst in registers. A burst's AW goes out only once all its
-// beats sit in the W buffer, so W beats of a granted burst follow without gaps
-// and a slow payload source never holds the shared W channel. Completions wait in a CPL_DEPTH FIFO and
+// beats sit in the W buffer or in stage R in front of it (from where a beat
+// moves on in the next cycle, unless the buffer is full, i.e. is being
+// drained by W), so W beats of a granted burst follow without gaps and a slow
+// payload source never holds the shared W channel. Command to AW: 5 cycles
+// (command skid, info FIFO bypass, stage R, AW issue, AW register). Completions wait in a CPL_DEPTH FIFO and
 // at most CPL_DEPTH commands are accepted and not yet completed-and-taken, so
 // the FIFO always has room: bready never depends on the completion consumer
 // (a consumer that does not take completions back-pressures commands, never
@@ -256,12 +259,13 @@ module mem_dma_wr #(
   logic          aw_v_q, aw_v_d;
   logic [63:0]   aw_addr_q, aw_addr_d;
   logic [7:0]    aw_len_q, aw_len_d;
-  logic [RW-1:0] avail_q, avail_d;         // buffered beats not yet claimed by an AW
+  logic [RW-1:0] avail_q, avail_d;         // beats in stage R or buffered, not yet claimed by an AW
+  logic          r_in;                     // a beat enters stage R (o_push, below)
   logic [RW-1:0] wcred_q, wcred_d;         // buffered beats whose AW is out
   logic          issue;
   bexp_t         bexp_in, bexp_out;
   logic          bexp_push, bexp_in_ready, bexp_out_valid, bexp_pop;
-  logic          w_push, w_pop;
+  logic          w_pop;
 
   always_comb begin
     // a burst goes out when all its beats are buffered; a zero-length
@@ -283,7 +287,7 @@ module mem_dma_wr #(
       aw_len_d  = 8'(bq_out.beats - 7'd1);
     end
 
-    avail_d = avail_q + RW'(w_push) - (issue ? RW'(bq_out.beats) : '0);
+    avail_d = avail_q + RW'(r_in) - (issue ? RW'(bq_out.beats) : '0);
     wcred_d = wcred_q + (issue ? RW'(bq_out.beats) : '0) - RW'(w_pop);
   end
 
@@ -308,7 +312,7 @@ module mem_dma_wr #(
   logic [$clog2(CMD_DEPTH+1)-1:0]  unused_info_count;
   logic [$clog2(MAX_BURSTS+1)-1:0] unused_bexp_count;
 
-  lib_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH)) u_info (
+  lib_fifo #(.WIDTH(INFO_W), .DEPTH(CMD_DEPTH), .BYPASS(1'b1), .BYPASS_POP(1'b1)) u_info (
     .clk, .rst,
     .s_valid(take_cmd), .s_ready(info_in_ready), .s_data(info_in),
     .m_valid(info_out_valid), .m_ready(info_out_ready), .m_data(info_out),
@@ -466,7 +470,7 @@ module mem_dma_wr #(
 
   // stage R (ready from registers only: kept out of the block below)
   assign o_ready = !r_v_q || w_in_ready;
-  assign w_push  = r_v_q && w_in_ready;
+  assign r_in    = o_push;                 // (o_push implies o_ready)
 
   always_comb begin
     r_v_d    = r_v_q && !w_in_ready;
@@ -548,7 +552,7 @@ module mem_dma_wr #(
     else     bst_q <= bst_d;
   end
 
-  lib_fifo #(.WIDTH(mem_pkg::CPL_W), .DEPTH(CPL_DEPTH)) u_cpl (
+  lib_fifo #(.WIDTH(mem_pkg::CPL_W), .DEPTH(CPL_DEPTH), .BYPASS(1'b1), .BYPASS_POP(1'b1)) u_cpl (
     .clk, .rst,
     .s_valid(cpl_push), .s_ready(cpl_in_ready), .s_data(cpl_in),
     .m_valid(m_cpl_valid), .m_ready(m_cpl_ready), .m_data(m_cpl),

@@ -13,7 +13,7 @@
 //
 // Write side: every beat up to the frame's end goes into a RAM of DEPTH beats
 // (with its keep) while roce_icrc_engine computes the CRC over the frame
-// including its ICRC. When the result comes out (ICRC_ENGINE_LAT cycles
+// including its ICRC. When the result comes out (ICRC_ENGINE_LAT - 1 cycles
 // after the last beat, then a register with the residue compare) a
 // descriptor {good, beats, meta} is queued once the frame's tlast (and its
 // drop marker) has also been seen. Read side: a good frame is read out of the
@@ -30,11 +30,14 @@
 //         the end in this beat, the beat short of the end, the keep to store
 //   w3    the frame state (end seen, beats stored): the RAM write, the CRC
 //         engine's inputs, the drop marker
-//   engine  the CRC; its result compared with the residue on the way into
-//         the marker pairing
-//   then the pairing with the marker, the descriptor FIFO (lib_fifo), the
-//   read side (RAM read, registered output FIFO lib_fifo: every output from
-//   a register), counters from registered increments.
+//   engine  the CRC (w2's registers are its input stage: IN_REG 0); its
+//         result compared with the residue on the way into the marker pairing
+//   then the pairing with the marker, the descriptor FIFO (lib_fifo with a
+//   registered bypass: a descriptor into an empty FIFO is out a cycle
+//   later), the read side (RAM read, registered output FIFO lib_fifo, with
+//   the bypass too: every output from a register), counters from registered
+//   increments. A one-beat frame leaves 9 cycles after it came in (u_in,
+//   w2, 4 engine stages, descriptor, RAM read, output register).
 //
 `default_nettype none
 
@@ -198,7 +201,7 @@ module roce_icrc_check #(
   logic [31:0]      crc_raw;
   logic [TAG_W-1:0] crc_tag;
 
-  roce_icrc_engine #(.TAG_W(TAG_W)) u_engine (
+  roce_icrc_engine #(.TAG_W(TAG_W), .IN_REG(1'b0)) u_engine (
     .clk       (clk),
     .rst       (rst),
     .en        (1'b1),
@@ -272,7 +275,7 @@ module roce_icrc_check #(
   logic [DAW:0]      desc_count;     // not needed: frames_q bounds the occupancy
   /* verilator lint_on UNUSEDSIGNAL */
 
-  lib_fifo #(.WIDTH(DESC_W), .DEPTH(DESC_DEPTH), .MUST_ACCEPT(1'b1)) u_desc (
+  lib_fifo #(.WIDTH(DESC_W), .DEPTH(DESC_DEPTH), .MUST_ACCEPT(1'b1), .BYPASS(1'b1)) u_desc (
     .clk     (clk),
     .rst     (rst),
     .s_valid (push),
@@ -352,7 +355,7 @@ module roce_icrc_check #(
 
   // output FIFO: registered output (every m_axis_frame_* from a register);
   // can_issue keeps it from overflowing
-  lib_fifo #(.WIDTH(OUT_W), .DEPTH(OUT_DEPTH), .MUST_ACCEPT(1'b1)) u_out (
+  lib_fifo #(.WIDTH(OUT_W), .DEPTH(OUT_DEPTH), .MUST_ACCEPT(1'b1), .BYPASS(1'b1), .BYPASS_POP(1'b1)) u_out (
     .clk     (clk),
     .rst     (rst),
     .s_valid (infl_q),

@@ -16,7 +16,8 @@
 //
 // Pipeline (all stages advance together on en; each stage from registers,
 // make timing: at most 6 LUT levels, the deepest the state loop of s3):
-//   s0  the inputs, registered as they are
+//   s0  the inputs, registered as they are (IN_REG = 1; with IN_REG = 0 the
+//       user's registers are s0 and the engine is a cycle shorter)
 //   s1  masked beat (first-beat bytes, bytes at and above in_nbytes zeroed);
 //       rew = 64 - in_nbytes, the bytes to rewind
 //   s2  four partial products G_q * beat[128q +: 128] (the data matrix G,
@@ -29,11 +30,14 @@
 //       ~out_crc). Checking a frame with its ICRC: the raw state over
 //       data + ICRC equals ICRC_RESIDUE.
 // A beat entering on cycle t with in_last gives out_valid on cycle t + 5
-// (roce_pkg::ICRC_ENGINE_LAT cycles with en high).
+// (roce_pkg::ICRC_ENGINE_LAT cycles with en high), t + 4 with IN_REG = 0.
 `default_nettype none
 
 module roce_icrc_engine #(
-  parameter int TAG_W = 1                      // bits carried from in_tag to out_tag
+  parameter int TAG_W  = 1,                    // bits carried from in_tag to out_tag
+  // 1: s0 registers the inputs; 0: the inputs come from registers of the
+  // user (a few LUT levels at most) and s1 takes them directly, a cycle less
+  parameter bit IN_REG = 1'b1
 ) (
   input  wire logic                       clk,
   input  wire logic                       rst,
@@ -122,6 +126,20 @@ module roce_icrc_engine #(
     end
   end
 
+  // without IN_REG the stage is the user's registers: s1 takes the inputs
+  logic             s0_v, s0_first, s0_last;
+  logic [DW-1:0]    s0_data;
+  logic [6:0]       s0_nb;
+  logic [TAG_W-1:0] s0_tag;
+  always_comb begin
+    s0_v     = IN_REG ? s0_v_q     : in_valid;
+    s0_data  = IN_REG ? s0_data_q  : in_data;
+    s0_first = IN_REG ? s0_first_q : in_first;
+    s0_last  = IN_REG ? s0_last_q  : in_last;
+    s0_nb    = IN_REG ? s0_nb_q    : in_nbytes;
+    s0_tag   = IN_REG ? s0_tag_q   : in_tag;
+  end
+
   // ----------------------------------------------------------------- stage 1
   logic             s1_v_q, s1_v_d, s1_first_q, s1_first_d, s1_last_q, s1_last_d;
   logic [DW-1:0]    s1_data_q, s1_data_d;
@@ -136,13 +154,13 @@ module roce_icrc_engine #(
     s1_rew_d   = s1_rew_q;
     s1_tag_d   = s1_tag_q;
     if (en) begin
-      s1_v_d     = s0_v_q;
-      s1_data_d  = s0_first_q ? ((s0_data_q & ~FIRST_ZERO) | FIRST_ONES) : s0_data_q;
-      s1_data_d  = s1_data_d & roce_pkg::roce_bytes_first(s0_nb_q);
-      s1_first_d = s0_first_q;
-      s1_last_d  = s0_last_q;
-      s1_rew_d   = 7'd64 - s0_nb_q;
-      s1_tag_d   = s0_tag_q;
+      s1_v_d     = s0_v;
+      s1_data_d  = s0_first ? ((s0_data & ~FIRST_ZERO) | FIRST_ONES) : s0_data;
+      s1_data_d  = s1_data_d & roce_pkg::roce_bytes_first(s0_nb);
+      s1_first_d = s0_first;
+      s1_last_d  = s0_last;
+      s1_rew_d   = 7'd64 - s0_nb;
+      s1_tag_d   = s0_tag;
     end
   end
 

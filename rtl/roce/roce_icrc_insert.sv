@@ -8,11 +8,13 @@
 // one more beat (the frame grows by a beat); the input waits that one cycle.
 //
 // Cycle by cycle (no bubbles: one beat per cycle in and out):
-//   u_in      lib_skid: s_axis_frame_tready from a register
+//   u_in      lib_skid: s_axis_frame_tready from a register; the beat's byte
+//             count for the engine worked out on the way in
 //   en        the pipeline moves when the output stage is free (from
 //             registers only: the stage is empty or u_out takes its word)
 //             and no spill beat is due
-//   engine    roce_icrc_engine (ICRC_ENGINE_LAT stages) with a delay line of
+//   engine    roce_icrc_engine (ICRC_ENGINE_LAT - 1 stages: u_in's registers
+//             are its input stage, IN_REG 0) with a delay line of
 //             the beats beside it (one enable), so the CRC of a frame is
 //             ready when its last beat reaches the end of the delay line;
 //             the delay line carries the beat's keep (all ones except on the
@@ -21,7 +23,7 @@
 //             the last beat: one-hot edges of the contiguous keep), or the
 //             spill beat; keep as a mask, not a count
 //   u_out     lib_skid: every m_axis_frame_* from a register
-// A frame's first beat leaves ICRC_ENGINE_LAT + 3 cycles after it enters
+// A frame's first beat leaves ICRC_ENGINE_LAT + 2 cycles after it enters
 // (u_in, delay line, m stage, u_out) when nothing waits.
 `default_nettype none
 
@@ -41,7 +43,7 @@ module roce_icrc_insert (
 );
   localparam int DW  = roce_pkg::DATA_W;
   localparam int KW  = roce_pkg::KEEP_W;
-  localparam int LAT = roce_pkg::ICRC_ENGINE_LAT;
+  localparam int LAT = roce_pkg::ICRC_ENGINE_LAT - 1;  // the engine without its input stage (IN_REG 0)
   localparam int IW  = DW + KW + 1;                 // {last, keep, data}
 
   // Bytes of a contiguous keep (from byte 0): bit b of the count is set when
@@ -67,16 +69,19 @@ module roce_icrc_insert (
   logic          i_valid, i_last;
   logic [KW-1:0] i_keep;
   logic [DW-1:0] i_data;
+  logic [6:0]    in_nb, i_nb;   // bytes of the beat for the engine, worked out on the way in
 
-  lib_skid #(.WIDTH(IW)) u_in (
+  assign in_nb = s_axis_frame_tlast ? keep_count(s_axis_frame_tkeep) : 7'd64;
+
+  lib_skid #(.WIDTH(IW + 7)) u_in (
     .clk     (clk),
     .rst     (rst),
     .s_valid (s_axis_frame_tvalid),
     .s_ready (s_axis_frame_tready),
-    .s_data  ({s_axis_frame_tlast, s_axis_frame_tkeep, s_axis_frame_tdata}),
+    .s_data  ({in_nb, s_axis_frame_tlast, s_axis_frame_tkeep, s_axis_frame_tdata}),
     .m_valid (i_valid),
     .m_ready (en),
-    .m_data  ({i_last, i_keep, i_data})
+    .m_data  ({i_nb, i_last, i_keep, i_data})
   );
 
   // ------------------------------------------------------------ delay line
@@ -87,7 +92,7 @@ module roce_icrc_insert (
   always_comb begin
     beat = i_valid && en;
     kk   = i_last ? i_keep : '1;
-    nb   = i_last ? keep_count(i_keep) : 7'd64;
+    nb   = i_nb;
     in_first_d = in_first_q;
     if (beat) in_first_d = i_last;
 
@@ -116,7 +121,7 @@ module roce_icrc_insert (
   logic        crc_tag;     // no tag needed: the delay line carries the beats
   /* verilator lint_on UNUSEDSIGNAL */
 
-  roce_icrc_engine #(.TAG_W(1)) u_engine (
+  roce_icrc_engine #(.TAG_W(1), .IN_REG(1'b0)) u_engine (
     .clk       (clk),
     .rst       (rst),
     .en        (en),

@@ -23,6 +23,14 @@ module roce_transport #(
   parameter int     CQ_DEPTH = 256,
   parameter int     WINDOW   = 1024,
   parameter int     ACKREQ_EVERY = 16,
+  // cycles a responder ACK may wait for more ACKs of its QP (roce_resp_tx).
+  // 1: an ACK goes at most a cycle later than at once (0 would be at once,
+  // but roce_resp_tx's age compare is then constant: a lint warning). The requester
+  // asks for an ACK on a message's last packet and every ACKREQ_EVERY
+  // packets, so two ACKs of one QP come closer than a small window only
+  // when completions bunch; a wait of 8 (roce_resp's default) merged almost
+  // nothing in the benches and cost 8 cycles of every round trip.
+  parameter int     ACK_COALESCE = 1,
   parameter longint CLK_HZ   = 250_000_000,
   localparam int    NR       = 2,           // AXI read clients
   localparam int    NW       = 3            // AXI write clients
@@ -518,7 +526,7 @@ module roce_transport #(
     cnt_rq_overflow_d = cnt_rq_overflow_q + 32'(rq_post_valid && (!rq_post_ready || rq_qpn >= 24'(NQP)));
   end
 
-  roce_resp #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH), .NATOM(MAX_RD_ATOMIC)) u_resp (
+  roce_resp #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH), .NATOM(MAX_RD_ATOMIC), .ACK_COALESCE(ACK_COALESCE)) u_resp (
     .clk, .rst, .init_done(qp_init_done && mr_init_done),
     .qp_reset_valid(qp_reset), .qp_reset_qpn(qp_reset_q),
     .s_hdr_valid(qh_v), .s_hdr_ready(qh_r), .s_hdr(qh),
@@ -724,17 +732,20 @@ module roce_transport #(
   // ============================================================ transmit path
   roce_qp_pkg::qp_tx_hdr_t mx_hdr;  logic mx_hdr_v, mx_hdr_r;
   logic [DW-1:0] mx_d;  logic [KW-1:0] mx_k;  logic mx_v, mx_r, mx_l;
-  // A register slice on the responder's header channel: the responder decides
-  // its header valid in the same process that reads the ready, so without it
-  // the mux's ready-from-valid choice would close a (false) combinational loop.
+  // The responder's header channel goes straight to the mux: its valid and
+  // data come from roce_resp_tx's header FIFO register (lib_fifo) and the
+  // mux's s_resp_hdr_ready from a flip-flop (its hold register is empty), so
+  // neither side sees the other's decision (no slice, no cycle).
   roce_qp_pkg::qp_tx_hdr_t rsk_hdr;  logic rsk_hdr_v, rsk_hdr_r;
-  lib_skid #(.WIDTH(roce_qp_pkg::QP_TX_HDR_W)) u_resp_hdr_slice (
-    .clk, .rst,
-    .s_valid(rs_hdr_v), .s_ready(rs_hdr_r), .s_data(rs_hdr),
-    .m_valid(rsk_hdr_v), .m_ready(rsk_hdr_r), .m_data(rsk_hdr)
-  );
+  always_comb begin
+    rsk_hdr_v = rs_hdr_v;
+    rsk_hdr   = rs_hdr;
+    rs_hdr_r  = rsk_hdr_r;
+  end
 
-  // and on its payload (READ responses), for the same reason
+  // A register slice on its payload (READ responses): the responder decides
+  // its payload valid in the same process that reads the ready, so without it
+  // the mux's ready-from-valid choice would close a (false) combinational loop.
   logic [DW-1:0] rsk_d;  logic [KW-1:0] rsk_k;  logic rsk_v, rsk_r, rsk_l, rsk_u;
   net_axis_skid #(.DATA_W(DW), .USER_W(1)) u_resp_pay_slice (
     .clk, .rst,

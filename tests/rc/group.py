@@ -21,6 +21,7 @@ _TESTS = [
     ("write_1mib_mtu4096_at_least_95pct_of_wire", "perf"),
     ("wrgen_every_byte_round_robin_errors_abort_reset_timeout", "gen"),
     ("wrgen_64b_write_rate_floor_1_and_16_qps", "gen_rate"),
+    ("write_64b_post_to_completion_at_most_180_cycles", "lat"),
 ]
 
 

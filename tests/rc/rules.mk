@@ -38,3 +38,16 @@ $(RC_DIR)/Vtb_rc_nqp4096: $(RC_DEPS)
 	  >$(RC_DIR)/build_nqp4096.log 2>&1 || (grep -E '%(Error|Warning)' -A3 $(RC_DIR)/build_nqp4096.log | head -60; exit 1)
 rc-nqp4096: $(RC_DIR)/Vtb_rc_nqp4096
 	$(RC_DIR)/Vtb_rc_nqp4096 +test=smoke && $(RC_DIR)/Vtb_rc_nqp4096 +test=high_qpn
+
+# One 64 B WRITE traced handshake by handshake (tb_rc_side.sv's LAT_TRACE
+# lines "LT side cycle event"), not in make test (a second model build)
+.PHONY: rc-lat-trace
+$(RC_DIR)/Vtb_rc_lat_trace: $(RC_DEPS)
+	@mkdir -p $(RC_DIR)
+	$(VERILATOR) $(VFLAGS) --cc --exe --build -Mdir $(RC_DIR)/obj_lat_trace --top-module tb_rc_side -DLAT_TRACE \
+	  -CFLAGS "-O2 -std=c++17 -I$(abspath rtl/mem) -I$(abspath sim/wire) -I$(abspath $(BUILD)/gen/include) -I$(abspath tests/rc)" \
+	  -o ../Vtb_rc_lat_trace $(RC_PKGS) $(RC_RTL) tests/rc/tb_rc_side.sv $(abspath $(RC_CPP)) \
+	  >$(RC_DIR)/build_lat_trace.log 2>&1 || (grep -E '%(Error|Warning)' -A3 $(RC_DIR)/build_lat_trace.log | head -60; exit 1)
+rc-lat-trace: $(RC_DIR)/Vtb_rc_lat_trace
+	RC_LAT_N=1 $(RC_DIR)/Vtb_rc_lat_trace +test=lat | \
+	  awk '/^LT/ { if ($$4 == "wrgen" && $$5 == "post") t0 = $$3; if (t0 != "") { $$1 = ""; printf "+%-4d side %s:", $$3 - t0, $$2; $$2 = $$3 = ""; print } next } { print }'

@@ -115,4 +115,70 @@ module tb_rc_side #(
     probe_aw_addr = awaddr;
   end
 
+`ifdef LAT_TRACE
+  // make rc-lat-trace: every handshake of the transport's blocks, one line
+  // each ("LT side cycle event"), to build the cycle plan of one WR
+  logic [31:0] lt_cyc;
+  always_ff @(posedge clk) lt_cyc <= rst ? 32'd0 : lt_cyc + 32'd1;
+  `define LT(c, name) if (c) $display("LT %0d %0d %s", inst_id, lt_cyc, name);
+  always_ff @(posedge clk) if (!rst) begin
+    `LT(u_roce.u_wrgen.go, "wrgen post (tpost)")
+    `LT(u_roce.sq_in_valid && u_roce.sq_in_ready, "sq: wqe in")
+    `LT(u_roce.sq_kick_v && u_roce.sq_kick_r, "sq -> req: kick")
+    `LT(u_roce.head_re, "req: sq head read")
+    `LT(u_roce.wqe_re, "req: wqe read")
+    `LT(u_roce.ctx_re_req, "req: ctx read")
+    `LT(u_roce.mr_re_req, "req: mr read")
+    `LT(u_roce.rpub_re, "comp: rpub read")
+    `LT(u_roce.req_cpub_re, "comp: req cpub read")
+    `LT(u_roce.sq_cpub_re, "comp: sq cpub read")
+    `LT(u_roce.drc_v[0] && u_roce.drc_r[0], "req -> dma_rd: cmd")
+    `LT(m_axi_arvalid_any, "axi AR")
+    `LT(c_rvalid[0] && c_rready[0], "axi R beat (req)")
+    `LT(u_roce.dr_v[0] && u_roce.dr_r[0], "dma_rd -> req: payload beat")
+    `LT(u_roce.rq_hdr_v && u_roce.rq_hdr_r, "req -> mux: hdr")
+    `LT(u_roce.rq_v && u_roce.rq_r, "req -> mux: payload beat")
+    `LT(u_roce.arm_v && u_roce.arm_r, "req -> timer: arm")
+    `LT(u_roce.ev_v && u_roce.ev_r, "req -> comp: ev")
+    `LT(u_roce.rs_hdr_v && u_roce.rs_hdr_r, "resp: hdr valid+ready")
+    `LT(u_roce.rsk_hdr_v && u_roce.rsk_hdr_r, "resp -> mux: hdr (taken)")
+    `LT(u_roce.mx_hdr_v && u_roce.mx_hdr_r, "mux -> prefix: hdr")
+    `LT(u_roce.mx_v && u_roce.mx_r, "mux -> build: payload beat")
+    `LT(u_roce.px_v && u_roce.px_r, "prefix -> build: hdr")
+    `LT(u_roce.bf_v && u_roce.bf_r, "build -> icrc_insert: beat")
+    `LT(tx_tvalid && tx_tready, "tx out: beat")
+    `LT(rx_tvalid && rx_tready, "rx in: beat")
+    `LT(u_roce.ck_v && u_roce.ck_r, "icrc_check -> parse: beat")
+    `LT(u_roce.rxh_v && u_roce.rxh_r, "parse -> split: hdr")
+    `LT(u_roce.rxp_v && u_roce.rxp_r, "parse -> split: payload beat")
+    `LT(u_roce.qh_v && u_roce.qh_r, "split -> resp: req hdr")
+    `LT(u_roce.qp_v && u_roce.qp_r, "split -> resp: payload beat")
+    `LT(u_roce.ph_v && u_roce.ph_r, "split -> comp: rsp hdr")
+    `LT(u_roce.ctx_re_resp, "resp: ctx read")
+    `LT(u_roce.mr_re_resp, "resp: mr read")
+    `LT(u_roce.dwc_v[0] && u_roce.dwc_r[0], "resp -> dma_wr: cmd")
+    `LT(u_roce.dw_v[0] && u_roce.dw_r[0], "resp -> dma_wr: beat")
+    `LT(c_awvalid[0] && c_awready[0], "axi AW (resp)")
+    `LT(c_wvalid[0] && c_wready[0], "axi W (resp)")
+    `LT(c_bvalid[0] && c_bready[0], "axi B (resp)")
+    `LT(u_roce.dwp_v[0] && u_roce.dwp_r[0], "dma_wr -> resp: cpl")
+    `LT(u_roce.u_resp.ev_valid && u_roce.u_resp.ev_ready, "resp_check -> resp_tx: ev")
+    `LT(u_roce.u_resp.wc_valid && u_roce.u_resp.wc_ready, "resp cpl fifo -> resp_tx: cpl")
+    `LT(u_roce.u_resp.act_valid && u_roce.u_resp.act_ready, "resp: payload action done")
+    `LT(u_roce.cmd_v && u_roce.cmd_r, "comp -> req: cmd")
+    `LT(u_roce.c_kick_v && u_roce.c_kick_r, "comp -> req: kick")
+    `LT(u_roce.tc_v && u_roce.tc_r, "comp -> timer: tcmd")
+    `LT(u_roce.cwqe_re, "comp: wqe read")
+    `LT(u_roce.ctx_re_comp, "comp: ctx read")
+    `LT(u_roce.cp_cqe_v && u_roce.cp_cqe_r, "comp -> merge: cqe")
+    `LT(u_roce.sq_cqe_v && u_roce.sq_cqe_r, "sq -> merge: cqe")
+    `LT(u_roce.mg_cqe_v && u_roce.mg_cqe_r, "merge -> cq/wrgen: cqe")
+    `LT(u_roce.gcq_v, "wrgen: cqe in")
+    `LT(u_roce.u_wrgen.c2_v_q, "wrgen: C2 (latency taken)")
+  end
+  logic m_axi_arvalid_any;
+  assign m_axi_arvalid_any = c_arvalid[0] && c_arready[0];
+  `undef LT
+`endif
+
 endmodule
