@@ -32,41 +32,31 @@
 //           or S_WB, and there the same QP again when nothing else waits),
 //           else the QP of an SQ kick waiting in its skid (not queued)
 //   S_RD    the four reads of the turn issued at q_q
-//   S_LD    the read data registered (ws_q, head_q, cpub_q, ctx_q) and what
-//           S_EVAL decides on computed from it (ld_q: RTS, behind the
-//           completer, nothing to send, the send pointer, rewind offsets,
-//           and S_EVAL's case as one-hot flags ld_q.k_*); the WQE at the
-//           state's send pointer is read (the address from the state RAM's
-//           output)
-//   S_EVAL  command, not sending (flush / error event), paused, or send,
-//           chosen by the flags, each state field selected flatly; the WQE
-//           read in S_LD registered (wqe_q), the WQE at ld_q.wa read again
-//           (in every S_EVAL: used when the two differ, a send behind the
-//           completer: S_WQF, one cycle more)
-//   S_WQF   (only then) the WQE read in S_EVAL registered
-//   S_WQE   from wqe_q: rem = length - soff, rem - 1, npsn + 1 and the end of
-//           the local range; the MR read with wqe_q's lkey (looked at on a
-//           WQE's first packet: mrchk)
+//   S_LD    the read data registered (ws_q, head_q, cpub_q, ctx_q) and what S_EVAL decides on
+//           computed from it (ld_q: RTS, behind, nothing to send, the send pointer, rewind
+//           offsets, S_EVAL's case as one-hot ld_q.k_*); the WQE at the state's send pointer
+//           read (its address one LUT from the state RAM's output)
+//   S_EVAL  command, not sending (flush / error event), paused, or send, chosen by the flags,
+//           each state field selected flatly; the WQE read in S_LD registered (wqe_q); the
+//           WQE at ld_q.wa read again, used when the two differ (sending behind the completer)
+//   S_WQF   (then only, one cycle more) the WQE read in S_EVAL registered
+//   S_WQE   from wqe_q: rem = length - soff, rem - 1, npsn + 1, the end of the local range;
+//           the MR read with wqe_q's lkey (checked at a WQE's first packet: mrchk)
 //   S_PRE   the packet computed from registers into pre_q: header, DMA
 //           command, timer arm, PSNs, window, next pointers; the MR check
-//   S_PKT   an MR failure is an EV_LOCERR; else window closed -> S_WB;
-//           else the header, DMA command and timer arm pushed when all have
-//           room (pkt_go, one LUT), the state written back, the QP kicked
-//           again if it has work; the next state is picked by pkt_go between
-//           two made from registers beside it
+//   S_PKT   an MR failure is an EV_LOCERR; else window closed -> S_WB; else header, DMA
+//           command and timer arm pushed when all have room (pkt_go, one LUT; the next state
+//           picked by it between two made from registers), the state written back, the QP
+//           kicked again if it has work
 //   S_WB    the state written back (turns that sent nothing)
 // 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices (the
-// in-table check made before them) and are pushed from the slices' registers
-// a cycle after they are taken, the queued bit at their QPN looked up in two
-// halves across that cycle (no 256:1 mux in front of a decision); the
-// outputs leave from flip-flops: events and timer
-// arms from lib_fifo output registers, DMA commands and headers from output
-// registers of their own that S_PKT's push reaches in one cycle while
-// nothing is queued (a lib_fifo behind each holds the rest). The FIFOs'
-// room, the reset queue's and the ready FIFO's "not empty" are flags
-// registered a cycle ahead. The MR is read
-// in every S_WQE (rd_en from the state register, the key from wqe_q); the
-// WQE address is one LUT from the state RAM's output and ld_q.
+// in-table check made before them), pushed from their registers a cycle later (the queued bit
+// looked up in two halves across it); the outputs leave from flip-flops: events and timer
+// arms from lib_fifo output registers, DMA commands and headers from output registers of their
+// own that S_PKT's push reaches in one cycle while nothing is queued (a lib_fifo behind each
+// holds the rest). The FIFOs' room, the reset queue's and the ready FIFO's "not empty" are
+// flags registered a cycle ahead. The MR is read in every S_WQE (rd_en from the state
+// register, the key from wqe_q).
 `default_nettype none
 
 module roce_req #(
