@@ -32,31 +32,31 @@
 //           or S_WB, and there the same QP again when nothing else waits),
 //           else the QP of an SQ kick waiting in its skid (not queued)
 //   S_RD    the four reads of the turn issued at q_q
-//   S_LD    the read data registered (ws_q, head_q, cpub_q, ctx_q) and what
-//           S_EVAL decides on computed from it (ld_q: RTS, behind the
-//           completer, nothing to send, the send pointer, rewind offsets,
-//           and S_EVAL's case as one-hot flags ld_q.k_*)
-//   S_EVAL  command, not sending (flush / error event), paused, or send,
-//           chosen by the flags, each state field selected flatly: the WQE
-//           at ld_q.wa is read (in every S_EVAL)
-//   S_WQE   the WQE registered with rem = length - soff, rem - 1, npsn + 1
-//           and the end of the local range; the MR read at a WQE's first
-//           packet (mrchk)
+//   S_LD    the read data registered (ws_q, head_q, cpub_q, ctx_q) and what S_EVAL decides on
+//           computed from it (ld_q: RTS, behind, nothing to send, the send pointer, rewind
+//           offsets, S_EVAL's case as one-hot ld_q.k_*); the WQE at the state's send pointer
+//           read (its address one LUT from the state RAM's output)
+//   S_EVAL  command, not sending (flush / error event), paused, or send, chosen by the flags,
+//           each state field selected flatly; the WQE read in S_LD registered (wqe_q); the
+//           WQE at ld_q.wa read again, used when the two differ (sending behind the completer)
+//   S_WQF   (then only, one cycle more) the WQE read in S_EVAL registered
+//   S_WQE   from wqe_q: rem = length - soff, rem - 1, npsn + 1, the end of the local range;
+//           the MR read with wqe_q's lkey (checked at a WQE's first packet: mrchk)
 //   S_PRE   the packet computed from registers into pre_q: header, DMA
 //           command, timer arm, PSNs, window, next pointers; the MR check
-//   S_PKT   an MR failure is an EV_LOCERR; else window closed -> S_WB;
-//           else the header, DMA command and timer arm pushed when all have
-//           room, the state written back, the QP kicked again if it has work
+//   S_PKT   an MR failure is an EV_LOCERR; else window closed -> S_WB; else header, DMA
+//           command and timer arm pushed when all have room (pkt_go, one LUT; the next state
+//           picked by it between two made from registers), the state written back, the QP
+//           kicked again if it has work
 //   S_WB    the state written back (turns that sent nothing)
 // 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices (the
-// in-table check made before them) and are pushed from the slices' registers; the outputs leave from flip-flops: events and timer
-// arms from lib_fifo output registers, DMA commands and headers from output
-// registers of their own that S_PKT's push reaches in one cycle while
-// nothing is queued (a lib_fifo behind each holds the rest). The FIFOs'
-// room, the reset queue's and the ready FIFO's "not empty" are flags
-// registered a cycle ahead. The MR is read
-// in every S_WQE (rd_en from the state register; its key is the WQE RAM's
-// output, the one output not from a flip-flop).
+// in-table check made before them), pushed from their registers a cycle later (the queued bit
+// looked up in two halves across it); the outputs leave from flip-flops: events and timer
+// arms from lib_fifo output registers, DMA commands and headers from output registers of their
+// own that S_PKT's push reaches in one cycle while nothing is queued (a lib_fifo behind each
+// holds the rest). The FIFOs' room, the reset queue's and the ready FIFO's "not empty" are
+// flags registered a cycle ahead. The MR is read in every S_WQE (rd_en from the state
+// register, the key from wqe_q).
 `default_nettype none
 
 module roce_req #(
@@ -151,8 +151,8 @@ module roce_req #(
   if (ACKREQ_EVERY < 1 || 2 * ACKREQ_EVERY > WINDOW || WINDOW > (1 << 22)) begin : g_bad_win
     $error("roce_req: need 1 <= ACKREQ_EVERY <= WINDOW/2 and WINDOW <= 2^22");
   end
-  if ((1 << QAW) != NQP || (1 << MAW) != NMR) begin : g_bad_nqp
-    $error("roce_req: NQP and NMR must be powers of two");
+  if ((1 << QAW) != NQP || (1 << MAW) != NMR || QAW < 3) begin : g_bad_nqp
+    $error("roce_req: NQP and NMR must be powers of two, NQP >= 8");
   end
 
   // ------------------------------------------------------ per-QP state (RAM)
@@ -178,7 +178,8 @@ module roce_req #(
     S_PRE  = 4'd5,   // MR read data valid; the packet computed
     S_PKT  = 4'd6,   // push the packet
     S_WB   = 4'd7,   // write the state back, requeue
-    S_RD   = 4'd8    // the turn's reads (address q_q)
+    S_RD   = 4'd8,   // the turn's reads (address q_q)
+    S_WQF  = 4'd9    // the WQE read in S_EVAL valid (S_LD's read was not at ld_q.wa)
   } state_e;
 
   state_e                  st_q, st_d;
@@ -207,7 +208,8 @@ module roce_req #(
   // a kick's push is decided and written a cycle after it is taken (rp_*:
   // the kick and its lookups, registered); rfn_q counts the QPs written and
   // not popped
-  logic                    rp_v_q, rp_v_d, sk_direct;
+  logic                    rp_v_q, rp_v_d;
+  (* keep *) logic         sk_direct;   // in S_IDLE, nothing else waits: an SQ kick starts its turn at once
   logic [QAW-1:0]          rp_q_q, rp_q_d;
   logic [QAW:0]            rfn_q, rfn_d;
   logic                    self_kick;
@@ -230,17 +232,18 @@ module roce_req #(
   // decided and written a cycle after the kick is taken; an SQ kick that finds the
   // requester in S_IDLE with nothing else waiting (nothing queued, written or
   // being written, no command, no reset) starts its QP's turn at once
-  // instead (sk_direct: its QP is queued nowhere then, so no lookup).
+  // instead (sk_direct: its QP is queued nowhere then, so no lookup; its bit
+  // is set and cleared as if it were pushed and popped at once).
   logic           sk_valid, sk_ready, ck_valid, ck_ready;
   logic [QAW-1:0] sk_qpn, ck_qpn;
   logic           popv_q, popv_d;
   logic [QAW-1:0] popq_q, popq_d;
   logic           in_c, in_k;
-  logic           rp_ss_q, rp_ss_d, rp_in_q, rp_in_d, rp_bit_q, rp_bit_d, rp_clr_q, rp_clr_d;
+  logic           rp_ss_q, rp_ss_d, rp_in_q, rp_in_d, rp_bit, rp_clr_q, rp_clr_d;
   localparam int QLO = QAW / 2, QHI = QAW - QAW / 2;
-  (* keep *) logic qb_ss, qb_ck, qb_sk;   // three lookups side by side (not one behind the source mux)
   (* keep *) logic k_v;                   // a kick sets its QP's bit (rf_in) in this cycle
-  (* keep *) logic sk_idle;               // nothing else waits: an SQ kick starts its turn at once
+  (* keep *) logic sk_nw;                 // nothing else waits (no reset, command, QP queued or being written)
+  (* keep *) logic sk_only;               // an SQ kick inside the table, no other kick
   (* keep *) logic [(1 << QLO)-1:0] kd_lo, pd_lo;   // rf_in, popq_q: low half decoded
   (* keep *) logic [(1 << QHI)-1:0] kd_hi, pd_hi;   // high half, with k_v, popv_q
   logic           rfz_q, rfz_d;           // rfn_q == 0
@@ -265,12 +268,15 @@ module roce_req #(
     ss_q_d   = q_q;
     ck_ready = !ss_v_q;
     sk_ready = !ss_v_q && !ck_valid;
-    popv_d   = rf_pop;
-    popq_d   = rf_out;
     // a kick is pushed unless its QP is queued already (or out of the table: in_c, in_k)
     rf_in    = ss_v_q ? ss_q_q : ck_valid ? ck_qpn : sk_qpn;
-    sk_idle   = st_q == S_IDLE && !rq_valid && !cm_valid && rfz_q && !rp_v_q;
-    sk_direct = sk_idle && !ss_v_q && !ck_valid && sk_valid && in_k;
+    sk_nw     = !rq_valid && !cm_valid && rfz_q && !rp_v_q;
+    sk_only   = !ss_v_q && !ck_valid && sk_valid && in_k;
+    sk_direct = st_q == S_IDLE && sk_nw && sk_only;
+    // (an SQ kick that starts its turn at once sets its bit like any kick
+    // and clears it like a pop: nothing waits then, so nothing pops)
+    popv_d   = rf_pop || sk_direct;
+    popq_d   = sk_direct ? sk_qpn : rf_out;
     // the kick of this cycle, with its lookups, registered (rp_*); its push
     // is decided and written from those registers the cycle after:
     //   a self kick unless its QP is queued (a pop of ss_q_q in the cycle of
@@ -281,10 +287,10 @@ module roce_req #(
     rp_q_d   = rf_in;
     rp_ss_d  = ss_v_q;
     rp_in_d  = ss_v_q || (ck_valid ? in_c : in_k);
-    // the queued bit looked up at each source's QPN at once, then chosen
-    rp_bit_d = (ss_v_q && qb_ss) || (!ss_v_q && ck_valid && qb_ck) || (!ss_v_q && !ck_valid && qb_sk);
+    // (the queued bit at rf_in: half looked up now (lk_q), half from the
+    // registers the cycle after: rp_bit)
     rp_clr_d = popv_q && popq_q == rf_in;
-    rf_push  = rp_v_q && (rp_ss_q ? !rp_bit_q : (rp_in_q && !(rp_bit_q && !rp_clr_q)));
+    rf_push  = rp_v_q && (rp_ss_q ? !rp_bit : (rp_in_q && !(rp_bit && !rp_clr_q)));
     rfn_d    = rfn_q + (QAW+1)'(rf_push) - (QAW+1)'(rf_pop);
     rfz_d    = (rfz_q && !rf_push) || (rfn_q == (QAW+1)'(1) && rf_pop && !rf_push);   // (no pop when empty)
     // the kicked QP's bit is set whether pushed or not (a duplicate's bit is
@@ -292,7 +298,7 @@ module roce_req #(
     // (one kick at a time: the bit of rf_in, set when k_v; a self kick's
     // only when the bit was clear: its pop in this cycle clears it)
     // the QPNs decoded in two halves (kept apart: one LUT per bit after them)
-    k_v = ss_v_q || (ck_valid && in_c) || (!ck_valid && sk_valid && in_k && !sk_idle);   // (!sk_direct)
+    k_v = ss_v_q || (ck_valid && in_c) || (!ck_valid && sk_valid && in_k);   // (sk_direct too)
     for (int j = 0; j < (1 << QLO); j++) begin
       kd_lo[j] = rf_in[QLO-1:0] == QLO'(j);
       pd_lo[j] = popq_q[QLO-1:0] == QLO'(j);
@@ -307,38 +313,52 @@ module roce_req #(
     end
   end
 
-  // The queued bit at each kick source's QPN (ss_q_q, ck_qpn, sk_qpn): a
-  // tree of 4:1 muxes, each level kept apart (one LUT a level).
+  // The queued bit at the kick's QPN in two halves, a tree of 4:1 muxes
+  // (each level kept apart, one LUT a level): in the cycle of the kick the
+  // levels indexed by rf_in's low bits, their outputs registered (lk_q: the
+  // bits of the QPNs that share rf_in's low bits); the cycle after, the rest
+  // indexed by rp_q_q (the same QPN, registered), in front of rf_push.
   localparam int LKL = (QAW + 1) / 2;   // levels
   localparam int LKN = 1 << (2 * LKL);  // the table padded to a power of four
-  logic [QAW-1:0] lk_idx [3];
-  logic           lk_bit [3];
+  localparam int LK1 = (LKL + 1) / 2;   // levels in the kick's cycle
+  localparam int LKM = 1 << (2 * (LKL - LK1));   // bits registered between the halves
+  logic [LKM-1:0] lk_q, lk_d;
+  logic [2*LK1-1:0] lk_ix1;   // rf_in's low bits
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [2*LKL-1:0] lk_ix2;   // rp_q_q (its high bits used)
+  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
-    lk_idx[0] = ss_q_q;
-    lk_idx[1] = ck_qpn;
-    lk_idx[2] = sk_qpn;
-    qb_ss = lk_bit[0];
-    qb_ck = lk_bit[1];
-    qb_sk = lk_bit[2];
+    lk_ix1 = rf_in[2*LK1-1:0];
+    lk_ix2 = (2*LKL)'(rp_q_q);
   end
-  for (genvar s = 0; s < 3; s++) begin : g_lk
-    logic [2*LKL-1:0] ix;
-    assign ix = (2*LKL)'(lk_idx[s]);
-    for (genvar l = 0; l <= LKL; l++) begin : g_l
-      // level l: (4^LKL >> 2l) entries (the table padded to a power of four)
-      (* keep *) logic [(1 << (2*(LKL-l)))-1:0] v;
-      if (l == 0) begin : g_leaf
-        assign v = LKN'(queued_q);
-      end else begin : g_node
-        logic [1:0] sel;
-        assign sel = ix[2*(l-1) +: 2];
-        for (genvar j = 0; j < (1 << (2*(LKL-l))); j++) begin : g_j
-          assign v[j] = sel[1] ? (sel[0] ? g_l[l-1].v[4*j+3] : g_l[l-1].v[4*j+2])
-                               : (sel[0] ? g_l[l-1].v[4*j+1] : g_l[l-1].v[4*j]);
-        end
+  for (genvar l = 0; l <= LKL; l++) begin : g_l
+    // level l: (4^LKL >> 2l) entries
+    (* keep *) logic [(1 << (2*(LKL-l)))-1:0] v;
+    if (l == 0) begin : g_leaf
+      assign v = LKN'(queued_q);
+    end else if (l == LK1 + 1) begin : g_reg
+      logic [1:0] sel;
+      assign sel = lk_ix2[2*(l-1) +: 2];
+      for (genvar j = 0; j < (1 << (2*(LKL-l))); j++) begin : g_j
+        assign v[j] = sel[1] ? (sel[0] ? lk_q[4*j+3] : lk_q[4*j+2])
+                             : (sel[0] ? lk_q[4*j+1] : lk_q[4*j]);
+      end
+    end else begin : g_node
+      logic [1:0] sel;
+      if (l <= LK1) begin : g_s1
+        assign sel = lk_ix1[2*(l-1) +: 2];
+      end else begin : g_s2
+        assign sel = lk_ix2[2*(l-1) +: 2];
+      end
+      for (genvar j = 0; j < (1 << (2*(LKL-l))); j++) begin : g_j
+        assign v[j] = sel[1] ? (sel[0] ? g_l[l-1].v[4*j+3] : g_l[l-1].v[4*j+2])
+                             : (sel[0] ? g_l[l-1].v[4*j+1] : g_l[l-1].v[4*j]);
       end
     end
-    assign lk_bit[s] = g_l[LKL].v[0];
+  end
+  always_comb begin
+    lk_d   = g_l[LK1].v;
+    rp_bit = g_l[LKL].v[0];
   end
 
   // ------------------------------------------------------------ QP resets
@@ -476,11 +496,13 @@ module roce_req #(
   );
 
   // completer commands, through a register slice
-  logic                cm_valid, cm_ready;
+  // (with "its QP inside the table", checked before the slice: cm_in)
+  logic                cm_valid, cm_ready, cm_in;
   roce_req_pkg::rcmd_t cm;
-  lib_skid #(.WIDTH(roce_req_pkg::RCMD_W)) u_cmd_skid (
-    .clk, .rst, .s_valid(s_cmd_valid), .s_ready(s_cmd_ready), .s_data(s_cmd),
-    .m_valid(cm_valid), .m_ready(cm_ready), .m_data(cm)
+  lib_skid #(.WIDTH(roce_req_pkg::RCMD_W + 1)) u_cmd_skid (
+    .clk, .rst, .s_valid(s_cmd_valid), .s_ready(s_cmd_ready),
+    .s_data({s_cmd.qpn[23:QAW] == '0, s_cmd}),
+    .m_valid(cm_valid), .m_ready(cm_ready), .m_data({cm_in, cm})
   );
 
   // ------------------------------------------------------------ the packet
@@ -676,6 +698,7 @@ module roce_req #(
     logic [PW-1:0] wa;       // the pointer S_EVAL sends from (its WQE is read there)
     logic [31:0]   soff_b;   // the byte offset of the jump (completer's una)
     logic [31:0]   soff_c;   // the byte offset of a command's rewind
+    logic          spec;     // wa is where S_LD read the WQE (the state's send pointer)
     // S_EVAL's case, one-hot but for k_none (a command on a QP in ERROR, a
     // paused QP), and the state's fields S_EVAL sets, from the reads
     logic          ini;      // the state is inited from the context (first use in RTS)
@@ -729,6 +752,8 @@ module roce_req #(
     eq_s        = v_init ? head_rd_data == '0 : !ld_n.ne_sr;
     ld_n.empty  = ld_n.behind ? eq_c : eq_s;
     ld_n.wa     = ld_n.behind ? cptr_m : v_sptr;
+    ld_n.spec   = ld_n.behind ? cptr_m[SAW-1:0] == sr_rdata.sptr[SAW-1:0]
+                              : !v_init || sr_rdata.sptr[SAW-1:0] == '0;
     dpsn_b      = cpub_rd_data.una - cpub_rd_data.fpsn;
     dpsn_c      = cmd_q.psn - cmd_q.fpsn;
     ld_n.soff_b = 32'(dpsn_b) << ld_shift;
@@ -774,11 +799,13 @@ module roce_req #(
   logic           et_more, et_kick, et_cmd, et_pop, et_is_cmd;
   logic [QAW-1:0] et_q;
   state_e         et_st;
+  (* keep *) logic idle_rd;   // S_IDLE starts a turn: nt_rd || sk_direct
   always_comb begin
+    idle_rd = !rq_valid && (cm_valid ? cm_in : (!rfz_q || (!rp_v_q && sk_only)));
     nt_cmd = !rq_valid && cm_valid;
     nt_pop = !rq_valid && !cm_valid && !rfz_q;   // (rf_valid)
     nt_q   = nt_cmd ? cm.qpn[QAW-1:0] : rf_out;
-    nt_rd  = nt_cmd ? cm.qpn[23:QAW] == '0 : nt_pop;
+    nt_rd  = nt_cmd ? cm_in : nt_pop;
 
     et_more   = (st_q == S_PKT) ? pre_q.kick : rekick_q;
     et_cmd    = nt_cmd;
@@ -830,7 +857,7 @@ module roce_req #(
                                                 : 5'd0;
     ev_st      = S_WB;
     if (ld_q.k_stale) ev_st = S_IDLE;
-    if (ld_q.k_send && !ld_q.empty) ev_st = S_WQE;
+    if (ld_q.k_send && !ld_q.empty) ev_st = ld_q.spec ? S_WQE : S_WQF;
     if (ev_evw && !ev_in_ready) ev_st = S_EVAL;
     // the state's fields, each by the cases that set it
     ev_ws = ws_q;
@@ -886,10 +913,13 @@ module roce_req #(
     cpub_rd_en  = st_q == S_RD;
     ctx_rd_en   = st_q == S_RD;
     head_rd_qpn = q_q;
-    // the WQE at the send pointer is read in every S_EVAL (wherever it goes)
-    wqe_rd_en   = st_q == S_EVAL;
-    wqe_rd_addr = {q_q, ld_q.wa[SAW-1:0]};
-    // the MR of the WQE read in every S_WQE (its entry is looked at when mrchk)
+    // the WQE at the state's send pointer is read in every S_LD (from the
+    // state RAM's output), the one S_EVAL sends from in every S_EVAL (used
+    // when they differ: S_WQF)
+    wqe_rd_en   = st_q == S_LD || st_q == S_EVAL;
+    wqe_rd_addr = {q_q, (st_q == S_LD) ? sr_rdata.sptr[SAW-1:0] : ld_q.wa[SAW-1:0]};
+    // the MR of the WQE read in every S_WQE, its key from wqe_q (its entry
+    // is looked at when mrchk)
     mr_rd_en    = st_q == S_WQE;
     mr_rd_key   = wqe_q.lkey;
     ev_push     = 1'b0;
@@ -921,16 +951,12 @@ module roce_req #(
         cm_ready = nt_cmd;
         rf_pop   = nt_pop;
         if (nt_cmd) cmd_d = cm;
-        if (nt_cmd || nt_pop) begin
-          is_cmd_d = nt_cmd;
-          q_d      = nt_q;
-        end
-        if (nt_rd) st_d = S_RD;
-        if (sk_direct) begin
-          is_cmd_d = 1'b0;
-          q_d      = sk_qpn;
-          st_d     = S_RD;
-        end
+        // the turn's QP (q_q, is_cmd_q are not looked at while idle: set
+        // whether a turn starts or not): a command's, the ready FIFO's, else
+        // the SQ kick's (sk_direct)
+        is_cmd_d = nt_cmd;
+        q_d      = (nt_cmd || nt_pop) ? nt_q : sk_qpn;
+        st_d     = idle_rd ? S_RD : S_IDLE;
       end
 
       S_RD: st_d = S_LD;
@@ -946,6 +972,7 @@ module roce_req #(
       S_EVAL: begin
         st_d     = ev_st;
         ws_d     = ev_ws;
+        wqe_d    = wqe_rd_data;   // read in S_LD (a repeated S_EVAL: in S_EVAL; sends nothing)
         ev_push  = ev_evw && ev_in_ready;
         ev_in.kind   = ev_kind;
         ev_in.ptr    = ev_ptr;
@@ -954,27 +981,31 @@ module roce_req #(
         if (ld_q.k_rew) rekick_d = cmd_q.kind == roce_req_pkg::RC_RETRY;
       end
 
+      S_WQF: begin
+        wqe_d = wqe_rd_data;      // read in S_EVAL at ld_q.wa
+        st_d  = S_WQE;
+      end
+
       S_WQE: begin
-        wqe_d   = wqe_rd_data;
-        rem_d   = wqe_rd_data.length - ws_q.soff;
-        remm1_d = wqe_rd_data.length + ~ws_q.soff;
-        rnz_d   = wqe_rd_data.length != ws_q.soff;
+        rem_d   = wqe_q.length - ws_q.soff;
+        remm1_d = wqe_q.length + ~ws_q.soff;
+        rnz_d   = wqe_q.length != ws_q.soff;
         npsn1_d = ws_q.npsn + 24'd1;
         // the end of the local range: an atomic's 8 bytes, else the WQE's length
-        vend_d  = {1'b0, wqe_rd_data.local_addr} +
-                  ((wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
-                    wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD) ? 65'd8 : 65'(wqe_rd_data.length));
+        vend_d  = {1'b0, wqe_q.local_addr} +
+                  ((wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
+                    wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD) ? 65'd8 : 65'(wqe_q.length));
         // the MR is checked at the first packet of a WQE with a local range
-        mrchk_d = ws_q.soff == '0 && (wqe_rd_data.length != '0 ||
-                                      wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
-                                      wqe_rd_data.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD);
-        mr_rd_key = wqe_rd_data.lkey;
-        st_d      = S_PRE;
+        mrchk_d = ws_q.soff == '0 && (wqe_q.length != '0 ||
+                                      wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
+                                      wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD);
+        st_d    = S_PRE;
       end
 
       S_PRE: st_d = S_PKT;
 
       S_PKT: begin
+        st_d = pkt_st;
         if (pre_q.mrbad) begin
           ev_in.kind   = roce_req_pkg::EV_LOCERR;
           ev_in.ptr    = ws_q.sptr;
@@ -982,10 +1013,7 @@ module roce_req #(
           if (ev_in_ready) begin
             ev_push    = 1'b1;
             cnt_lerr_d = cnt_lerr_q + 32'd1;
-            st_d       = S_WB;
           end
-        end else if (!pre_q.win) begin
-          st_d = S_WB;                      // the completer kicks when the window opens
         end else if (pkt_go) begin
           cnt_pkt_d = cnt_pkt_q + 32'd1;
           if (pre_q.adv) begin
@@ -1009,7 +1037,6 @@ module roce_req #(
           if (et_cmd) cmd_d = cm;
           is_cmd_d  = et_is_cmd;
           q_d       = et_q;
-          st_d      = et_st;
         end
       end
 
@@ -1031,10 +1058,21 @@ module roce_req #(
     endcase
   end
 
-  // S_PKT: the packet goes (one LUT from flip-flops, kept apart)
+  // S_PKT: the packet goes (one LUT from flip-flops, kept apart); its next
+  // state picked by pkt_go in one LUT a bit between two made from registers
+  // beside it: the turn's end (et_st: pkt_rd, S_RD, else S_IDLE) and the
+  // state when nothing is pushed (pkt_np: S_WB once an EV_LOCERR goes or
+  // with the window closed, the completer kicking when it opens; else S_PKT
+  // again)
+  (* keep *) logic pkt_rd;
+  (* keep *) state_e pkt_np;
+  state_e pkt_st;
   always_comb begin
     pkt_go   = pre_q.ok && hd_in_ready && (!pre_q.ackreq || tc_in_ready) && (!pre_q.dcp || dc_in_ready);
     pkt_push = st_q == S_PKT && pkt_go;
+    pkt_rd   = !rq_valid && (cm_valid ? cm_in : (!rfz_q || pre_q.kick));   // et_st == S_RD in S_PKT
+    pkt_np   = (pre_q.mrbad ? ev_in_ready : !pre_q.win) ? S_WB : S_PKT;
+    pkt_st   = pkt_go ? (pkt_rd ? S_RD : S_IDLE) : pkt_np;
   end
 
   always_comb begin
@@ -1095,7 +1133,7 @@ module roce_req #(
     rp_q_q  <= rp_q_d;
     rp_ss_q  <= rp_ss_d;
     rp_in_q  <= rp_in_d;
-    rp_bit_q <= rp_bit_d;
+    lk_q     <= lk_d;
     rp_clr_q <= rp_clr_d;
     ss_q_q  <= ss_q_d;
     rem_q   <= rem_d;
@@ -1122,6 +1160,14 @@ module roce_req #(
       $error("roce_req: room flags differ from the FIFOs' s_ready");
     // the reset queue's flag is its "not empty" (once both were reset)
     if (!rst && rst_seen_q) assert (rqv_q == rq_ne) else $error("roce_req: reset queue flag");
+  end
+  // the WQE in wqe_q at S_WQE is the one at the pointer S_EVAL sends from
+  logic [QAW+SAW-1:0] chk_ra_q, chk_wa_q;
+  always_ff @(posedge clk) begin
+    if (wqe_rd_en) chk_ra_q <= wqe_rd_addr;
+    if (st_q == S_EVAL || st_q == S_WQF) chk_wa_q <= chk_ra_q;
+    if (!rst && st_q == S_WQE)
+      assert (chk_wa_q == {q_q, ld_q.wa[SAW-1:0]}) else $error("roce_req: the WQE read is not at the send pointer (QP %0d)", q_q);
   end
   // the PSN count from the one-hot shift and rem != 0 (registered) is the plain one
   always_ff @(posedge clk) begin
