@@ -42,12 +42,12 @@
 //   S_WQF   (then only, one cycle more) the WQE read in S_EVAL registered
 //   S_WQE   from wqe_q: rem = length - soff, rem - 1, npsn + 1, the end of the local range;
 //           the MR read with wqe_q's lkey (checked at a WQE's first packet: mrchk)
-//   S_PRE   the packet computed from registers into pre_q: header, DMA
-//           command, timer arm, PSNs, window, next pointers; the MR check
+//   S_PRE   the packet computed from registers into pre_q: header, DMA command, timer arm,
+//           PSNs, window, next pointers; the MR check (base + length - end: one carry chain)
 //   S_PKT   an MR failure is an EV_LOCERR; else window closed -> S_WB; else header, DMA
-//           command and timer arm pushed when all have room (pkt_go, one LUT; the next state
-//           picked by it between two made from registers), the state written back, the QP
-//           kicked again if it has work
+//           command and timer arm pushed when all have room (pkt_go, one LUT); the next state,
+//           QP, command and pops picked by pkt_go and in_pkt_q (st_q == S_PKT, a flip-flop)
+//           from kept values; the state written back, the QP kicked again if it has work
 //   S_WB    the state written back (turns that sent nothing)
 // 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices (the
 // in-table check made before them), pushed from their registers a cycle later (the queued bit
@@ -183,6 +183,7 @@ module roce_req #(
   } state_e;
 
   state_e                  st_q, st_d;
+  logic                    in_pkt_q, in_pkt_d;   // st_q == S_PKT, as a flip-flop of its own
   logic [QAW-1:0]          init_q, init_d;
   logic [QAW-1:0]          q_q, q_d;            // QP of this turn
   logic                    is_cmd_q, is_cmd_d;  // turn of a completer command
@@ -558,7 +559,7 @@ module roce_req #(
   roce_pkg::tx_hdr_t    th;
   logic [3:0]           mr_need;
   logic                 mr_ok;
-  logic [64:0]          mr_end;          // base + length of the MR
+  logic [65:0]          mr_sa, mr_sb, mr_sc, mr_s, mr_k;   // base + length - vend, carry-saved
   (* keep *) logic [10:0] mr_keq;        // key bits 3g .. 3g+2 equal
   logic [32:0]          mr_k33, wq_k33;
   /* verilator lint_off UNUSEDSIGNAL */
@@ -674,12 +675,18 @@ module roce_req #(
     mr_need = (is_rd || is_at) ? roce_qp_pkg::ACC_LOCAL_WRITE : 4'b0000;
     // The key compare as a tree (3 bit pairs per LUT, kept apart), the range
     // tests as carry chains (the sign of a difference).
-    mr_end  = {1'b0, mr_rd_data.base} + {1'b0, mr_rd_data.length};
+    // base + length - vend as one carry chain: the three operands (vend
+    // negated, the +1 in the carries' free low bit) added carry-save first
+    mr_sa   = {2'b0, mr_rd_data.base};
+    mr_sb   = {2'b0, mr_rd_data.length};
+    mr_sc   = ~{1'b0, vend_q};
+    mr_s    = mr_sa ^ mr_sb ^ mr_sc;
+    mr_k    = {(mr_sa[64:0] & mr_sb[64:0]) | (mr_sa[64:0] & mr_sc[64:0]) | (mr_sb[64:0] & mr_sc[64:0]), 1'b1};
     mr_k33  = {1'b0, mr_rd_data.key};
     wq_k33  = {1'b0, wqe_q.lkey};
     for (int g = 0; g < 11; g++) mr_keq[g] = mr_k33[3*g +: 3] == wq_k33[3*g +: 3];
     mr_lo   = {1'b0, wqe_q.local_addr} - {1'b0, mr_rd_data.base};    // [64]: local_addr < base
-    mr_hi   = {1'b0, mr_end} - {1'b0, vend_q};                        // [65]: mr_end < vend
+    mr_hi   = mr_s + mr_k;                                             // [65]: base + length < vend
     mr_ok   = mr_rd_data.valid && &mr_keq && (mr_rd_data.access & mr_need) == mr_need && !mr_lo[64] && !mr_hi[65];
     pre_n.mrbad = mrchk_q && !mr_ok;
     pre_n.ok    = !pre_n.mrbad && pre_n.win;
@@ -796,8 +803,9 @@ module roce_req #(
   // pushed to the ready FIFO instead when another turn goes first).
   logic           nt_cmd, nt_pop, nt_rd;
   logic [QAW-1:0] nt_q;
-  logic           et_more, et_kick, et_cmd, et_pop, et_is_cmd;
-  logic [QAW-1:0] et_q;
+  logic           et_more;
+  (* keep *) logic et_kick, et_cmd, et_pop, et_is_cmd;   // kept: S_PKT's turn end picks them by pkt_push alone
+  (* keep *) logic [QAW-1:0] et_q;
   state_e         et_st;
   (* keep *) logic idle_rd;   // S_IDLE starts a turn: nt_rd || sk_direct
   always_comb begin
@@ -878,13 +886,19 @@ module roce_req #(
 
   // ------------------------------------------------------------ the FSM
   rst_t          ws;      // the turn's new state (module level: Yosys 0.23 takes no struct locals)
-  (* keep *) logic pkt_go, pkt_push;
+  // the FSM's turn choice and handshakes but for S_PKT's turn end, kept:
+  // pkt_push picks between them and et_* in one LUT (below)
+  (* keep *) logic [QAW-1:0]    q_f;
+  (* keep *) logic              is_cmd_f, cm_ready_f, rf_pop_f, self_kick_f;
+  (* keep *) roce_req_pkg::rcmd_t cmd_f;
+  (* keep *) logic pkt_go;
+  logic            pkt_push;
   always_comb begin
     st_d        = st_q;
     init_d      = init_q;
-    q_d         = q_q;
-    is_cmd_d    = is_cmd_q;
-    cmd_d       = cmd_q;
+    q_f         = q_q;
+    is_cmd_f    = is_cmd_q;
+    cmd_f       = cmd_q;
     ws_d        = ws_q;
     head_d      = head_q;
     cpub_d      = cpub_q;
@@ -901,9 +915,9 @@ module roce_req #(
     cnt_lerr_d  = cnt_lerr_q;
 
     rq_ready    = 1'b0;
-    cm_ready    = 1'b0;
-    rf_pop      = 1'b0;
-    self_kick   = 1'b0;
+    cm_ready_f  = 1'b0;
+    rf_pop_f    = 1'b0;
+    self_kick_f = 1'b0;
     sr_we       = 1'b0;
     sr_waddr    = q_q;
     sr_wdata    = ws_q;
@@ -948,14 +962,14 @@ module roce_req #(
           sr_waddr = rq_qpn[QAW-1:0];
           sr_wdata = '0;
         end
-        cm_ready = nt_cmd;
-        rf_pop   = nt_pop;
-        if (nt_cmd) cmd_d = cm;
+        cm_ready_f = nt_cmd;
+        rf_pop_f   = nt_pop;
+        if (nt_cmd) cmd_f = cm;
         // the turn's QP (q_q, is_cmd_q are not looked at while idle: set
         // whether a turn starts or not): a command's, the ready FIFO's, else
         // the SQ kick's (sk_direct)
-        is_cmd_d = nt_cmd;
-        q_d      = (nt_cmd || nt_pop) ? nt_q : sk_qpn;
+        is_cmd_f = nt_cmd;
+        q_f      = (nt_cmd || nt_pop) ? nt_q : sk_qpn;
         st_d     = idle_rd ? S_RD : S_IDLE;
       end
 
@@ -1031,31 +1045,41 @@ module roce_req #(
           sr_we     = 1'b1;
           sr_waddr  = q_q;
           sr_wdata  = ws;
-          self_kick = et_kick;
-          cm_ready  = et_cmd;
-          rf_pop    = et_pop;
-          if (et_cmd) cmd_d = cm;
-          is_cmd_d  = et_is_cmd;
-          q_d       = et_q;
+          // (the turn's end: pkt_push below)
         end
       end
 
       S_WB: begin
-        sr_we     = 1'b1;
-        sr_waddr  = q_q;
-        sr_wdata  = ws_q;
-        rekick_d  = 1'b0;
-        self_kick = et_kick;
-        cm_ready  = et_cmd;
-        rf_pop    = et_pop;
-        if (et_cmd) cmd_d = cm;
-        is_cmd_d  = et_is_cmd;
-        q_d       = et_q;
-        st_d      = et_st;
+        sr_we       = 1'b1;
+        sr_waddr    = q_q;
+        sr_wdata    = ws_q;
+        rekick_d    = 1'b0;
+        self_kick_f = et_kick;
+        cm_ready_f  = et_cmd;
+        rf_pop_f    = et_pop;
+        if (et_cmd) cmd_f = cm;
+        is_cmd_f    = et_is_cmd;
+        q_f         = et_q;
+        st_d        = et_st;
       end
 
       default: st_d = S_IDLE;
     endcase
+  end
+
+  // S_PKT's turn end (the packet taken: S_WB's work in this cycle), picked
+  // by pkt_push (pkt_go and the flip-flop in_pkt_q) between kept values so
+  // that each of these is one LUT after pkt_go, the FIFOs' pops and pushes
+  // at most one more (pkt_push itself is folded into them)
+  always_comb begin
+    // st_d == S_PKT: from S_PRE, or S_PKT again (no push, pkt_np)
+    in_pkt_d  = st_q == S_PRE || (in_pkt_q && !pkt_go && pkt_np == S_PKT);
+    q_d       = pkt_push ? et_q : q_f;
+    is_cmd_d  = pkt_push ? et_is_cmd : is_cmd_f;
+    cmd_d     = (pkt_push && et_cmd) ? cm : cmd_f;
+    cm_ready  = pkt_push ? et_cmd : cm_ready_f;
+    rf_pop    = pkt_push ? et_pop : rf_pop_f;
+    self_kick = pkt_push ? et_kick : self_kick_f;
   end
 
   // S_PKT: the packet goes (one LUT from flip-flops, kept apart); its next
@@ -1069,7 +1093,7 @@ module roce_req #(
   state_e pkt_st;
   always_comb begin
     pkt_go   = pre_q.ok && hd_in_ready && (!pre_q.ackreq || tc_in_ready) && (!pre_q.dcp || dc_in_ready);
-    pkt_push = st_q == S_PKT && pkt_go;
+    pkt_push = in_pkt_q && pkt_go;
     pkt_rd   = !rq_valid && (cm_valid ? cm_in : (!rfz_q || pre_q.kick));   // et_st == S_RD in S_PKT
     pkt_np   = (pre_q.mrbad ? ev_in_ready : !pre_q.win) ? S_WB : S_PKT;
     pkt_st   = pkt_go ? (pkt_rd ? S_RD : S_IDLE) : pkt_np;
@@ -1090,6 +1114,7 @@ module roce_req #(
   always_ff @(posedge clk) begin
     if (rst) begin
       st_q       <= S_INIT;
+      in_pkt_q   <= 1'b0;
       init_q     <= '0;
       queued_q   <= '0;
       popv_q     <= 1'b0;
@@ -1110,6 +1135,7 @@ module roce_req #(
       cnt_lerr_q <= '0;
     end else begin
       st_q       <= st_d;
+      in_pkt_q   <= in_pkt_d;
       init_q     <= init_d;
       queued_q   <= queued_d;
       popv_q     <= popv_d;
@@ -1153,6 +1179,7 @@ module roce_req #(
   // each QP is queued at most once: the ready FIFO never fills
   always_ff @(posedge clk) begin
     if (!rst && rf_push) assert (rf_in_ready) else $error("roce_req: ready FIFO full");
+    if (!rst) assert (in_pkt_q == (st_q == S_PKT)) else $error("roce_req: in_pkt_q differs from st_q == S_PKT");
     // the QPs written and not popped are what the FIFO holds
     if (!rst) assert ((rfn_q != '0) == rf_valid && rfz_q == (rfn_q == '0)) else $error("roce_req: ready FIFO count");
     // the room flags are the FIFOs' s_ready
