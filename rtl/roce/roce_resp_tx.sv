@@ -68,6 +68,13 @@
 // (ev.nak || err_q: err_q as an EV_ACK head sees it) and age_old_q (the
 // pending ACK is ACK_COALESCE cycles old). The EV_ACK decision is taken in
 // parts kept apart (ack_ok, ack_fl, ack_go), each a LUT of registers.
+// Whether the head event's QP has a context in use is registered too, per
+// group of three contexts (xbg_q, from the next head's QPN matches and the
+// contexts in use or allocated now, in parts like qm_q's): x_bf = |xbg_q is
+// at least x_busy, and the same unless a context was freed (or done without
+// a trailing answer) or a QP reset came in the last cycle (xch_q); the
+// decisions that look at it (the EV_ACK's trailing answer or own context,
+// the atomic's answer) wait a cycle then, so they start at flip-flops.
 //
 // The READ contexts, cycle by cycle: in cycle 0 a context is written
 // (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
@@ -377,6 +384,14 @@ module roce_resp_tx #(
   (* keep *) logic x_busy;                        // the head event's QP has a context in use
   localparam int NG3 = (RD_CTX + 2) / 3;           // groups of three contexts
   (* keep *) logic [NG3-1:0] xb_g, xo_g, xa_g;     // per group: xb, xto, xta reduced
+  // x_busy for the decisions, from flip-flops: per group, registered from the
+  // next head's QPN match and "in use next cycle" without the frees and
+  // resets of this cycle (xbg_q: at least x_busy's groups); exact unless a
+  // context was freed or a QP reset came last cycle (xch_q: the decisions
+  // that need x_busy wait a cycle then)
+  logic [NG3-1:0] xbg_q, xbg_d;
+  (* keep *) logic [NG3-1:0] xsk_g, xin_g, xap_g;  // per group: in use and of the skid's, s_ev's QP; allocated now
+  logic           xch_q, xch_d, x_bf;
   logic        free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
   logic [CXW-1:0] x_tail, free_i, sel, ch, sel_q;
   logic [NC-1:0]  xb, xt, xto, xta, fr;
@@ -482,6 +497,30 @@ module roce_resp_tx #(
     else               pm_d = ev_sk ? qe_sk : qe_in;
   end
 
+  // ---- x_busy a cycle ahead, per group: a context in use next cycle unless
+  // freed or reset now (then xch_q), or allocated now (ap_v_q), and of the
+  // next head's QP (qm_d)
+  // (in parts, as qm_d's: the head stays, xb_g, as no context is allocated
+  // then; the next head from the skid register, from s_ev; a context
+  // allocated now is the present head's)
+  always_comb begin
+    for (int g = 0; g < NG3; g++) begin
+      xsk_g[g] = 1'b0;
+      xin_g[g] = 1'b0;
+      xap_g[g] = 1'b0;
+      for (int k = 0; k < 3; k++) begin
+        if (3 * g + k < NC) begin
+          xsk_g[g] = xsk_g[g] || (cs_v[3*g+k] && qm_sk[3*g+k]);
+          xin_g[g] = xin_g[g] || (cs_v[3*g+k] && qm_in[3*g+k]);
+          xap_g[g] = xap_g[g] || (!cs_v[3*g+k] && ap_oh_q[3*g+k]);
+        end
+      end
+      xbg_d[g] = !ev_adv ? xb_g[g] :
+                 ev_sk   ? (xsk_g[g] || (ap_v_q && qe_sk && xap_g[g])) :
+                           (xin_g[g] || (ap_v_q && qe_in && xap_g[g]));
+    end
+  end
+
   // ---- the contexts of the head event's QP, and a free context, as one-hot
   // vectors reduced in parallel: xt (the QP's youngest context: at most one),
   // fr (the first context not in use)
@@ -518,6 +557,7 @@ module roce_resp_tx #(
       end
     end
     x_busy      = |xb_g;
+    x_bf        = |xbg_q;
     x_tail_ok   = (|xo_g) || (!ne_q && (|xa_g));
     free_v      = free_v_q;
     for (int i = 0; i < NC; i++) begin
@@ -579,14 +619,14 @@ module roce_resp_tx #(
     if (ack_go) begin
       if (!se_q) begin
         ack_ready = 1'b1;
-      end else if (x_busy) begin
+      end else if (x_bf) begin
         // after the QP's READ responses: the trailing answer of its
         // youngest context (an ACK replaces an earlier trailing ACK),
-        // else a context of its own
-        if (x_tail_ok) begin
+        // else a context of its own (x_bf not sure, xch_q: a cycle later)
+        if (!xch_q && x_tail_ok) begin
           trail_we  = 1'b1;
           ack_ready = 1'b1;
-        end else if (free_v) begin
+        end else if (!xch_q && free_v) begin
           ack_alloc_h = 1'b1;
           ack_ready   = 1'b1;
         end
@@ -697,23 +737,24 @@ module roce_resp_tx #(
     if (st_q[S_AT_ACK]) begin
       // the answer goes out now, or after the QP's READ responses (the
       // memory is updated now: IB fence semantics, as for a WRITE)
-      if (!qp_reset_valid && (x_busy ? free_v : se_room)) begin
-        at_push    = !x_busy;
-        at_alloc_h = x_busy;
+      // (x_bf: at least x_busy, the same unless xch_q)
+      if (!qp_reset_valid && (x_bf ? free_v && !xch_q : se_room)) begin
+        at_push    = !x_bf;
+        at_alloc_h = x_bf;
         c_we       = !err_q && !killed_q;
         at_ready   = 1'b1;
         inc_atomic_d = !err_q;
-        at_inc_nak = err_q && !x_busy;           // a deferred NAK is counted when sent
+        at_inc_nak = err_q && !x_bf;             // a deferred NAK is counted when sent
         at_dma_err = err_q;
-      end else if (!qp_reset_valid && !x_busy) begin
+      end else if (!qp_reset_valid && !x_bf) begin
         at_push    = 1'b1;                       // waits for room in the header FIFO
       end
     end
     if (st_q[S_DUP]) begin
       if (hit_q) begin
-        at_push = !x_busy;
-        if (x_busy ? free_v : se_room) begin
-          at_alloc_h = x_busy;
+        at_push = !x_bf;
+        if (x_bf ? free_v && !xch_q : se_room) begin
+          at_alloc_h = x_bf;
           at_ready   = 1'b1;
         end
       end else begin
@@ -1152,6 +1193,9 @@ module roce_resp_tx #(
       dnf[i]    = done[i] && !cs.tv;
     end
     free_v_d = |(~cs_v & ~(ap_oh_q & {NC{ap_v_q}})) || (fire && sel_done_q) || (!tr_v_q && (|dnf));
+    // a context freed now (|freed, or one done without a trailing answer
+    // whose answer is written now: a cycle of waiting more) or a QP reset
+    xch_d    = (fire && sel_done_q) || (|dnf) || qp_reset_valid;
   end
 
   // ---- READ data through to m_axis_tx; atomic data (tag 1) taken here
@@ -1267,6 +1311,8 @@ module roce_resp_tx #(
       awc_v_q    <= 1'b0;
       krs_q      <= 1'b0;
       krs_q_1    <= 1'b0;
+      xbg_q      <= '0;
+      xch_q      <= 1'b0;
       pop_q      <= 1'b0;
       ap_v_q     <= 1'b0;
       tr_v_q     <= 1'b0;
@@ -1302,6 +1348,8 @@ module roce_resp_tx #(
       awc_v_q    <= awc_v_d;
       krs_q      <= qp_reset_valid || krs_q_1;
       krs_q_1    <= qp_reset_valid;
+      xbg_q      <= xbg_d;
+      xch_q      <= xch_d;
       pop_q      <= ev_ready;
       ap_v_q     <= ap_v_d;
       tr_v_q     <= trail_we;
@@ -1388,6 +1436,8 @@ module roce_resp_tx #(
         $error("roce_resp_tx: the chosen context %0d is no longer in use without a QP reset", sel_q);
       if (sel_v_q ? sel_oh_q != NC'(1) << sel_q : sel_oh_q != '0)
         $error("roce_resp_tx: sel_oh_q %b is not sel_q %0d", sel_oh_q, sel_q);
+      if (ev_valid && !pop_q && (x_busy && !x_bf || !xch_q && x_busy != x_bf))
+        $error("roce_resp_tx: x_bf %b is not x_busy %b", x_bf, x_busy);
       if (!$onehot0(xt) || (x_busy && xt == '0))
         $error("roce_resp_tx: the head event's QP has %0d youngest contexts", $countones(xt));
       if (pend_v_q && pm_q != (pend_q.qpn == ev.qpn))
