@@ -44,7 +44,9 @@
 // header FIFO has a registered output (lib_fifo, +1 cycle), the command FIFO
 // an output register a command reaches in the cycle after it was decided
 // when the FIFO is empty (so the RD_AHEAD loop is as short as before: a READ
-// packet's data counts as through when its last beat enters u_rd). The
+// packet's data counts as through when its last beat enters u_rd; its
+// room, cf_room_q, is registered from the next count, so a fire starts at
+// flip-flops). The
 // atomic's state machine is one-hot (st_q[S_x]). Its new value is computed
 // in a state of its own (S_AT_NV, +1 cycle) into the register that drives
 // m_aw_axis_tdata; the counter pulses are registered (+1 cycle; the ACK/NAK
@@ -297,7 +299,7 @@ module roce_resp_tx #(
   logic                 cf_in_valid, cf_in_ready;
   mem_pkg::dma_rd_cmd_t cf_in;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [2:0]           hf_cnt, cf_cnt;            // occupancy: not needed
+  logic [2:0]           hf_cnt, cf_cnt;            // occupancy (hf_cnt: not needed)
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- the inputs, each through a skid buffer (registered ready, registered data)
@@ -704,8 +706,8 @@ module roce_resp_tx #(
     rd_bad  = rd_user.status != mem_pkg::DMA_OK;
     wr_done = (!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready);
     st_d[S_IDLE]   = (st_q[S_IDLE] && !at_start) || ((st_q[S_AT_ACK] || st_q[S_DUP]) && at_ready);
-    st_d[S_AT_CMD] = (at_start && ev.kind == roce_qp_pkg::EV_ATOMIC) || (st_q[S_AT_CMD] && !cf_in_ready);
-    st_d[S_AT_RD]  = (st_q[S_AT_CMD] && cf_in_ready) || (st_q[S_AT_RD] && !rd_fin);
+    st_d[S_AT_CMD] = (at_start && ev.kind == roce_qp_pkg::EV_ATOMIC) || (st_q[S_AT_CMD] && !cf_room_q);
+    st_d[S_AT_RD]  = (st_q[S_AT_CMD] && cf_room_q) || (st_q[S_AT_RD] && !rd_fin);
     st_d[S_AT_NV]  = st_q[S_AT_RD] && rd_fin && !rd_bad;
     st_d[S_AT_WR]  = st_q[S_AT_NV] || (st_q[S_AT_WR] && !wr_done);
     st_d[S_AT_CPL] = (st_q[S_AT_WR] && wr_done) || (st_q[S_AT_CPL] && !s_aw_cpl_valid);
@@ -953,7 +955,7 @@ module roce_resp_tx #(
     sel_v   = sel_v_q && !krs_q && (!sel_pay_q || ahead_q < AHW'(RD_AHEAD));
     plen    = 32'(plen_q[sel]);
     sel_pay = sel_pay_q;
-    fire = sel_v && !seh_v_q && hf_in_ready && (!sel_pay || (!se_cmd && cf_in_ready));
+    fire = sel_v && !seh_v_q && hf_in_ready && (!sel_pay || (!se_cmd && cf_room_q));
   end
 
   // ---- each context's next packet, computed from the registered context a cycle ahead
@@ -1208,7 +1210,7 @@ module roce_resp_tx #(
     // a READ packet's data is through when its last beat enters u_rd
     if (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast && s_rd_axis_tuser.tag == '0)
       ahead_d = ahead_d - AHW'(1);
-    if (cf_in_valid && cf_in_ready && cf_in.tag == '0) ahead_d = ahead_d + AHW'(1);
+    if (cf_in_valid && cf_room_q && cf_in.tag == '0) ahead_d = ahead_d + AHW'(1);
   end
 
   // the atomic's write: the new value at the atomic's address
@@ -1235,6 +1237,11 @@ module roce_resp_tx #(
   // reaches directly when the FIFO is empty (one cycle from cf_in to
   // m_rd_cmd, as without it: the READ responses' RD_AHEAD loop is not longer)
   logic                 cq_valid, cq_ready, cq_push, co_v_q, co_v_d, co_load;
+  // the FIFO's room (cf_in_ready) registered, from the next count: full
+  // next cycle when full now or one short and pushed, and not popped (with
+  // three or four held, cq_valid: a pop is co_load, a push cf_in_valid)
+  logic                 cf_room_q, cf_room_d;
+  assign cf_room_d = !((cf_cnt == 3'd4 || (cf_cnt == 3'd3 && cf_in_valid)) && !co_load);
   mem_pkg::dma_rd_cmd_t cq, co_q, co_d;
   roce_fifo #(.WIDTH(mem_pkg::DMA_CMD_W), .DEPTH(4)) u_cmd (
     .clk, .rst,
@@ -1249,7 +1256,7 @@ module roce_resp_tx #(
     if (co_load && cq_valid) begin
       co_v_d = 1'b1;
       co_d   = cq;
-    end else if (co_load && cf_in_valid && cf_in_ready) begin
+    end else if (co_load && cf_in_valid && cf_room_q) begin
       co_v_d = 1'b1;
       co_d   = cf_in;
     end
@@ -1326,6 +1333,7 @@ module roce_resp_tx #(
       sel_v_q    <= 1'b0;
       sel_oh_q   <= '0;
       seh_v_q    <= 1'b0;
+      cf_room_q  <= 1'b1;
       for (int i = 0; i < NC; i++) cx_q[i] <= '0;
     end else begin
       st_q       <= st_d;
@@ -1363,6 +1371,7 @@ module roce_resp_tx #(
       sel_v_q    <= sel_v_d;
       sel_oh_q   <= sel_oh_d;
       seh_v_q    <= seh_v_d;
+      cf_room_q  <= cf_room_d;
       for (int i = 0; i < NC; i++) cx_q[i] <= cx_d[i];
     end
     pend_q     <= pend_d;
@@ -1416,7 +1425,7 @@ module roce_resp_tx #(
   end
   // the atomic's read command is never displaced by a context's
   always_ff @(posedge clk) begin
-    if (!rst && se_cmd && cf_in_ready && !(cf_in_valid && cf_in.tag != '0))
+    if (!rst && se_cmd && cf_room_q && !(cf_in_valid && cf_in.tag != '0))
       $error("roce_resp_tx: the atomic's DMA read command was not pushed");
   end
   // the registered QPN matches are those of the head event
@@ -1443,6 +1452,10 @@ module roce_resp_tx #(
       if (pend_v_q && pm_q != (pend_q.qpn == ev.qpn))
         $error("roce_resp_tx: pm_q is not the pending ACK's QPN match");
     end
+  end
+  // the command FIFO's room, registered, is the FIFO's
+  always_ff @(posedge clk) begin
+    if (!rst && cf_room_q != cf_in_ready) $error("roce_resp_tx: cf_room_q %b is not the command FIFO's room", cf_room_q);
   end
   // the data of a READ packet never comes without its issued command
   always_ff @(posedge clk) begin
