@@ -44,7 +44,9 @@
 // header FIFO has a registered output (lib_fifo, +1 cycle), the command FIFO
 // an output register a command reaches in the cycle after it was decided
 // when the FIFO is empty (so the RD_AHEAD loop is as short as before: a READ
-// packet's data counts as through when its last beat enters u_rd). The
+// packet's data counts as through when its last beat enters u_rd; its
+// room, cf_room_q, is registered from the next count, so a fire starts at
+// flip-flops). The
 // atomic's state machine is one-hot (st_q[S_x]). Its new value is computed
 // in a state of its own (S_AT_NV, +1 cycle) into the register that drives
 // m_aw_axis_tdata; the counter pulses are registered (+1 cycle; the ACK/NAK
@@ -68,6 +70,13 @@
 // (ev.nak || err_q: err_q as an EV_ACK head sees it) and age_old_q (the
 // pending ACK is ACK_COALESCE cycles old). The EV_ACK decision is taken in
 // parts kept apart (ack_ok, ack_fl, ack_go), each a LUT of registers.
+// Whether the head event's QP has a context in use is registered too, per
+// group of three contexts (xbg_q, from the next head's QPN matches and the
+// contexts in use or allocated now, in parts like qm_q's): x_bf = |xbg_q is
+// at least x_busy, and the same unless a context was freed (or done without
+// a trailing answer) or a QP reset came in the last cycle (xch_q); the
+// decisions that look at it (the EV_ACK's trailing answer or own context,
+// the atomic's answer) wait a cycle then, so they start at flip-flops.
 //
 // The READ contexts, cycle by cycle: in cycle 0 a context is written
 // (allocated, or a packet of it sent: nw); in cycle 1 its next packet's
@@ -290,7 +299,7 @@ module roce_resp_tx #(
   logic                 cf_in_valid, cf_in_ready;
   mem_pkg::dma_rd_cmd_t cf_in;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [2:0]           hf_cnt, cf_cnt;            // occupancy: not needed
+  logic [2:0]           hf_cnt, cf_cnt;            // occupancy (hf_cnt: not needed)
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- the inputs, each through a skid buffer (registered ready, registered data)
@@ -377,6 +386,14 @@ module roce_resp_tx #(
   (* keep *) logic x_busy;                        // the head event's QP has a context in use
   localparam int NG3 = (RD_CTX + 2) / 3;           // groups of three contexts
   (* keep *) logic [NG3-1:0] xb_g, xo_g, xa_g;     // per group: xb, xto, xta reduced
+  // x_busy for the decisions, from flip-flops: per group, registered from the
+  // next head's QPN match and "in use next cycle" without the frees and
+  // resets of this cycle (xbg_q: at least x_busy's groups); exact unless a
+  // context was freed or a QP reset came last cycle (xch_q: the decisions
+  // that need x_busy wait a cycle then)
+  logic [NG3-1:0] xbg_q, xbg_d;
+  (* keep *) logic [NG3-1:0] xsk_g, xin_g, xap_g;  // per group: in use and of the skid's, s_ev's QP; allocated now
+  logic           xch_q, xch_d, x_bf;
   logic        free_v, alloc, alloc_h, trail_we, se_push, se_cmd;
   logic [CXW-1:0] x_tail, free_i, sel, ch, sel_q;
   logic [NC-1:0]  xb, xt, xto, xta, fr;
@@ -482,6 +499,30 @@ module roce_resp_tx #(
     else               pm_d = ev_sk ? qe_sk : qe_in;
   end
 
+  // ---- x_busy a cycle ahead, per group: a context in use next cycle unless
+  // freed or reset now (then xch_q), or allocated now (ap_v_q), and of the
+  // next head's QP (qm_d)
+  // (in parts, as qm_d's: the head stays, xb_g, as no context is allocated
+  // then; the next head from the skid register, from s_ev; a context
+  // allocated now is the present head's)
+  always_comb begin
+    for (int g = 0; g < NG3; g++) begin
+      xsk_g[g] = 1'b0;
+      xin_g[g] = 1'b0;
+      xap_g[g] = 1'b0;
+      for (int k = 0; k < 3; k++) begin
+        if (3 * g + k < NC) begin
+          xsk_g[g] = xsk_g[g] || (cs_v[3*g+k] && qm_sk[3*g+k]);
+          xin_g[g] = xin_g[g] || (cs_v[3*g+k] && qm_in[3*g+k]);
+          xap_g[g] = xap_g[g] || (!cs_v[3*g+k] && ap_oh_q[3*g+k]);
+        end
+      end
+      xbg_d[g] = !ev_adv ? xb_g[g] :
+                 ev_sk   ? (xsk_g[g] || (ap_v_q && qe_sk && xap_g[g])) :
+                           (xin_g[g] || (ap_v_q && qe_in && xap_g[g]));
+    end
+  end
+
   // ---- the contexts of the head event's QP, and a free context, as one-hot
   // vectors reduced in parallel: xt (the QP's youngest context: at most one),
   // fr (the first context not in use)
@@ -518,6 +559,7 @@ module roce_resp_tx #(
       end
     end
     x_busy      = |xb_g;
+    x_bf        = |xbg_q;
     x_tail_ok   = (|xo_g) || (!ne_q && (|xa_g));
     free_v      = free_v_q;
     for (int i = 0; i < NC; i++) begin
@@ -579,14 +621,14 @@ module roce_resp_tx #(
     if (ack_go) begin
       if (!se_q) begin
         ack_ready = 1'b1;
-      end else if (x_busy) begin
+      end else if (x_bf) begin
         // after the QP's READ responses: the trailing answer of its
         // youngest context (an ACK replaces an earlier trailing ACK),
-        // else a context of its own
-        if (x_tail_ok) begin
+        // else a context of its own (x_bf not sure, xch_q: a cycle later)
+        if (!xch_q && x_tail_ok) begin
           trail_we  = 1'b1;
           ack_ready = 1'b1;
-        end else if (free_v) begin
+        end else if (!xch_q && free_v) begin
           ack_alloc_h = 1'b1;
           ack_ready   = 1'b1;
         end
@@ -664,8 +706,8 @@ module roce_resp_tx #(
     rd_bad  = rd_user.status != mem_pkg::DMA_OK;
     wr_done = (!awc_v_q || m_aw_cmd_ready) && (!awd_v_q || m_aw_axis_tready);
     st_d[S_IDLE]   = (st_q[S_IDLE] && !at_start) || ((st_q[S_AT_ACK] || st_q[S_DUP]) && at_ready);
-    st_d[S_AT_CMD] = (at_start && ev.kind == roce_qp_pkg::EV_ATOMIC) || (st_q[S_AT_CMD] && !cf_in_ready);
-    st_d[S_AT_RD]  = (st_q[S_AT_CMD] && cf_in_ready) || (st_q[S_AT_RD] && !rd_fin);
+    st_d[S_AT_CMD] = (at_start && ev.kind == roce_qp_pkg::EV_ATOMIC) || (st_q[S_AT_CMD] && !cf_room_q);
+    st_d[S_AT_RD]  = (st_q[S_AT_CMD] && cf_room_q) || (st_q[S_AT_RD] && !rd_fin);
     st_d[S_AT_NV]  = st_q[S_AT_RD] && rd_fin && !rd_bad;
     st_d[S_AT_WR]  = st_q[S_AT_NV] || (st_q[S_AT_WR] && !wr_done);
     st_d[S_AT_CPL] = (st_q[S_AT_WR] && wr_done) || (st_q[S_AT_CPL] && !s_aw_cpl_valid);
@@ -697,23 +739,24 @@ module roce_resp_tx #(
     if (st_q[S_AT_ACK]) begin
       // the answer goes out now, or after the QP's READ responses (the
       // memory is updated now: IB fence semantics, as for a WRITE)
-      if (!qp_reset_valid && (x_busy ? free_v : se_room)) begin
-        at_push    = !x_busy;
-        at_alloc_h = x_busy;
+      // (x_bf: at least x_busy, the same unless xch_q)
+      if (!qp_reset_valid && (x_bf ? free_v && !xch_q : se_room)) begin
+        at_push    = !x_bf;
+        at_alloc_h = x_bf;
         c_we       = !err_q && !killed_q;
         at_ready   = 1'b1;
         inc_atomic_d = !err_q;
-        at_inc_nak = err_q && !x_busy;           // a deferred NAK is counted when sent
+        at_inc_nak = err_q && !x_bf;             // a deferred NAK is counted when sent
         at_dma_err = err_q;
-      end else if (!qp_reset_valid && !x_busy) begin
+      end else if (!qp_reset_valid && !x_bf) begin
         at_push    = 1'b1;                       // waits for room in the header FIFO
       end
     end
     if (st_q[S_DUP]) begin
       if (hit_q) begin
-        at_push = !x_busy;
-        if (x_busy ? free_v : se_room) begin
-          at_alloc_h = x_busy;
+        at_push = !x_bf;
+        if (x_bf ? free_v && !xch_q : se_room) begin
+          at_alloc_h = x_bf;
           at_ready   = 1'b1;
         end
       end else begin
@@ -912,7 +955,7 @@ module roce_resp_tx #(
     sel_v   = sel_v_q && !krs_q && (!sel_pay_q || ahead_q < AHW'(RD_AHEAD));
     plen    = 32'(plen_q[sel]);
     sel_pay = sel_pay_q;
-    fire = sel_v && !seh_v_q && hf_in_ready && (!sel_pay || (!se_cmd && cf_in_ready));
+    fire = sel_v && !seh_v_q && hf_in_ready && (!sel_pay || (!se_cmd && cf_room_q));
   end
 
   // ---- each context's next packet, computed from the registered context a cycle ahead
@@ -1152,6 +1195,9 @@ module roce_resp_tx #(
       dnf[i]    = done[i] && !cs.tv;
     end
     free_v_d = |(~cs_v & ~(ap_oh_q & {NC{ap_v_q}})) || (fire && sel_done_q) || (!tr_v_q && (|dnf));
+    // a context freed now (|freed, or one done without a trailing answer
+    // whose answer is written now: a cycle of waiting more) or a QP reset
+    xch_d    = (fire && sel_done_q) || (|dnf) || qp_reset_valid;
   end
 
   // ---- READ data through to m_axis_tx; atomic data (tag 1) taken here
@@ -1164,7 +1210,7 @@ module roce_resp_tx #(
     // a READ packet's data is through when its last beat enters u_rd
     if (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast && s_rd_axis_tuser.tag == '0)
       ahead_d = ahead_d - AHW'(1);
-    if (cf_in_valid && cf_in_ready && cf_in.tag == '0) ahead_d = ahead_d + AHW'(1);
+    if (cf_in_valid && cf_room_q && cf_in.tag == '0) ahead_d = ahead_d + AHW'(1);
   end
 
   // the atomic's write: the new value at the atomic's address
@@ -1191,6 +1237,11 @@ module roce_resp_tx #(
   // reaches directly when the FIFO is empty (one cycle from cf_in to
   // m_rd_cmd, as without it: the READ responses' RD_AHEAD loop is not longer)
   logic                 cq_valid, cq_ready, cq_push, co_v_q, co_v_d, co_load;
+  // the FIFO's room (cf_in_ready) registered, from the next count: full
+  // next cycle when full now or one short and pushed, and not popped (with
+  // three or four held, cq_valid: a pop is co_load, a push cf_in_valid)
+  logic                 cf_room_q, cf_room_d;
+  assign cf_room_d = !((cf_cnt == 3'd4 || (cf_cnt == 3'd3 && cf_in_valid)) && !co_load);
   mem_pkg::dma_rd_cmd_t cq, co_q, co_d;
   roce_fifo #(.WIDTH(mem_pkg::DMA_CMD_W), .DEPTH(4)) u_cmd (
     .clk, .rst,
@@ -1205,7 +1256,7 @@ module roce_resp_tx #(
     if (co_load && cq_valid) begin
       co_v_d = 1'b1;
       co_d   = cq;
-    end else if (co_load && cf_in_valid && cf_in_ready) begin
+    end else if (co_load && cf_in_valid && cf_room_q) begin
       co_v_d = 1'b1;
       co_d   = cf_in;
     end
@@ -1267,6 +1318,8 @@ module roce_resp_tx #(
       awc_v_q    <= 1'b0;
       krs_q      <= 1'b0;
       krs_q_1    <= 1'b0;
+      xbg_q      <= '0;
+      xch_q      <= 1'b0;
       pop_q      <= 1'b0;
       ap_v_q     <= 1'b0;
       tr_v_q     <= 1'b0;
@@ -1280,6 +1333,7 @@ module roce_resp_tx #(
       sel_v_q    <= 1'b0;
       sel_oh_q   <= '0;
       seh_v_q    <= 1'b0;
+      cf_room_q  <= 1'b1;
       for (int i = 0; i < NC; i++) cx_q[i] <= '0;
     end else begin
       st_q       <= st_d;
@@ -1302,6 +1356,8 @@ module roce_resp_tx #(
       awc_v_q    <= awc_v_d;
       krs_q      <= qp_reset_valid || krs_q_1;
       krs_q_1    <= qp_reset_valid;
+      xbg_q      <= xbg_d;
+      xch_q      <= xch_d;
       pop_q      <= ev_ready;
       ap_v_q     <= ap_v_d;
       tr_v_q     <= trail_we;
@@ -1315,6 +1371,7 @@ module roce_resp_tx #(
       sel_v_q    <= sel_v_d;
       sel_oh_q   <= sel_oh_d;
       seh_v_q    <= seh_v_d;
+      cf_room_q  <= cf_room_d;
       for (int i = 0; i < NC; i++) cx_q[i] <= cx_d[i];
     end
     pend_q     <= pend_d;
@@ -1368,7 +1425,7 @@ module roce_resp_tx #(
   end
   // the atomic's read command is never displaced by a context's
   always_ff @(posedge clk) begin
-    if (!rst && se_cmd && cf_in_ready && !(cf_in_valid && cf_in.tag != '0))
+    if (!rst && se_cmd && cf_room_q && !(cf_in_valid && cf_in.tag != '0))
       $error("roce_resp_tx: the atomic's DMA read command was not pushed");
   end
   // the registered QPN matches are those of the head event
@@ -1388,11 +1445,17 @@ module roce_resp_tx #(
         $error("roce_resp_tx: the chosen context %0d is no longer in use without a QP reset", sel_q);
       if (sel_v_q ? sel_oh_q != NC'(1) << sel_q : sel_oh_q != '0)
         $error("roce_resp_tx: sel_oh_q %b is not sel_q %0d", sel_oh_q, sel_q);
+      if (ev_valid && !pop_q && (x_busy && !x_bf || !xch_q && x_busy != x_bf))
+        $error("roce_resp_tx: x_bf %b is not x_busy %b", x_bf, x_busy);
       if (!$onehot0(xt) || (x_busy && xt == '0))
         $error("roce_resp_tx: the head event's QP has %0d youngest contexts", $countones(xt));
       if (pend_v_q && pm_q != (pend_q.qpn == ev.qpn))
         $error("roce_resp_tx: pm_q is not the pending ACK's QPN match");
     end
+  end
+  // the command FIFO's room, registered, is the FIFO's
+  always_ff @(posedge clk) begin
+    if (!rst && cf_room_q != cf_in_ready) $error("roce_resp_tx: cf_room_q %b is not the command FIFO's room", cf_room_q);
   end
   // the data of a READ packet never comes without its issued command
   always_ff @(posedge clk) begin
