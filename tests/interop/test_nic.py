@@ -8,8 +8,9 @@ guest boot. The NIC is the server of
                                                       byte and writes back)
 
 and the client of the guest's `ib_write_bw -x 1 -s 4096 -n 5` (the NIC posts the WRITEs
-and sends the report), then the server of `ib_write_bw -q 2` and of `ib_write_bw -R -q 2`
-(perftest's exchange in SENDs over an RDMA CM connection, both QPs through RDMA CM too). Each tool must exit 0 with its result lines, the NIC must print
+and sends the report), and the server of `ib_write_bw -q 2` and of `ib_write_bw -R -q 2`
+(perftest's exchange in SENDs over an RDMA CM connection, both QPs through RDMA CM too),
+before the write_lat step. Each tool must exit 0 with its result lines, the NIC must print
 its "tool: ...: ok" line, and the capture must decode in tshark with correct ICRCs, the
 pingpong echoed byte for byte and the client's data being --chk's buffer, and every
 write_lat WRITE carrying its iteration number in its last byte. The longer set
@@ -29,7 +30,8 @@ import nic_peer     # noqa: E402
 S = nic_peer.Step
 STEPS = [S("server", "pingpong", 2048, 5), S("server", "write_bw", 4096, 5),
          S("client", "write_bw", 4096, 5), S("server", "write_bw", 4096, 5, qps=2),
-         S("server", "write_lat", 64, 5), S("server", "write_bw", 4096, 5, qps=2, rdma_cm=True)]
+         S("server", "write_bw", 4096, 5, qps=2, rdma_cm=True), S("server", "write_lat", 64, 5)]
+# (write_lat last: test_capture reads its WRITEs as each side's last five)
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +75,7 @@ def test_write_bw_nic_client(run):
 
 
 def test_write_lat_nic_server(run):
-    st = _step(run, 4)
+    st = _step(run, 5)
     assert st.nic_line.startswith("tool: write_lat server with 10.0.0.2: 5 iters of 64 bytes")
     assert nic_peer.LAT_RE.search(st.nic_out), "no latency table from the NIC:\n" + st.nic_out
 
@@ -94,7 +96,7 @@ def test_write_bw_rdma_cm_two_qps_nic_server(run):
     """ib_write_bw -R -q 2 against listen --rdma-cm --qps 2: perftest's exchange in SENDs over
     its own RDMA CM connection, each test QP through RDMA CM (three REQ/REP/RTU), 5 WRITEs
     on each QP."""
-    st = _step(run, 5)
+    st = _step(run, 4)
     assert re.search(r"rdma_cm QPs\s*: ON", st.guest_out), st.guest_out
     m = nic_peer.BW_RE.search(st.guest_out)
     assert m and (int(m.group(1)), int(m.group(2))) == (4096, 10), st.guest_out
