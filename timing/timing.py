@@ -269,6 +269,12 @@ def resources(types):
             "CARRY": sum(v for k, v in types.items() if CARRY.match(k))}
 
 
+def parse_abc_del(text):
+    """abc9's own critical delay (ps) of its last mapping round: the depth it maps every path up to."""
+    dels = re.findall(r"^ABC: \w+:\s+Del =\s*(\d+(?:\.\d+)?)", text, re.M)
+    return round(float(dels[-1])) if dels else None
+
+
 def parse_sta(text):
     m = re.search(r"Latest arrival time in '.*?' is (\d+):", text)
     return round(int(m.group(1)) / 1000, 2) if m else None
@@ -307,6 +313,7 @@ def run_block(name, spec, files, mod_file, words, blocks, version, use_cache):
     r = walk(mod, set(box_mods))
     r.update(resources(types))
     r["sta_ns"] = parse_sta((work / "sta.txt").read_text(errors="replace")) if (work / "sta.txt").exists() else None
+    r["abc_del_ps"] = parse_abc_del((work / "yosys.log").read_text(errors="replace"))
     r.update({"key": key, "top": top, "params": spec["params"], "boxes": box_mods,
               "seconds": secs, "yosys": version})
     if not os.environ.get("TIMING_KEEP"):
@@ -357,22 +364,23 @@ def table(results, blocks, budget, debt):
              "Each block is synthesised alone with `synth_xilinx -family xcup -abc9`, flattened, sub-blocks "
              "that are blocks themselves as black boxes. `sta` is Yosys's own estimate with its xc7 delay "
              "model (Yosys 0.23 has no UltraScale+ delays): logic and clock-to-Q only, no routing, no "
-             "setup. docs/timing.md says how to read this table.", "",
-             "| block | group | LUT levels | CARRY | sta ns | LUT | FF | LUTRAM | RAMB36 | RAMB18 | URAM | DSP "
+             "setup. `abc9 Del` is abc9's own critical delay in ps (carries included): abc9 stretches other "
+             "paths up to it, so it is the margin figure. docs/timing.md says how to read this table.", "",
+             "| block | group | LUT levels | CARRY | sta ns | abc9 Del ps | LUT | FF | LUTRAM | RAMB36 | RAMB18 | URAM | DSP "
              "| outputs not registered | verdict | worst path (start -> end) | s |",
-             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |"]
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |"]
     for name, spec in blocks.items():
         r = results.get(name)
         if r is None:
             continue
         if "error" in r:
-            lines.append(f"| {name} | {spec['group']} | | | | | | | | | | | | **failed**: {r['error'][:200]} | | |")
+            lines.append(f"| {name} | {spec['group']} | | | | | | | | | | | | | **failed**: {r['error'][:200]} | | |")
             continue
         over, worse = judge(r, limits(budget, spec), debt.get(name))
         verdict = "ok" if not over else ("**over** (debt)" if not worse else "**OVER**")
         p = r["path"]
         ends = f"{p[0][6:]} -> {p[-1][4:]}" if len(p) >= 2 else ""
-        lines.append(f"| {name} | {spec['group']} | {r['levels']} | {r['carry']} | {r['sta_ns']} | {r['LUT']} | "
+        lines.append(f"| {name} | {spec['group']} | {r['levels']} | {r['carry']} | {r['sta_ns']} | {r.get('abc_del_ps', '')} | {r['LUT']} | "
                      f"{r['FF']} | {r['LUTRAM']} | {r['RAMB36']} | {r['RAMB18']} | {r['URAM']} | {r['DSP']} | "
                      f"{len(r['comb_outputs'])} | {verdict} | `{ends}` | "
                      f"{r.get('seconds', '')}{' (cached)' if r.get('cached') else ''} |")
@@ -385,7 +393,8 @@ def details(results, blocks):
         r = results.get(name)
         if not r or "error" in r:
             continue
-        lines += [f"## {name}: {r['levels']} LUT levels, {r['carry']} CARRY, sta {r['sta_ns']} ns", ""]
+        lines += [f"## {name}: {r['levels']} LUT levels, {r['carry']} CARRY, sta {r['sta_ns']} ns, "
+                  f"abc9 Del {r.get('abc_del_ps')} ps", ""]
         lines += [f"    {c}" for c in r["path"]] + [""]
         if r["comb_outputs"]:
             lines += ["Outputs not registered:", ""] + [f"- {o}" for o in r["comb_outputs"]] + [""]
@@ -439,7 +448,7 @@ def main():
             except Exception as e:   # a walk that fails is a failed block, not a crash
                 r = {"error": f"{type(e).__name__}: {e}"}
             results[n] = r
-            state = r.get("error") or (f"{r['levels']} LUT levels, sta {r['sta_ns']} ns, "
+            state = r.get("error") or (f"{r['levels']} LUT levels, sta {r['sta_ns']} ns, abc9 Del {r.get('abc_del_ps')} ps, "
                                        f"{len(r['comb_outputs'])} unregistered outputs")
             print(f"timing: {n}: {state} ({r.get('seconds', '?')} s{', cached' if r.get('cached') else ''})",
                   file=sys.stderr, flush=True)
