@@ -4,6 +4,7 @@
 #include <solonic_regs.h>
 
 #include "timer.h"
+#include "wdog.h"
 
 static uint32_t uart_drops;
 
@@ -25,6 +26,7 @@ int uart_putc_wait(uint8_t c) {
     uint64_t deadline = tmr_cycles() + tmr_ms_to_cycles(UART_TX_TIMEOUT_MS);
     do {
         if (uart_putc(c) == 0) return 0;
+        wdog_kick(); /* a long print at the board's baud rate is progress, bounded per character */
     } while (tmr_cycles() < deadline);
     uart_drops++;
     return -1;

@@ -23,6 +23,7 @@ static const struct mem_region mem_map[] = {
     {0x00000000u, 0, SYSINFO_IMEM_BYTES, "IMEM"},  {0x10000000u, 0, SYSINFO_DMEM_BYTES, "DMEM"},
     {SYSINFO_BASE, SOC_BLOCK_BYTES, 0, "sysinfo"}, {UART_BASE, SOC_BLOCK_BYTES, 0, "uart"},
     {TIMER_BASE, SOC_BLOCK_BYTES, 0, "timer"},     {SIMCTRL_BASE, SOC_BLOCK_BYTES, 0, "simctrl"},
+    {WDOG_BASE, SOC_BLOCK_BYTES, 0, "wdog"},
 };
 
 static uint32_t region_size(const struct mem_region *r) {

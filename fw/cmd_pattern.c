@@ -9,6 +9,7 @@
 #include "roce/qpx_mem.h"
 #include "timer.h"
 #include "trap.h"
+#include "wdog.h"
 
 #define PAT_WAIT_MS 2000u /* simulated: 1 GiB at line rate takes ~34 ms */
 
@@ -36,6 +37,7 @@ static int pat_run(const char *cmd, uint32_t mode, uint32_t addr, uint32_t len, 
     uint32_t t0 = tmr_ms();
     uint32_t st;
     while ((st = REG32(MEMPAT_STATUS)) & MEMPAT_STATUS_BUSY_MASK) {
+        wdog_kick(); /* bounded by PAT_WAIT_MS, which may exceed the watchdog's timeout */
         if (tmr_ms() - t0 > PAT_WAIT_MS) {
             printf("%s: no answer from the engine in %u ms\n", cmd, PAT_WAIT_MS);
             return -1;

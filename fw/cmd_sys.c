@@ -1,4 +1,4 @@
-/* System commands: help, version, uptime, exit, fault. */
+/* System commands: help, version, uptime, exit, fault, watchdog. */
 #include <solonic_regs.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +7,7 @@
 #include "fw.h"
 #include "sim.h"
 #include "timer.h"
+#include "wdog.h"
 
 static void help_line(const struct con_cmd *c, int width) {
     int n = printf("  %s%s%s", c->name, c->args[0] ? " " : "", c->args);
@@ -119,14 +120,56 @@ static int cmd_fault(int argc, char **argv) {
         __asm__ volatile("ebreak");
     else if (strcmp(argv[1], "ecall") == 0)
         __asm__ volatile("ecall");
-    else
+    else if (strcmp(argv[1], "hang") == 0) {
+        if (!wdog_armed()) {
+            printf("fault: the watchdog is off: a hang would last until a power-on reset\n");
+            return CON_ERR;
+        }
+        printf("fault: spinning with interrupts off; the watchdog restarts the firmware in %lu ms\n",
+               (unsigned long)wdog_timeout_ms());
+        __asm__ volatile("csrc mstatus, %0" ::"r"(8u)); /* MIE */
+        for (;;)
+            __asm__ volatile("" ::: "memory");
+    } else
         goto usage;
     printf("fault: no trap taken\n");
     return CON_ERR;
 usage:
-    printf("fault: expected one of illegal, load, misaligned, ebreak, ecall\n");
+    printf("fault: expected one of illegal, load, misaligned, ebreak, ecall, hang\n");
     return CON_ERR;
 }
 CON_COMMAND(fault, "KIND",
-            "take an exception (illegal|load|misaligned|ebreak|ecall); ends the simulation",
+            "take an exception (illegal|load|misaligned|ebreak|ecall; ends the simulation) or hang "
+            "(the watchdog restarts the firmware)",
             cmd_fault);
+
+static void wdog_show(void) {
+    if (wdog_armed())
+        printf("watchdog: on, timeout %lu ms, %lu ms left", (unsigned long)wdog_timeout_ms(),
+               (unsigned long)wdog_remaining_ms());
+    else
+        printf("watchdog: off");
+    printf(", %lu restart(s) since power-on\n", (unsigned long)wdog_bites());
+}
+
+static int cmd_watchdog(int argc, char **argv) {
+    if (argc > 2) {
+        printf("watchdog: expected no argument, MS (1..%u) or off\n", WDOG_MAX_MS);
+        return CON_ERR;
+    }
+    if (argc == 2 && strcmp(argv[1], "off") == 0) {
+        wdog_stop();
+    } else if (argc == 2) {
+        uint32_t ms;
+        if (con_parse_u32("watchdog", "MS", argv[1], &ms) != 0) return CON_ERR;
+        if (ms < 1 || ms > WDOG_MAX_MS) {
+            printf("watchdog: MS: expected 1..%u, got %lu\n", WDOG_MAX_MS, (unsigned long)ms);
+            return CON_ERR;
+        }
+        wdog_start(ms);
+    }
+    wdog_show();
+    return CON_OK;
+}
+CON_COMMAND(watchdog, "[MS|off]",
+            "show the watchdog, arm it with a timeout of MS ms, or turn it off", cmd_watchdog);

@@ -11,6 +11,7 @@
 #include "netif/ethernet.h"
 #include "timer.h"
 #include "trap.h"
+#include "wdog.h"
 #include <solonic_regs.h>
 
 #define NET_MAC_OUI0 0x02 /* locally administered, unicast */
@@ -93,6 +94,7 @@ int net_init(void) {
 }
 
 void net_poll(void) {
+    wdog_kick(); /* a wait that serves the network is the firmware at work */
     if (!net.up) return;
     mgmtif_poll(&net.netif);
     sys_check_timeouts();

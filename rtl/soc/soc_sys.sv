@@ -3,7 +3,9 @@
 // Everything of the SoC except the core: instruction and data BRAM, the data
 // bus decoder, the SoC register blocks and the logic behind them, and the
 // sbus master port to the datapath. soc_top puts rv_core in front of it; test
-// benches drive it with a bus master of their own.
+// benches drive it with a bus master of their own. Two resets: `rst` for
+// everything here but the watchdog, which only `rst_por` (power-on) resets;
+// soc_top makes `rst` from `rst_por` and the watchdog's `wdog_bite`.
 //
 // Data bus address map (docs/DEVELOPING.md):
 //   0x0000_0000  IMEM_BYTES   instruction BRAM, port B (port A is the fetch port)
@@ -12,6 +14,7 @@
 //   0x2000_1000  4 KiB        uart
 //   0x2000_2000  4 KiB        timer
 //   0x2000_3000  4 KiB        simctrl
+//   0x2000_4000  4 KiB        wdog
 //   0x3000_0000  256 MiB      datapath register blocks  } both on the m_ext port
 //   0x4000_0000  256 MiB      management packet buffers } (full address passed on)
 //   anything else: err
@@ -25,7 +28,9 @@ module soc_sys #(
   parameter int          UART_SERIAL = 0       // 0: character interface, 1: txd/rxd pins
 ) (
   input  wire logic        clk,
-  input  wire logic        rst,
+  input  wire logic        rst,        // power-on or watchdog
+  input  wire logic        rst_por,    // power-on only (the watchdog)
+  output logic             wdog_bite,
   // instruction fetch (BRAM read port, one cycle latency)
   input  wire logic        imem_en,
   input  wire logic [31:0] imem_addr,
@@ -74,15 +79,15 @@ module soc_sys #(
   end
 
   localparam int T_IMEM = 0, T_DMEM = 1, T_SYSINFO = 2, T_UART = 3, T_TIMER = 4,
-                 T_SIMCTRL = 5, T_DPREGS = 6, T_MGMTBUF = 7, NT = 8;
+                 T_SIMCTRL = 5, T_DPREGS = 6, T_MGMTBUF = 7, T_WDOG = 8, NT = 9;
 
   // target i at BASE[i*32 +: 32], claiming the addresses that agree with it under
   // MASK[i*32 +: 32] (flat vectors: Yosys 0.23 takes no packed array parameters)
   localparam logic [NT*32-1:0] BASE = {
-    32'h4000_0000, 32'h3000_0000, 32'h2000_3000, 32'h2000_2000,
+    32'h2000_4000, 32'h4000_0000, 32'h3000_0000, 32'h2000_3000, 32'h2000_2000,
     32'h2000_1000, 32'h2000_0000, 32'h1000_0000, 32'h0000_0000};
   localparam logic [NT*32-1:0] MASK = {
-    32'hF000_0000, 32'hF000_0000, 32'hFFFF_F000, 32'hFFFF_F000,
+    32'hFFFF_F000, 32'hF000_0000, 32'hF000_0000, 32'hFFFF_F000, 32'hFFFF_F000,
     32'hFFFF_F000, 32'hFFFF_F000, ~(32'(DMEM_BYTES) - 32'd1), ~(32'(IMEM_BYTES) - 32'd1)};
 
   logic [NT-1:0]       t_req;
@@ -149,6 +154,8 @@ module soc_sys #(
   logic [31:0] timer_rdata;
   logic        simctrl_gnt, simctrl_rvalid, simctrl_err;
   logic [31:0] simctrl_rdata;
+  logic        wdog_gnt, wdog_rvalid, wdog_err;
+  logic [31:0] wdog_rdata;
   logic [31:0] sysinfo_scratch_q;
   logic        unused_scratch;
 
@@ -190,6 +197,13 @@ module soc_sys #(
     .exit_valid, .exit_code
   );
 
+  soc_wdog u_wdog (
+    .clk, .rst(rst_por),
+    .req(t_req[T_WDOG]), .we(t_we), .addr(t_addr[11:0]), .be(t_be), .wdata(t_wdata),
+    .gnt(wdog_gnt), .rvalid(wdog_rvalid), .rdata(wdog_rdata), .err(wdog_err),
+    .bite(wdog_bite)
+  );
+
   // ---- datapath registers and mgmt buffers: two windows, one port. The
   // response goes back to the window that was granted.
   logic ext_mgmt_q, ext_mgmt_d;   // the outstanding ext request is a mgmt buffer access
@@ -212,12 +226,12 @@ module soc_sys #(
 
   // ---- the targets' responses, in target order (index T_*)
   always_comb begin
-    t_gnt = {m_ext_gnt, m_ext_gnt, simctrl_gnt, timer_gnt, uart_gnt, sysinfo_gnt, 1'b1, 1'b1};
-    t_rvalid = {m_ext_rvalid && ext_mgmt_q, m_ext_rvalid && !ext_mgmt_q, simctrl_rvalid,
+    t_gnt = {wdog_gnt, m_ext_gnt, m_ext_gnt, simctrl_gnt, timer_gnt, uart_gnt, sysinfo_gnt, 1'b1, 1'b1};
+    t_rvalid = {wdog_rvalid, m_ext_rvalid && ext_mgmt_q, m_ext_rvalid && !ext_mgmt_q, simctrl_rvalid,
                 timer_rvalid, uart_rvalid, sysinfo_rvalid, dmem_rvalid_q, imem_rvalid_q};
-    t_rdata = {m_ext_rdata, m_ext_rdata, simctrl_rdata, timer_rdata, uart_rdata, sysinfo_rdata,
+    t_rdata = {wdog_rdata, m_ext_rdata, m_ext_rdata, simctrl_rdata, timer_rdata, uart_rdata, sysinfo_rdata,
                dmem_b_rdata, imem_b_rdata};
-    t_err = {m_ext_err, m_ext_err, simctrl_err, timer_err, uart_err, sysinfo_err, 1'b0, 1'b0};
+    t_err = {wdog_err, m_ext_err, m_ext_err, simctrl_err, timer_err, uart_err, sysinfo_err, 1'b0, 1'b0};
   end
 
 endmodule

@@ -4,6 +4,8 @@
 // BRAM, bus decoder, sysinfo/uart/timer/simctrl). Reset vector 0, the start
 // of the instruction BRAM. The m_ext sbus master port carries the core's
 // accesses to 0x3000_0000..0x4FFF_FFFF (datapath registers, mgmt buffers).
+// The watchdog (soc_wdog, in soc_sys) resets the core and soc_sys with
+// `soc_rst` when it bites; the datapath behind m_ext keeps running.
 module soc_top #(
   parameter int          IMEM_BYTES  = 262144,
   parameter int          DMEM_BYTES  = 262144,
@@ -55,13 +57,17 @@ module soc_top #(
   logic [31:0] dbus_rdata;
   logic        dbus_err;
   logic        irq_timer;
+  logic        wdog_bite;
+  logic        soc_rst;
+
+  always_comb soc_rst = rst || wdog_bite;   // wdog_bite is a flip-flop
 
   rv_core #(
     .BOOT_ADDR(32'h0000_0000),
     .IMEM_BASE(32'h0000_0000),
     .IMEM_BYTES(IMEM_BYTES)
   ) u_core (
-    .clk, .rst,
+    .clk, .rst(soc_rst),
     .imem_en, .imem_addr, .imem_rdata,
     .dbus_req, .dbus_addr, .dbus_we, .dbus_be, .dbus_wdata,
     .dbus_gnt, .dbus_rvalid, .dbus_rdata, .dbus_err,
@@ -78,7 +84,7 @@ module soc_top #(
     .FW_PLUSARG(FW_PLUSARG),
     .UART_SERIAL(UART_SERIAL)
   ) u_sys (
-    .clk, .rst,
+    .clk, .rst(soc_rst), .rst_por(rst), .wdog_bite,
     .imem_en, .imem_addr, .imem_rdata,
     .dbus_req, .dbus_addr, .dbus_we, .dbus_be, .dbus_wdata,
     .dbus_gnt, .dbus_rvalid, .dbus_rdata, .dbus_err,

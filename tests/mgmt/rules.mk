@@ -19,7 +19,7 @@ mgmt-models: $(MGMT_TB)
 MGMT_CORE_PKGS := $(filter rtl/core/%,$(RTL_PKGS))
 MGMT_SOC_RTL   := $(MGMT_CORE_PKGS) $(filter-out $(MGMT_CORE_PKGS),$(sort $(wildcard rtl/core/*.sv))) \
                   $(sort $(wildcard rtl/soc/*.sv)) \
-                  $(addprefix $(REGS_SV_DIR)/,sysinfo_regs.sv uart_regs.sv timer_regs.sv simctrl_regs.sv)
+                  $(addprefix $(REGS_SV_DIR)/,sysinfo_regs.sv uart_regs.sv timer_regs.sv simctrl_regs.sv wdog_regs.sv)
 MGMT_FW_RTL    := $(MGMT_SOC_RTL) $(filter-out rtl/soc/soc_xbar.sv,$(MGMT_RTL)) tests/mgmt/tb_fw_mgmt.sv
 MGMT_FW_TB     := $(BUILD)/mgmt/Vtb_fw_mgmt
 

@@ -8,7 +8,7 @@ PY = "/usr/bin/python3"
 RUN_PROG = "tests/soc/run_prog.py"
 
 # the bench's tests (build/soc/Vsoc_sys_tb list)
-BENCH = ["reg_ids", "unmapped_err", "mem_bytes", "fw_load", "ext_port", "early_request", "uart_chars", "timer", "simctrl"]
+BENCH = ["reg_ids", "unmapped_err", "mem_bytes", "fw_load", "ext_port", "early_request", "uart_chars", "timer", "simctrl", "wdog"]
 BENCH_SERIAL = ["uart_serial", "reg_ids"]
 
 

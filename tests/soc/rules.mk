@@ -1,7 +1,7 @@
 # tests/soc: the SoC without the core (soc_sys) under a bus-master bench, and
 # test programs for the whole SoC run on the simulator (build/sim/solonic_sim).
 SOC_TB_DIR  := $(BUILD)/soc
-SOC_TB_REGS := $(addprefix $(BUILD)/gen/rtl/,sysinfo_regs.sv uart_regs.sv timer_regs.sv simctrl_regs.sv)
+SOC_TB_REGS := $(addprefix $(BUILD)/gen/rtl/,sysinfo_regs.sv uart_regs.sv timer_regs.sv simctrl_regs.sv wdog_regs.sv)
 SOC_TB_RTL  := $(filter-out rtl/soc/soc_top.sv,$(wildcard rtl/soc/*.sv)) $(SOC_TB_REGS)
 # soc_sys uses no package, so RTL_PKGS is not read (unused package items would
 # trip -Wall). What the bench expects sysinfo.git_hash to read

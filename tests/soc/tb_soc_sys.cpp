@@ -54,6 +54,10 @@ constexpr uint32_t ST_TX_FULL = 1, ST_TX_EMPTY = 2, ST_RX_VALID = 4, ST_RX_FULL 
 constexpr uint32_t MTIME_LO = TIMER + 0x08, MTIME_HI = TIMER + 0x0c, MTIMECMP_LO = TIMER + 0x10,
                    MTIMECMP_HI = TIMER + 0x14;
 constexpr uint32_t SIM_EXIT = SIMCTRL + 0x08, SIM_IN_SIM = SIMCTRL + 0x0c;
+constexpr uint32_t WDOG = 0x20004000, WDOG_TIMEOUT = WDOG + 0x08, WDOG_KICK = WDOG + 0x0c,
+                   WDOG_STOP = WDOG + 0x10, WDOG_ARMED = WDOG + 0x14, WDOG_REMAINING = WDOG + 0x18,
+                   WDOG_BITES = WDOG + 0x1c;
+constexpr uint32_t WDOG_KICK_KEY = 0x4b49434b, WDOG_STOP_KEY = 0x53544f50;
 
 uint32_t fourcc(const char *s) {
     return (uint32_t(uint8_t(s[0])) << 24) | (uint32_t(uint8_t(s[1])) << 16) |
@@ -76,6 +80,7 @@ class Bench {
         ctx_->commandArgs(int(argv.size()), argv.data());
         m_ = std::make_unique<Vsoc_sys>(ctx_.get());
         m_->rst = 1;
+        m_->rst_por = 1;
         m_->imem_en = 0;
         m_->dbus_req = 0;
         m_->uart_tx_ready = 1;
@@ -85,6 +90,8 @@ class Bench {
         m_->m_ext_rvalid = 0;
         for (int i = 0; i < 4; i++) tick();
         m_->rst = 0;
+        m_->rst_por = 0;
+        por_done_ = true;
         settle();
     }
     ~Bench() { m_->final(); }
@@ -111,6 +118,9 @@ class Bench {
 
     // ---- clocking: inputs of the bench's models are settled before each edge
     void settle() {
+        m_->eval();
+        // soc_top: the watchdog's bite resets everything here but the watchdog
+        if (por_done_) m_->rst = m_->wdog_bite;
         m_->eval();
         // m_ext target model: gnt after a delay, response after a delay
         m_->m_ext_gnt = m_->m_ext_req && ext_wait_ >= ext_gnt_delay_;
@@ -230,6 +240,7 @@ class Bench {
     std::vector<uint8_t> tx_seen;
     std::vector<uint8_t> txd_trace;
     bool loopback_ = true;
+    bool por_done_ = false;    // after the power-on reset: rst follows the watchdog (soc_top)
     uint8_t rxd_drive_ = 1;
 
     struct ExtReq { uint32_t addr, we, be, wdata; };
@@ -286,7 +297,7 @@ int t_unmapped_err(Bench &b) {
         IMEM_BASE + IMEM_BYTES,        // just past the instruction BRAM
         0x0fff'fffc,                   // end of the IMEM window
         DMEM_BASE + DMEM_BYTES,        // just past the data BRAM
-        0x2000'4000,                   // the first unused register block
+        0x2000'5000,                   // the first unused register block
         0x2fff'fffc,
         0x2000'0ffc,                   // inside sysinfo, past its registers
         0x2000'1020,                   // inside uart, past its registers
@@ -632,6 +643,83 @@ int t_simctrl(Bench &b) {
     return b.failures();
 }
 
+// Watchdog: keys, the count, kicks that keep it quiet, and a bite that resets
+// the rest of soc_sys for 16 cycles, is counted, and disarms.
+int t_wdog(Bench &b) {
+    b.expect("wdog id", fourcc("WDOG"), b.rd(WDOG));
+    b.expect("wdog timeout at power-on (1 s at 250 MHz)", 250000000, b.rd(WDOG_TIMEOUT));
+    b.expect("wdog armed at power-on", 0, b.rd(WDOG_ARMED));
+    b.expect("wdog bites at power-on", 0, b.rd(WDOG_BITES));
+    const uint32_t T = 300;
+    b.wr(WDOG_TIMEOUT, T);
+    b.wr(WDOG_KICK, WDOG_KICK_KEY + 1);
+    b.idle(3);
+    b.expect("wdog armed after a kick with the wrong key", 0, b.rd(WDOG_ARMED));
+    b.wr(WDOG_KICK, WDOG_KICK_KEY);
+    b.idle(3);
+    b.expect("wdog armed after the kick", 1, b.rd(WDOG_ARMED));
+    uint64_t c0 = b.cycle();
+    uint32_t r0 = b.rd(WDOG_REMAINING);
+    uint64_t c1 = b.cycle();
+    uint32_t r1 = b.rd(WDOG_REMAINING);
+    b.expect("wdog count falls one a cycle", c1 - c0, r0 - r1);
+    b.wr(WDOG_STOP, 0);
+    b.idle(3);
+    b.expect("wdog armed after a stop with the wrong key", 1, b.rd(WDOG_ARMED));
+    b.wr(WDOG_STOP, WDOG_STOP_KEY);
+    b.idle(3);
+    uint32_t held = b.rd(WDOG_REMAINING);
+    b.idle(20);
+    b.expect("wdog armed after the stop", 0, b.rd(WDOG_ARMED));
+    b.expect("wdog count holds while disarmed", held, b.rd(WDOG_REMAINING));
+    // kicks every ~200 cycles (under T) for 3000 cycles: no bite
+    b.wr(WDOG_KICK, WDOG_KICK_KEY);
+    uint64_t end = b.cycle() + 3000;
+    int bite_cycles = 0;
+    while (b.cycle() < end) {
+        for (int i = 0; i < 200; i++) {
+            b.settle();
+            bite_cycles += b.m().wdog_bite;
+            b.tick();
+        }
+        b.wr(WDOG_KICK, WDOG_KICK_KEY);
+    }
+    b.expect("bite cycles while kicked in time", 0, bite_cycles);
+    // a value the bite must reset (sysinfo scratch), then no more kicks
+    b.wr(SYSINFO + 0x18, 0x5ca1ab1e);
+    uint64_t last_kick = b.cycle();
+    b.wr(WDOG_KICK, WDOG_KICK_KEY);
+    uint64_t rise = 0;
+    for (uint64_t n = 0; n < 2u * T && !rise; n++) {
+        b.settle();
+        if (b.m().wdog_bite) rise = b.cycle();
+        else b.tick();
+    }
+    if (!rise) {
+        b.fail("no bite within %u cycles of the last kick", 2 * T);
+        return b.failures();
+    }
+    // the write is seen 1 cycle after its grant (xbar), lands 1 later (regs), the key is
+    // registered (1), the count loads (1), then T + 1 decrements to pass zero, then the bite flop
+    uint64_t lag = rise - last_kick;
+    if (lag < T + 1 || lag > T + 8) b.fail("bite %" PRIu64 " cycles after the kick, expected %u..%u", lag, T + 1, T + 8);
+    int high = 0;
+    while (b.m().wdog_bite && high < 100) {
+        high++;
+        b.tick();
+        b.settle();
+    }
+    b.expect("cycles the bite (the SoC's reset) is held", 16, high);
+    b.expect("sysinfo scratch after the bite (reset)", 0, b.rd(SYSINFO + 0x18));
+    b.expect("wdog bites after the bite", 1, b.rd(WDOG_BITES));
+    b.expect("wdog armed after the bite", 0, b.rd(WDOG_ARMED));
+    b.expect("wdog timeout survives the bite", T, b.rd(WDOG_TIMEOUT));
+    b.idle(2 * T);
+    b.settle();
+    b.expect("no second bite while disarmed", 0, b.m().wdog_bite);
+    return b.failures();
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -648,6 +736,7 @@ int main(int argc, char **argv) {
     tests["uart_chars"] = t_uart_chars;
     tests["timer"] = t_timer;
     tests["simctrl"] = t_simctrl;
+    tests["wdog"] = t_wdog;
 #endif
     std::string name = argc > 1 ? argv[1] : "";
     uint32_t seed = 1;

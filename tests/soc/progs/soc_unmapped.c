@@ -17,7 +17,7 @@ static const uint32_t bad[] = {
     0x00040000u,  /* just past IMEM */
     0x0ffffffcu,
     0x10040000u,  /* just past DMEM */
-    0x20004000u,  /* first unused register block */
+    0x20005000u,  /* first unused register block */
     0x2000fffcu,
     0x20000ffcu,  /* inside sysinfo, past its registers */
     0x30f00000u,  /* datapath registers: no block there */
