@@ -229,6 +229,25 @@ def case_overlong_line():
         finish(s)
 
 
+def case_random_bytes():
+    """Issue 15 item 7: seeded random bytes on the UART never stop the console. 120 lines of
+    random bytes (every value but CR/LF; half of them behind the name of a harmless command,
+    so its argument parsing sees them), each ended by CR, then Ctrl-C and Ctrl-U, then 'version'
+    must answer exactly and the run end with 'exit 0'."""
+    rnd = random.Random(15_7)
+    safe = ["help", "version", "uptime", "mem rd", "qp show", "mr list", "dump", "stats", "arp"]
+    lines = []
+    for i in range(120):
+        junk = bytes(b for b in rnd.randbytes(rnd.randrange(1, 100)) if b not in (10, 13))
+        lines.append((safe[i % len(safe)].encode() + b" " if i % 2 else b"") + junk)
+    keys = b"".join(line + b"\r" for line in lines) + b"\x03\x15" + typed("version").encode()
+    with Sim(keys.decode("latin-1"), max_seconds=240) as s:
+        s.boot()
+        s.expect(re.escape(PROMPT + "version\n") + re.escape(f"solonic {git_describe()}\n"),
+                 what="'version' after 120 lines of random bytes")
+        finish(s)
+
+
 def case_line_endings():
     keys = "xyz\r\n" + "xyz\n" + "xyz\r" + "version\r\n" + "\r\r" + typed()
     with Sim(keys) as s:
@@ -269,6 +288,50 @@ def case_uptime_and_timer_irq():
         check_true("uptime reached 6 ms", samples[-1][0] >= 6, ">= 6 ms", samples[-1][0])
         cycles = [x[1] for x in samples]
         check("cycles increase from one uptime to the next", sorted(set(cycles)), cycles)
+        finish(s)
+
+
+def case_watchdog():
+    """A hung firmware is restarted by the watchdog: the SoC is reset (sysinfo scratch back to
+    0), the datapath is not (on-board memory filled before still verifies), the restart is
+    counted and said, and the console serves again."""
+    first = ["watchdog", "watchdog 0", "watchdog off", "watchdog", "mem wr 0x20000018 0x5ca1ab1e",
+             "fill 0x1000 4096 77", "watchdog 1"]
+    after = ["watchdog", "mem rd 0x20000018 1", "verify 0x1000 4096 77", "mem rd 0x2000401c 1"]
+    on = r"watchdog: on, timeout (\d+) ms, (\d+) ms left, (\d+) restart\(s\) since power-on\n"
+    with Sim(typed(*first, "fault hang", exit_code=None), keep_stdin=True, max_seconds=300) as s:
+        s.boot()
+        m = re.fullmatch(on, s.reply("watchdog"))
+        check_true("'watchdog' after boot", m is not None, on, m)
+        check("timeout armed at boot (ms)", "1000", m.group(1))
+        check_true("ms left within the timeout", int(m.group(2)) <= 1000, "<= 1000", m.group(2))
+        check("restarts after power-on", "0", m.group(3))
+        check("'watchdog 0'", "watchdog: MS: expected 1..10000, got 0\n", s.reply("watchdog 0"))
+        check("'watchdog off'", "watchdog: off, 0 restart(s) since power-on\n", s.reply("watchdog off"))
+        check("'watchdog' when off", "watchdog: off, 0 restart(s) since power-on\n", s.reply("watchdog"))
+        check("'mem wr' of sysinfo scratch", "", s.reply(first[4]))
+        check_true("'fill'", "error" not in s.reply(first[5]).lower(), "a fill", "")
+        m = re.fullmatch(on, s.reply("watchdog 1"))
+        check_true("'watchdog 1'", m is not None and m.group(1) == "1", "on, timeout 1 ms", m)
+        s.expect(re.escape("fault hang\nfault: provoking 'hang'\n") + re.escape(
+            "fault: spinning with interrupts off; the watchdog restarts the firmware in 1 ms\n"),
+            what="fault hang")
+        banner = s.expect(r"(.*?)" + re.escape(PROMPT), what="the banner after the restart").group(1)
+        check_true("banner after the restart", f"solonic {git_describe()} (built " in banner,
+                   "the banner", banner)
+        want = ("watchdog: the firmware stopped for more than 1 ms and was restarted (restart 1 since "
+                "power-on); the datapath kept running\n")
+        check_true("the restart is said", want in banner, want, banner)
+        s.send(typed(*after))
+        m = re.fullmatch(on, s.reply("watchdog"))
+        check_true("'watchdog' after the restart", m is not None, on, m)
+        check("timeout armed again at boot (ms), restarts", ("1000", "1"), (m.group(1), m.group(3)))
+        check("sysinfo scratch after the restart (SoC reset)", {0x20000018: 0},
+              parse_hex_dump(s.reply(after[1])))
+        out = s.reply(after[2])
+        check_true("on-board memory after the restart (datapath kept)", "all bytes match" in out,
+                   "verify: ... all bytes match", out)
+        check("wdog bites register", {0x2000401c: 1}, parse_hex_dump(s.reply(after[3])))
         finish(s)
 
 
