@@ -15,6 +15,8 @@ module rv_alu (
   input  wire logic [31:0]     a,
   input  wire logic [31:0]     b,
   input  core_pkg::alu_op_e      op,
+  input  wire logic            sub,      // subtract (sub, slt, sltu), decoded a stage ahead
+  input  wire logic            slt,      // slt (signed), decoded a stage ahead
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire logic [4:0]      cls,      // one-hot: {logic, slt, shr, shl, add} (shifts: M's)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -27,10 +29,10 @@ module rv_alu (
 );
 
   logic [4:0]  shamt;
-  logic        sub, fill;
+  logic        fill;
   logic [31:0] sum, lg, bx, rest;
   logic [16:0] hi0;                      // bit 16: the carry out
-  logic        slt, ax31, bx31;
+  logic        ax31, bx31;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [17:0] lo, hi1;                  // bit 0: the carry in
   /* verilator lint_on UNUSEDSIGNAL */
@@ -39,11 +41,9 @@ module rv_alu (
 
   always_comb begin
     shamt = b[4:0];
-    // slt / sltu subtract too; slt with the sign bits flipped (an unsigned
-    // compare then), so that the carry out of the chains decides: a < b
-    // when a + ~b + 1 carries nothing out
-    slt   = (op == core_pkg::ALU_SLT);
-    sub   = (op == core_pkg::ALU_SUB) || slt || (op == core_pkg::ALU_SLTU);
+    // slt / sltu subtract too (sub); slt with the sign bits flipped (an
+    // unsigned compare then), so that the carry out of the chains decides:
+    // a < b when a + ~b + 1 carries nothing out
     bx    = sub ? ~b : b;
     ax31  = a[31] ^ slt;
     bx31  = bx[31] ^ slt;

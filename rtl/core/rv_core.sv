@@ -1,13 +1,13 @@
 `default_nettype none
 // rv_core: RV32IM + Zicsr, machine mode only, in-order pipeline F D E M W
-// (and X, a register after W). Every output comes from a register.
+// Every output comes from a register.
 //
 //   F  imem_addr is the register f_pc: the next word is chosen a cycle ahead
 //      (f_pc + 4, or a redirect), its fetch-fault check too
 //   D  the word arrives from the BRAM (or from d_instr, where D keeps it while
 //      it stalls); decode (the encoding checks too, registered into E with
 //      the control), CSR existence check, register read (no bypass: what W
-//      writes reaches E from X), exceptions of the fetch (flat, no priority
+//      writes this cycle is taken from W itself), exceptions of the fetch (flat, no priority
 //      through the decoder). jal and backward branches redirect F here, from
 //      opcode bits alone (static prediction: backward taken, forward not
 //      taken): a taken jump costs one bubble. Their target is a carry select
@@ -16,10 +16,12 @@
 //      next address is picked with one LUT behind the chains (f_use_raw,
 //      f_alt). The forwarding of E's operands
 //      is chosen here, a cycle ahead, and the ALU's operand registers are
-//      filled (the pc, zero, the immediate, 4 for a link, or the register)
-//      with the ALU's result class, all from opcode bits 6:2 and funct3.
-//   E  operands from registers only (a binary M/W/X select, registered: one
-//      4:1 mux per operand bit), ALU (every kind in parallel, gated by its
+//      filled (the pc, zero, the immediate, 4 for a link, the register, or
+//      the result of an older instruction in M or W: M's as it enters W,
+//      W's as it leaves) with the ALU's result class, all from opcode bits 6:2 and
+//      funct3.
+//   E  operands from registers only (M's result or the operand's own
+//      register, a registered select: one 2:1 mux per operand bit), ALU (every kind in parallel, gated by its
 //      one-hot class; the add a carry select with one LUT behind the chains,
 //      slt / sltu from its carry out), the first two steps of a shift (by
 //      shamt[3:0], registered; M shifts by 16 more), the branch compare
@@ -55,19 +57,21 @@
 //      older instruction)
 //   W  commit: load data, a MULH*'s high word (picked from the three sums),
 //      CSR write, traps, mret, wfi, fence.i, register
-//      write. The one place architectural state changes, so every trap is
+//      write (w_final, also taken by E's operand registers). The one place architectural state changes, so every trap is
 //      precise; an sbus error arrives here with rvalid: it holds W one
 //      more cycle and becomes W's exception, trapped the cycle after from
 //      registers (no bus input behind the flush). A CSR write, mret
 //      and fence.i make no bus access: their effects need no bus input.
-//   X  the register write of the instruction that left W (forwarded to E)
 //
-// Forwarding: E takes operands from M (ALU, jump link, divide results), W
-// (also MUL's product, a shift and a CSR's old value) and X (everything,
-// load data and a MULH*'s high word included). A load, multiply, shift or
-// CSR read followed by a user costs one bubble (the user waits in E, e_ml,
-// registered a cycle ahead), a load or MULH* used by the next instruction
-// or the one after one more (e_wl: it is forwarded from X only).
+// Forwarding: E takes operands from M (ALU, jump link, divide results) with
+// a 2:1 mux; the results of older instructions in M and W are captured
+// into E's own operand registers as they move on: M's result on its way into W (also MUL's
+// product, a shift and a CSR's old value: m_wres) and W's on its way out
+// (everything, load data and a MULH*'s high word included: w_final). A
+// load, multiply, shift or CSR read followed by a user costs one bubble
+// (the user waits in E, e_ml, registered a cycle ahead), a load or MULH*
+// used by the next instruction or the one after one more (e_wl: it is
+// complete only in W, taken as it leaves).
 // The bus request of a load or store is registered: it is presented only
 // while W holds nothing that could trap, flush, stall or access the bus (and
 // not when W may take an interrupt next cycle: from registers, and not while
@@ -196,19 +200,20 @@ module rv_core #(
   logic            m_taken, m_bmisal_q, m_bmisal_d, m_btrap;
   logic            m_eq_q, m_eq_d, m_lt_q, m_lt_d, m_ltu_q, m_ltu_d, m_pred_q, m_pred_d;
   logic            e_eq, e_lt, e_ltu;
-  // Forwarding, decided a cycle ahead: operand n of E comes from M, W or X
-  // (one-hot, registered), else from e_rsn_q; e_wl: it waits for a load in W.
-  logic [2:0]      e_fwd1_d, e_fwd2_d;
-  logic            e_m1, e_m2, e_w1, e_w2;   // operand 1 / 2 comes from M / W now
+  // Forwarding, decided a cycle ahead: each operand of E is M's result
+  // (e_mn, registered) or its own register, a 2:1 mux after registers: for
+  // rs1, rs2 (e_a, e_b) and for the ALU's operands (e_opa, e_opb), whose own
+  // registers hold the pc, zero, the immediate or 4 (the link of jal / jalr)
+  // instead when not a register. The result of an older instruction in M or
+  // W is captured into the own register as it moves on: M's as it enters W
+  // (m_wres) or W's as it leaves (w_final). e_pn: operand n waits for a load
+  // or MULH* in W (captured from w_final when W moves on; e_wl: E waits).
+  logic            e_m1_q, e_m1_d, e_m2_q, e_m2_d, e_ma_q, e_ma_d, e_mb_q, e_mb_d;
+  logic            e_p1_q, e_p1_d, e_p2_q, e_p2_d;
+  // what an own register takes: 0 its value, 1 D's, 2 m_wres, 3 w_final
+  logic [1:0]      e_c1, e_c2, e_ca, e_cb;
   logic            e_ml_q, e_ml_d;        // E waits for a late result in M
   logic            e_m_late;
-  // The same choice binary (0: own register, 1: M, 2: W, 3: X), so that each
-  // operand is one 4:1 mux after registers: for rs1, rs2 (e_a, e_b) and for
-  // the ALU's operands (e_opa, e_opb), whose own registers hold the pc, zero,
-  // the immediate or 4 (the link of jal / jalr) instead when not a register.
-  // (not an FSM: Yosys 0.23's fsm_extract crashes on these)
-  (* fsm_encoding = "none" *) logic [1:0] e_s1_q, e_s2_q, e_sa_q, e_sb_q;
-  logic [1:0]      e_s1_d, e_s2_d, e_sa_d, e_sb_d;
   logic            e_ua_q, e_ua_d, e_ub_q, e_ub_d;   // opa / opb is rs1 / rs2
   logic [31:0]     e_opav_q, e_opav_d, e_opbv_q, e_opbv_d;
   logic            d_ua, d_ub;
@@ -216,6 +221,8 @@ module rv_core #(
   // The ALU's result class, one-hot, decoded in D: {logic, slt, shr, shl,
   // add}; e_div_q: the result is the divider's.
   logic [4:0]      d_cls, e_cls_q, e_cls_d;
+  // the ALU subtracts (sub, slt, sltu) / compares signed (slt), from D
+  logic            e_sub_q, e_sub_d, e_slt_q, e_slt_d;
   logic            e_div_q, e_div_d;
   logic            e_wl_q, e_wl_d;
   logic [1:0]      e_addr_lo;             // low bits of rs1 + imm (alignment checks)
@@ -260,7 +267,8 @@ module rv_core #(
   logic            m_shfill_q, m_shfill_d;
   logic [31:0]     m_shl_q, m_shl_d, m_shr_q, m_shr_d, m_sh_res;
   logic [1:0]      m_mul_k;
-  logic            m_xonly, w_xonly;      // M / W holds a result forwarded from X only
+  logic [31:0]     m_wres;                // what M passes to W's w_result
+  logic            m_xonly;               // M holds a result complete only in W
                                           // (load data, a MULH* high word)
 
   // W stage.
@@ -288,15 +296,23 @@ module rv_core #(
   logic [31:0]     w_load_data, w_final;
   logic [31:0]     w_shifted;
   logic [31:0]     csr_rdata, csr_src, csr_wdata, csr_trap_target, csr_mepc;
-  // X: the register write of the instruction that left W last cycle, for
-  // forwarding to E (load data reaches E only from here).
-  logic [31:0]     x_data_q, x_data_d;
   logic            csr_we, w_mret;
   logic            w_csrw;                // W writes mstatus or mie (from registers)
   logic            irq_take, irq_take_next_nw, wfi_wake;
   logic [3:0]      irq_cause;
   logic            rf_we;
   logic            irq_hold_q, irq_hold_d;
+
+  // pc + 4 as a carry select (the upper half + 1 beside the lower half's
+  // chain, picked by its carry): the fetch address's next value and W's
+  // redirect go through one LUT behind two short chains.
+  function automatic logic [31:0] pc_plus4(input logic [31:0] pc);
+    logic [16:0] lo;
+    logic [15:0] hi1;
+    lo       = {1'b0, pc[15:0]} + 17'd4;
+    hi1      = pc[31:16] + 16'd1;
+    pc_plus4 = {lo[16] ? hi1 : pc[31:16], lo[15:0]};
+  endfunction
 
   // ---------------------------------------------------------------- D stage
   always_comb begin
@@ -355,7 +371,7 @@ module rv_core #(
     d_pred = d_instr[6] && !d_instr[4] && !d_instr[2] && d_instr[31] && !d_instr[8];
     d_jump = d_valid_q && ((d_instr[6] && d_instr[3]) || d_pred);
 
-    // No bypass here: what W writes this cycle reaches E from X next cycle.
+    // No bypass here: what W writes this cycle is taken from W (w_final).
     d_rs1_val = rf_rdata1;
     d_rs2_val = rf_rdata2;
 
@@ -365,85 +381,75 @@ module rv_core #(
     e_late   = e_ctrl_q.load || e_ctrl_q.mul || (e_ctrl_q.csr_op != core_pkg::CSR_NONE) ||
                e_cls_q[1] || e_cls_q[2];
     m_late   = m_ctrl_q.load || m_ctrl_q.mul || (m_ctrl_q.csr_op != core_pkg::CSR_NONE) || m_shift_q;
-    // load data and a MULH*'s high word are complete only in W: forwarded from X
+    // load data and a MULH*'s high word are complete only in W (w_final)
     m_xonly  = m_ctrl_q.load || (m_ctrl_q.mul && (m_ctrl_q.mul_op != core_pkg::MUL_MUL));
-    w_xonly  = w_ctrl_q.load || w_mulh_q;
   end
 
   // ---------------------------------------------------------------- E stage
-  // Operand forwarding, from registers only, chosen a cycle ahead: the
-  // youngest older writer of rs wins (M, then W, then X). A load in W is not
-  // forwarded (its data comes from the bus this cycle): E waits for it to
-  // reach X (e_w_load).
-  function automatic logic [31:0] fwd4(input logic [1:0] sel, input logic [31:0] val,
-                                       input logic [31:0] m_res, input logic [31:0] w_res,
-                                       input logic [31:0] x_res);
-    fwd4 = sel[1] ? (sel[0] ? x_res : w_res) : (sel[0] ? m_res : val);
-  endfunction
-
-  function automatic logic [1:0] fwd2(input logic [1:0] sel, input logic [1:0] val,
-                                      input logic [1:0] m_res, input logic [1:0] w_res,
-                                      input logic [1:0] x_res);
-    fwd2 = sel[1] ? (sel[0] ? x_res : w_res) : (sel[0] ? m_res : val);
-  endfunction
-
+  // Operand forwarding, chosen a cycle ahead: the youngest older writer of
+  // rs wins. In E now (M next cycle): E takes M's result. In M now (W next):
+  // the own register takes m_wres, what M passes to W. In W now (gone next):
+  // the own register takes w_final, what W writes. Older ones are in the
+  // register file. A load or MULH* in M is complete only in W: E waits for
+  // it there (e_pn) and takes w_final when W moves on.
   function automatic logic [1:0] lo_add(input logic [1:0] x, input logic [1:0] y);
     lo_add = {x[1] ^ y[1] ^ (x[0] && y[0]), x[0] ^ y[0]};
   endfunction
 
-  function automatic logic [1:0] fwd_enc(input logic [2:0] sel);
-    if (sel[0]) begin
-      fwd_enc = 2'd1;
-    end else if (sel[1]) begin
-      fwd_enc = 2'd2;
-    end else if (sel[2]) begin
-      fwd_enc = 2'd3;
-    end else begin
-      fwd_enc = 2'd0;
-    end
-  endfunction
-
-  // Where an operand of the instruction in E next cycle comes from. Taken
-  // from D: the pipeline moves on (M <- E, W <- M, X <- W). Held in E: the
-  // value forwarded this cycle is kept in e_rsn, only a load in W (selected
-  // now, not forwardable) is still owed: from X next cycle, or W again while
-  // W stalls.
-  function automatic logic [2:0] fwd_next(input logic hold, input logic [4:0] rs,
-                                          input logic cur_m, input logic cur_w);
+  // {take M next, wait for W next, what the own register takes}. Taken from
+  // D: the pipeline moves on (M <- E, W <- M, W empties). Held in E: a
+  // result in M that is late moves to W (m_wres, or waited for in W when
+  // it is a load or MULH*), one waited for in W is taken as W moves on.
+  function automatic logic [3:0] fwd_next(input logic hold, input logic [4:0] rs,
+                                          input logic cur_m, input logic cur_p);
     logic m_hit, w_hit, x_hit;
     m_hit = e_valid_q && e_ctrl_q.rd_we && (e_ctrl_q.rd == rs);
     w_hit = m_valid_q && m_ctrl_q.rd_we && (m_ctrl_q.rd == rs);
     x_hit = w_valid_q && w_ctrl_q.rd_we && (w_ctrl_q.rd == rs);
     if (hold) begin
-      if (cur_m && m_late) begin
-        fwd_next = stall_m ? 3'b001 : 3'b010;     // a late result in M: from W next
-      end else if (cur_w && w_xonly) begin
-        fwd_next = stall_w ? 3'b010 : 3'b100;
+      if (cur_m) begin
+        if (stall_m) begin
+          fwd_next = {2'b10, 2'd0};
+        end else if (m_xonly) begin
+          fwd_next = {2'b01, 2'd0};
+        end else begin
+          fwd_next = {2'b00, 2'd2};
+        end
+      end else if (cur_p) begin
+        fwd_next = stall_w ? {2'b01, 2'd0} : {2'b00, 2'd3};
       end else begin
-        fwd_next = 3'b000;
+        fwd_next = {2'b00, 2'd0};
       end
     end else if (m_hit) begin
-      fwd_next = 3'b001;
+      fwd_next = {2'b10, 2'd1};
     end else if (w_hit) begin
-      fwd_next = 3'b010;
+      fwd_next = m_xonly ? {2'b01, 2'd1} : {2'b00, 2'd2};
+    end else if (x_hit) begin
+      fwd_next = {2'b00, 2'd3};
     end else begin
-      fwd_next = {x_hit, 2'b00};
+      fwd_next = {2'b00, 2'd1};
     end
   endfunction
 
+  function automatic logic [31:0] cap4(input logic [1:0] sel, input logic [31:0] own,
+                                       input logic [31:0] dval);
+    cap4 = sel[1] ? (sel[0] ? w_final : m_wres) : (sel[0] ? dval : own);
+  endfunction
+
   always_comb begin
-    e_m1     = e_s1_q == 2'd1;
-    e_m2     = e_s2_q == 2'd1;
-    e_w1     = e_s1_q == 2'd2;
-    e_w2     = e_s2_q == 2'd2;
-    e_fwd1_d = fwd_next(stall_e, d_instr[19:15], e_m1, e_w1);
-    e_fwd2_d = fwd_next(stall_e, d_instr[24:20], e_m2, e_w2);
+    {e_m1_d, e_p1_d, e_c1} = fwd_next(stall_e, d_instr[19:15], e_m1_q, e_p1_q);
+    {e_m2_d, e_p2_d, e_c2} = fwd_next(stall_e, d_instr[24:20], e_m2_q, e_p2_q);
     e_ua_d   = stall_e ? e_ua_q : d_ua;
     e_ub_d   = stall_e ? e_ub_q : d_ub;
-    e_s1_d   = fwd_enc(e_fwd1_d);
-    e_s2_d   = fwd_enc(e_fwd2_d);
-    e_sa_d   = e_ua_d ? e_s1_d : 2'd0;
-    e_sb_d   = e_ub_d ? e_s2_d : 2'd0;
+    e_ma_d   = e_ua_d && e_m1_d;
+    e_mb_d   = e_ub_d && e_m2_d;
+    // not a register: D's value (the pc, zero, an immediate, 4), or held
+    e_ca     = e_ua_d ? e_c1 : {1'b0, !stall_e};
+    e_cb     = e_ub_d ? e_c2 : {1'b0, !stall_e};
+    e_rs1_d  = cap4(e_c1, e_rs1_q, d_rs1_val);
+    e_rs2_d  = cap4(e_c2, e_rs2_q, d_rs2_val);
+    e_opav_d = cap4(e_ca, e_opav_q, d_opav);
+    e_opbv_d = cap4(e_cb, e_opbv_q, d_opbv);
   end
 
   // The ALU operands' own registers and the result class, from D: straight
@@ -494,30 +500,24 @@ module rv_core #(
     end
   end
 
-  // A load in W that E's instruction needs next cycle (E waits for it to
-  // reach X), and a late result in M that it needs next cycle (E waits for
-  // it to reach W). (From the decode before the exception squash: a needless
-  // wait of an excepting instruction is harmless.)
+  // A load or MULH* in W that E's instruction needs next cycle (E waits for
+  // it to leave W), and a late result in M that it needs next cycle (E
+  // waits for it to reach W). (From the decode before the exception squash:
+  // a needless wait of an excepting instruction is harmless.)
+  logic e_u1, e_u2;
   always_comb begin
-    if (stall_e) begin
-      e_wl_d = (stall_w && w_xonly &&
-                ((e_ctrl_q.rs1_used && e_w1) || (e_ctrl_q.rs2_used && e_w2))) ||
-               (!stall_m && m_xonly &&
-                ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2)));
-      e_ml_d = stall_m && m_late &&
-               ((e_ctrl_q.rs1_used && e_m1) || (e_ctrl_q.rs2_used && e_m2));
-    end else begin
-      e_wl_d = m_xonly &&
-               ((d_rs1_used && e_fwd1_d[1]) || (d_rs2_used && e_fwd2_d[1]));
-      e_ml_d = e_late &&
-               ((d_rs1_used && e_fwd1_d[0]) || (d_rs2_used && e_fwd2_d[0]));
-    end
+    e_u1   = stall_e ? e_ctrl_q.rs1_used : d_rs1_used;
+    e_u2   = stall_e ? e_ctrl_q.rs2_used : d_rs2_used;
+    e_wl_d = (e_u1 && e_p1_d) || (e_u2 && e_p2_d);
+    e_ml_d = (stall_e ? m_late : e_late) && ((e_u1 && e_m1_d) || (e_u2 && e_m2_d));
   end
 
   rv_alu u_alu (
     .a      (e_opa),
     .b      (e_opb),
     .op     (e_ctrl_q.alu_op),
+    .sub    (e_sub_q),
+    .slt    (e_slt_q),
     .cls    (e_cls_q),
     .ext    (e_div_q ? div_result : 32'b0),
     .result (e_alu),
@@ -541,10 +541,10 @@ module rv_core #(
   );
 
   always_comb begin
-    e_a   = fwd4(e_s1_q, e_rs1_q, m_result_q, w_result_q, x_data_q);
-    e_b   = fwd4(e_s2_q, e_rs2_q, m_result_q, w_result_q, x_data_q);
-    e_opa = fwd4(e_sa_q, e_opav_q, m_result_q, w_result_q, x_data_q);
-    e_opb = fwd4(e_sb_q, e_opbv_q, m_result_q, w_result_q, x_data_q);
+    e_a   = e_m1_q ? m_result_q : e_rs1_q;
+    e_b   = e_m2_q ? m_result_q : e_rs2_q;
+    e_opa = e_ma_q ? m_result_q : e_opav_q;
+    e_opb = e_mb_q ? m_result_q : e_opbv_q;
     e_w_load = e_valid_q && e_wl_q;
     e_m_late = e_valid_q && e_ml_q;
 
@@ -559,10 +559,8 @@ module rv_core #(
     e_jalr_target = {e_jlo[16] ? e_jhi1[16:1] : e_jhi0, e_jlo[15:1], 1'b0};
     // rs1 + imm is also the load/store address (e_alu); its two low bits on
     // their own, for the alignment checks.
-    // (the two bits added to the immediate's for each forwarding source,
-    // then picked: no path through the forwarding mux into an adder)
-    e_addr_lo     = fwd2(e_s1_q, lo_add(e_rs1_q[1:0], e_ctrl_q.imm[1:0]), lo_add(m_result_q[1:0], e_ctrl_q.imm[1:0]),
-                         lo_add(w_result_q[1:0], e_ctrl_q.imm[1:0]), lo_add(x_data_q[1:0], e_ctrl_q.imm[1:0]));
+    // (the two bits added to the immediate's for each source, then picked)
+    e_addr_lo     = e_m1_q ? lo_add(m_result_q[1:0], e_ctrl_q.imm[1:0]) : lo_add(e_rs1_q[1:0], e_ctrl_q.imm[1:0]);
   end
 
   // The encoding check completed here from registers: rv_decode's opcode
@@ -685,6 +683,18 @@ module rv_core #(
     dbus_we    = m_ctrl_q.store;
     dbus_be    = m_be_q;
     dbus_wdata = m_wdata_q;
+
+    // what M passes to W (w_result): the shift's, the product's low word,
+    // the CSR's old value or the ALU's
+    if (m_shift_q) begin
+      m_wres = m_sh_res;
+    end else if (m_ctrl_q.mul) begin
+      m_wres = m_mul_lo;
+    end else if (m_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
+      m_wres = csr_rdata;
+    end else begin
+      m_wres = m_result_q;
+    end
 
     // A CSR is read in M (into w_result) while W is empty, so that no older
     // instruction changes CSR state in the cycle of the read; W writes it.
@@ -835,7 +845,6 @@ module rv_core #(
     w_csrw = w_valid_q && (w_ctrl_q.csr_op != core_pkg::CSR_NONE) && w_ctrl_q.csr_write &&
              ((w_ctrl_q.csr_addr == core_pkg::CSR_MSTATUS) || (w_ctrl_q.csr_addr == core_pkg::CSR_MIE));
 
-    x_data_d  = w_final;
   end
 
   always_comb begin
@@ -847,7 +856,7 @@ module rv_core #(
     end else if (w_ctrl_q.mret) begin
       w_flush_pc = csr_mepc;
     end else begin
-      w_flush_pc = w_pc_q + 32'd4;
+      w_flush_pc = pc_plus4(w_pc_q);
     end
   end
 
@@ -889,15 +898,7 @@ module rv_core #(
         w_valid_d  = m_valid_q;
         w_pc_d     = m_pc_q;
         w_ctrl_d   = m_ctrl_q;
-        if (m_shift_q) begin
-          w_result_d = m_sh_res;
-        end else if (m_ctrl_q.mul) begin
-          w_result_d = m_mul_lo;
-        end else if (m_ctrl_q.csr_op != core_pkg::CSR_NONE) begin
-          w_result_d = csr_rdata;
-        end else begin
-          w_result_d = m_result_q;
-        end
+        w_result_d = m_wres;
         w_a_d      = m_a_q;
         w_issued_d = m_req_q;
         w_noirq_d  = m_req_q;
@@ -988,38 +989,30 @@ module rv_core #(
     e_valid_d  = e_valid_q;
     e_pc_d     = e_pc_q;
     e_ctrl_d   = e_ctrl_q;
-    e_rs1_d    = e_rs1_q;
-    e_rs2_d    = e_rs2_q;
     e_target_d = e_target_q;
     e_pc4_d    = e_pc4_q;
     e_tmis_d   = e_tmis_q;
     e_pred_d   = e_pred_q;
     e_exc_d    = e_exc_q;
-    e_opav_d   = e_opav_q;
-    e_opbv_d   = e_opbv_q;
     e_cls_d    = e_cls_q;
+    e_sub_d    = e_sub_q;
+    e_slt_d    = e_slt_q;
     e_div_d    = e_div_q;
     e_csrok_d  = stall_e ? e_csrok_q : csr_chk_exists;
     if (w_flush || r_go || (!stall_e && stall_d)) begin
       e_valid_d = 1'b0;
       e_ctrl_d  = '0;
       e_exc_d   = '0;
-    end else if (stall_e) begin
-      // Holding: keep the operands up to date, as the instructions they are
-      // forwarded from move on.
-      e_rs1_d  = e_a;
-      e_rs2_d  = e_b;
-      e_opav_d = e_opa;
-      e_opbv_d = e_opb;
-    end else begin
+    end else if (!stall_e) begin
+      // (the operands: see the forwarding above; held, they are kept up to
+      // date as the instructions they come from move on)
       e_valid_d  = d_valid_q;
       e_pc_d     = d_pc_q;
       e_ctrl_d   = d_ctrl;
-      e_rs1_d    = d_rs1_val;
-      e_rs2_d    = d_rs2_val;
-      e_opav_d   = d_opav;
-      e_opbv_d   = d_opbv;
       e_cls_d    = d_cls;
+      e_sub_d    = (d_dec.alu_op == core_pkg::ALU_SUB) || (d_dec.alu_op == core_pkg::ALU_SLT) ||
+                   (d_dec.alu_op == core_pkg::ALU_SLTU);
+      e_slt_d    = (d_dec.alu_op == core_pkg::ALU_SLT);
       e_div_d    = d_div_raw;
       e_target_d = d_target;
       e_pc4_d    = d_pc_q + 32'd4;
@@ -1059,7 +1052,7 @@ module rv_core #(
       d_valid_d  = 1'b1;
       d_pc_d     = f_pc_q;
       d_ffault_d = !(f_imem_off < IMEM_BYTES);
-      f_alt      = f_pc_q + 32'd4;
+      f_alt      = pc_plus4(f_pc_q);
     end
     f_pc_d = f_use_raw ? d_tgt_raw : f_alt;
 
@@ -1136,15 +1129,19 @@ module rv_core #(
     e_pc4_q    <= e_pc4_d;
     e_tmis_q   <= e_tmis_d;
     e_pred_q   <= e_pred_d;
-    e_s1_q     <= e_s1_d;
-    e_s2_q     <= e_s2_d;
-    e_sa_q     <= e_sa_d;
-    e_sb_q     <= e_sb_d;
+    e_m1_q     <= e_m1_d;
+    e_m2_q     <= e_m2_d;
+    e_ma_q     <= e_ma_d;
+    e_mb_q     <= e_mb_d;
+    e_p1_q     <= e_p1_d;
+    e_p2_q     <= e_p2_d;
     e_ua_q     <= e_ua_d;
     e_ub_q     <= e_ub_d;
     e_opav_q   <= e_opav_d;
     e_opbv_q   <= e_opbv_d;
     e_cls_q    <= e_cls_d;
+    e_sub_q    <= e_sub_d;
+    e_slt_q    <= e_slt_d;
     e_div_q    <= e_div_d;
     e_csrok_q  <= e_csrok_d;
     e_wl_q     <= e_wl_d;
@@ -1163,7 +1160,6 @@ module rv_core #(
     w_mh0_q    <= w_mh0_d;
     w_mh1_q    <= w_mh1_d;
     w_mh2_q    <= w_mh2_d;
-    x_data_q   <= x_data_d;
     m_be_q     <= m_be_d;
     m_wdata_q  <= m_wdata_d;
   end

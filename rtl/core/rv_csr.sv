@@ -3,7 +3,10 @@
 // rv_core reads a CSR in its M stage while W is empty (so the read sees the
 // state left by every older instruction; mcycle reads one cycle early) and
 // registers the value; the write happens at the commit (W) stage. mcycle and
-// minstret count in two 32-bit halves with the carry registered a cycle ahead.
+// minstret count in two 32-bit halves with the carry registered a cycle ahead;
+// a write to either half is done instead of that cycle's (that instruction's)
+// increment of the whole counter (the privileged spec's rule: the next
+// instruction reads what was written, the other half unchanged).
 module rv_csr (
   input  wire logic        clk,
   input  wire logic        rst,
@@ -185,11 +188,13 @@ module rv_csr (
           mcause_code_d = wdata[3:0];
         end
         core_pkg::CSR_MTVAL:     mtval_d       = wdata;
-        // A write to a counter replaces this cycle's increment.
-        core_pkg::CSR_MCYCLE:    mcycle_d[31:0]    = wdata;
-        core_pkg::CSR_MCYCLEH:   mcycle_d[63:32]   = wdata;
-        core_pkg::CSR_MINSTRET:  minstret_d[31:0]  = wdata;
-        core_pkg::CSR_MINSTRETH: minstret_d[63:32] = wdata;
+        // A write to either half of a counter is done instead of this
+        // cycle's (this instruction's) increment of the whole counter: the
+        // other half keeps its value, no carry crosses.
+        core_pkg::CSR_MCYCLE:    mcycle_d   = {mcycle_q[63:32], wdata};
+        core_pkg::CSR_MCYCLEH:   mcycle_d   = {wdata, mcycle_q[31:0]};
+        core_pkg::CSR_MINSTRET:  minstret_d = {minstret_q[63:32], wdata};
+        core_pkg::CSR_MINSTRETH: minstret_d = {wdata, minstret_q[31:0]};
         // misa, mip, mstatush, mcountinhibit and the hpm registers: writes are ignored.
         default: ;
       endcase
@@ -202,8 +207,14 @@ module rv_csr (
     if (we && (waddr == core_pkg::CSR_MCYCLE)) begin
       mcycle_cy_d = wdata_ones;
     end
+    if (we && (waddr == core_pkg::CSR_MCYCLEH)) begin
+      mcycle_cy_d = mcycle_cy_q;            // the low half kept
+    end
     if (we && (waddr == core_pkg::CSR_MINSTRET)) begin
       minstret_cy_d = wdata_ones;
+    end
+    if (we && (waddr == core_pkg::CSR_MINSTRETH)) begin
+      minstret_cy_d = minstret_cy_q;        // the low half kept
     end
 
     if (trap) begin
