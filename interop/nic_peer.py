@@ -532,7 +532,9 @@ def table(summaries):
     rows = [("run", "tool", "size", "n", "role", "pmtu", "result", "s", "tool's figures / why")]
     for s in summaries:
         for st in s["steps"]:
-            rows.append((s["name"], st["tool"], str(st["size"]), str(st["iters"]), st["role"],
+            # the tool's flags that change what it does: -q, -R, -m
+            flags = re.findall(r" (-q \d+|-R|-m \d+)", st.get("guest_cmd", ""))
+            rows.append((s["name"], " ".join([st["tool"]] + flags), str(st["size"]), str(st["iters"]), st["role"],
                          str(st.get("pmtu") or "-"), "pass" if st["ok"] else "FAIL",
                          f"{st['seconds']:.0f}", st["figures"] if st["ok"] else st["why"]))
         if not s["steps"]:
