@@ -236,6 +236,55 @@ def write_last_bytes(frames):
     return dict(out)
 
 
+# the packets of a multi-packet message that are full by definition: their payload is the
+# QP's path MTU exactly (IBTA 9.7.2: every packet but the last carries PMTU bytes)
+FULL_OPS = {0x00, 0x01, 0x06, 0x07, 0x0D, 0x0E}   # SEND/WRITE FIRST, MIDDLE; READ_RESPONSE FIRST, MIDDLE
+# bytes between the BTH and the payload: RETH (WRITE FIRST/ONLY), AETH (READ responses but
+# MIDDLE, ACK), ImmDt/IETH; READ_REQUEST and the atomics carry none
+EXT_HDR = {0x03: 4, 0x05: 4, 0x06: 16, 0x09: 4, 0x0A: 16, 0x0B: 20, 0x0C: 16, 0x0D: 4, 0x0F: 4,
+           0x10: 4, 0x11: 4, 0x12: 12, 0x13: 28, 0x14: 28, 0x16: 4, 0x17: 4}
+
+
+def path_mtus(frames):
+    """Per flow (source IP, destination IP, destination QPN, UDP source port: a QPN used
+    again by a later session comes with another peer QPN, so another port): the set of
+    payload sizes of its full packets (FIRST and MIDDLE of SEND, WRITE and READ responses)
+    and the largest payload of any of its packets. A flow's full packets all carry its path
+    MTU; none carries more. Returns {(src, dst, dqpn, sport): (set of full sizes, largest)}."""
+    out = {}
+    for frame, orig in frames:
+        pkt = roce_packet(frame)
+        if not pkt or len(frame) < orig or len(pkt[2]) < 16:
+            continue
+        ip, udp, ib = pkt
+        op, pad = ib[0], (ib[1] >> 4) & 3
+        n = len(ib) - 12 - EXT_HDR.get(op, 0) - 4 - pad
+        key = (".".join(map(str, ip[12:16])), ".".join(map(str, ip[16:20])),
+               int.from_bytes(ib[5:8], "big"), struct.unpack(">H", udp[0:2])[0])
+        if op == 0x0C:      # a READ request has no payload
+            n = 0
+        elif key[2] == 1:   # QP 1 (RDMA CM's MADs): UD, a DETH of 8 bytes
+            n -= 8
+        full, big = out.get(key, (set(), 0))
+        if op in FULL_OPS:
+            full.add(n)
+        out[key] = (full, max(big, n))
+    return out
+
+
+def pmtu_problems(frames, pmtu):
+    """Every flow that sent a message of more than one packet did so at `pmtu`: its full
+    packets carry exactly pmtu bytes, and no packet of any flow carries more."""
+    bad = []
+    for (src, dst, qpn, _), (full, big) in sorted(path_mtus(frames).items()):
+        if full and full != {pmtu}:
+            bad.append(f"{src} -> {dst} QP {qpn:#x}: full packets of {sorted(full)} bytes, "
+                       f"path MTU {pmtu} expected")
+        if big > pmtu:
+            bad.append(f"{src} -> {dst} QP {qpn:#x}: a payload of {big} bytes, above the path MTU {pmtu}")
+    return bad
+
+
 def tshark_check(path):
     """(RoCE frames tshark decodes, malformed frames), or raises on a tshark failure."""
     def count(flt):

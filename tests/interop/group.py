@@ -3,8 +3,9 @@ packages (interop/), against the simulated NIC and against each other.
 
 - nic: the NIC (build/sim/solonic_sim, NIC 0 on a UDP socket) as the server of
   ibv_rc_pingpong --chk, ib_write_bw and ib_write_lat and the client of ib_write_bw
-  in a guest, the capture checked (tshark,
-  ICRC, the pingpong echo byte for byte); interop/nic_peer.py runs it.
+  in a guest, then of ib_read_bw after the guest's eth0 went to MTU 9000 (path MTU
+  4096 without flags), the capture checked (tshark, ICRC, the pingpong echo byte
+  for byte, each message's path MTU); interop/nic_peer.py runs it.
 - cm: RDMA CM (tests/interop/test_cm.py): the guest's unmodified rdma_client against the
   NIC's `listen --cm` (a REJ for a port nobody listens on, then REQ/REP/RTU, the SEND
   echoed, DREQ/DREP), the NIC's `connect --cm` against the guest's rdma_server, udaddy
@@ -15,7 +16,9 @@ packages (interop/), against the simulated NIC and against each other.
 - runner: run_guest.py's time bound, the console parser, the pcap checker (1-byte
   SENDs are not malformed), nic_peer.py's step checks.
 - with SOLONIC_INTEROP_FULL=1 (`make interop`): nic_sweep (pingpong with the NIC as
-  server and client, the bw tools at 64 B, 4 KiB, 64 KiB and the lat tools, both roles) and
+  server and client, the bw tools at 64 B, 4 KiB, 64 KiB and the lat tools, both roles;
+  atomics, -R, -q, 8 MiB, -a; write/read/send bw at path MTU 4096 against a guest at
+  eth MTU 9000) and
   pair (two guests against each other: the reference behaviour of rxe).
 """
 import os

@@ -33,7 +33,6 @@ sys.path.insert(0, str(REPO / "interop"))
 sys.path.insert(0, str(REPO / "tests" / "interop"))
 import check_pcap   # noqa: E402
 import nic_peer     # noqa: E402
-import run_guest    # noqa: E402
 
 OUT = REPO / "build" / "interop" / "cm"
 PORT, NOBODY = 7471, 7999
@@ -45,46 +44,20 @@ REQ, REJ, REP, RTU, DREQ, DREP = 0x10, 0x12, 0x13, 0x14, 0x15, 0x16
 
 @pytest.fixture(scope="module")
 def run():
-    OUT.mkdir(parents=True, exist_ok=True)
-    pcap = OUT / "rdma_client.pcap"
-    pcap.unlink(missing_ok=True)
-    lport, rport = run_guest.free_udp_ports(2)
-    nic = nic_peer.SimNic(lport, rport, pcap, 500).start()
-    spec = run_guest.GuestSpec(ip=f"{nic_peer.GUEST_IP}/24", peer=nic_peer.NIC_IP, role="client",
-                               name="guest", local_port=rport, remote_port=lport, tests=TESTS,
-                               timeout=420, test_timeout=240, wait=60)
-    r, guest = {"pcap": str(pcap)}, None
-    try:
-        guest = run_guest.Guest(spec).start()
-        r["tool"] = nic.cmd("tool on -n 1 -s 16 --idle 2000")
-        nic.con.send(f"listen --cm {PORT} --wait 600000")
+    with nic_peer.Session("rdma_client", TESTS, OUT, timeout=420, test_timeout=240) as ss:
+        r = {"pcap": str(ss.pcap)}
+        r["tool"] = ss.nic.cmd("tool on -n 1 -s 16 --idle 2000")
+        ss.nic.con.send(f"listen --cm {PORT} --wait 600000")
         # returns once the connection is established and the echo is done
-        r["listen"] = nic.con.wait_for(nic_peer.PROMPT, 400)
+        r["listen"] = ss.nic.con.wait_for(nic_peer.PROMPT, 400)
         # the guest's rdma_server: connect until it listens (a REJ before that), bounded
-        r["connect"] = ""
-        if nic_peer._wait_guest_line(guest, r"\] RUN 3: ", 200):
-            end = time.monotonic() + 150
-            while time.monotonic() < end:
-                time.sleep(1.0)
-                ans = nic.cmd(f"connect --cm {nic_peer.GUEST_IP}", 200)
-                r["connect"] += ans
-                if "rejected the connection request" not in ans:
-                    break
-        res = guest.wait()
+        r["connect"] = ss.connect_retried(3, f"connect --cm {nic_peer.GUEST_IP}", nic_peer.REFUSED_CM,
+                                          timeout=200)
+        r["guest"] = ss.finish()
         time.sleep(1)
-        r["qpx"] = nic.cmd("qpx", 60)
-        r["stats"] = nic.cmd("stats", 60)
-    except BaseException:
-        if guest:
-            guest.kill()
-            guest.wait()
-        raise
-    finally:
-        r["sim"] = nic.stop()
-        r["nic_log"] = nic.con.transcript()
-        (OUT / "rdma_client.nic.txt").write_text(r["nic_log"])
-    r["guest"] = res
-    (OUT / "rdma_client.guest.txt").write_text(res.console)
+        r["qpx"] = ss.nic.cmd("qpx", 60)
+        r["stats"] = ss.nic.cmd("stats", 60)
+    r["nic_log"] = ss.nic_log
     return r
 
 

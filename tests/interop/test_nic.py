@@ -10,7 +10,9 @@ guest boot. The NIC is the server of
 and the client of the guest's `ib_write_bw -x 1 -s 4096 -n 5` (the NIC posts the WRITEs
 and sends the report), and the server of `ib_write_bw -q 2` and of `ib_write_bw -R -q 2`
 (perftest's exchange in SENDs over an RDMA CM connection, both QPs through RDMA CM too),
-before the write_lat step. Each tool must exit 0 with its result lines, the NIC must print
+before the write_lat step; then the guest's eth0 goes to MTU 9000 (rxe's active MTU 4096) and
+the NIC is the client of `ib_read_bw -s 65536 -n 5`, no MTU flag on either side: the
+path MTU must come out 4096 (1024 in every step before). Each tool must exit 0 with its result lines, the NIC must print
 its "tool: ...: ok" line, and the capture must decode in tshark with correct ICRCs, the
 pingpong echoed byte for byte and the client's data being --chk's buffer, and every
 write_lat WRITE carrying its iteration number in its last byte. The longer set
@@ -30,8 +32,10 @@ import nic_peer     # noqa: E402
 S = nic_peer.Step
 STEPS = [S("server", "pingpong", 2048, 5), S("server", "write_bw", 4096, 5),
          S("client", "write_bw", 4096, 5), S("server", "write_bw", 4096, 5, qps=2),
-         S("server", "write_bw", 4096, 5, qps=2, rdma_cm=True), S("server", "write_lat", 64, 5)]
-# (write_lat last: test_capture reads its WRITEs as each side's last five)
+         S("server", "write_bw", 4096, 5, qps=2, rdma_cm=True), S("server", "write_lat", 64, 5),
+         S("client", "read_bw", 65536, 5, link_mtu=9000)]
+# (write_lat the last step with WRITEs: test_capture reads its WRITEs as each side's last
+# five; the jumbo read_bw last: the guest's eth0 stays at 9000 after it)
 
 
 @pytest.fixture(scope="module")
@@ -109,6 +113,19 @@ def test_write_bw_rdma_cm_two_qps_nic_server(run):
     assert st.nic_line.startswith("tool: write_bw server with 10.0.0.2:"), st.nic_line
 
 
+def test_read_bw_jumbo_nic_client(run):
+    """No MTU flag: perftest takes the smaller of both offers, the NIC's 4096 and rxe's
+    active MTU (4096 on the 9000-byte link); nic_peer checked every earlier step's QPs got
+    1024 (the stock link)."""
+    st = _step(run, 6)
+    assert re.search(r"Mtu\s*: 4096\[B\]", st.guest_out), st.guest_out
+    assert st.pmtu == 4096 and all(r.pmtu in (0, 1024) for r in run.steps[:6]), \
+        [(r.step.label(), r.pmtu) for r in run.steps]
+    m = nic_peer.BW_RE.search(st.guest_out)
+    assert m and (int(m.group(1)), int(m.group(2))) == (65536, 5), st.guest_out
+    assert st.nic_line.startswith("tool: read_bw client with 10.0.0.2: 5 x 65536 bytes"), st.nic_line
+
+
 def test_run_clean(run):
     assert run.ok, run.why
 
@@ -127,6 +144,13 @@ def test_capture(run):
     assert len(ma) == 5 and all(len(m) == 2048 for m in ma)
     # 2 x 5 x 4 KiB written at path MTU 1024: FIRST, MIDDLE, MIDDLE, LAST each
     assert ops["WRITE_FIRST"] >= 10 and ops["WRITE_MIDDLE"] >= 20 and ops["WRITE_LAST"] >= 10, ops
+    # the path MTU of every multi-packet message: 1024 (the stock link), 4096 only for the
+    # guest's READ responses after its link went to 9000 (nic_peer checked the NIC's QPs)
+    flows = check_pcap.path_mtus(frames)
+    assert all(len(f) <= 1 and (not f or big <= max(f)) for f, big in flows.values()), flows
+    full = {(k[0], n) for k, (sizes, _) in flows.items() for n in sizes}
+    assert full == {(nic_peer.GUEST_IP, 1024), (nic_peer.NIC_IP, 1024), (nic_peer.GUEST_IP, 4096)}, full
+    assert ops["READ_RESPONSE_FIRST"] >= 5 and ops["READ_RESPONSE_MIDDLE"] >= 5 * 14, ops
     # write_lat (64-byte WRITE_ONLY): both sides' n-th WRITE ends with n
     last = check_pcap.write_last_bytes(frames)
     for ip in (nic_peer.NIC_IP, nic_peer.GUEST_IP):

@@ -27,7 +27,6 @@ sys.path.insert(0, str(REPO / "interop"))
 sys.path.insert(0, str(REPO / "tests" / "interop"))
 import check_pcap   # noqa: E402
 import nic_peer     # noqa: E402
-import run_guest    # noqa: E402
 
 OUT = REPO / "build" / "interop" / "rping"
 N, SIZE = 3, 64
@@ -46,44 +45,18 @@ def rping_text(ping, size):
 
 @pytest.fixture(scope="module")
 def run():
-    OUT.mkdir(parents=True, exist_ok=True)
-    pcap = OUT / "rping.pcap"
-    pcap.unlink(missing_ok=True)
-    lport, rport = run_guest.free_udp_ports(2)
-    nic = nic_peer.SimNic(lport, rport, pcap, 500).start()
-    spec = run_guest.GuestSpec(ip=f"{nic_peer.GUEST_IP}/24", peer=nic_peer.NIC_IP, role="client",
-                               name="guest", local_port=rport, remote_port=lport, tests=TESTS,
-                               timeout=420, test_timeout=240, wait=60)
-    r, guest = {"pcap": str(pcap)}, None
-    try:
-        guest = run_guest.Guest(spec).start()
-        r["tool"] = nic.cmd(f"tool on -n {N} -s {SIZE} --idle 2000")
-        nic.con.send("listen --cm --tool rping --wait 600000")
+    with nic_peer.Session("rping", TESTS, OUT, timeout=420, test_timeout=240) as ss:
+        r = {"pcap": str(ss.pcap)}
+        r["tool"] = ss.nic.cmd(f"tool on -n {N} -s {SIZE} --idle 2000")
+        ss.nic.con.send("listen --cm --tool rping --wait 600000")
         # returns once the connection is established and the pings are done
-        r["listen"] = nic.con.wait_for(nic_peer.PROMPT, 400)
-        r["connect"] = ""
-        if nic_peer._wait_guest_line(guest, r"\] RUN 2: ", 200):
-            end = time.monotonic() + 150
-            while time.monotonic() < end:
-                time.sleep(1.0)
-                ans = nic.cmd(f"connect --cm {nic_peer.GUEST_IP} --tool rping", 300)
-                r["connect"] += ans
-                if "rejected the connection request" not in ans:
-                    break
-        res = guest.wait()
+        r["listen"] = ss.nic.con.wait_for(nic_peer.PROMPT, 400)
+        r["connect"] = ss.connect_retried(2, f"connect --cm {nic_peer.GUEST_IP} --tool rping",
+                                          nic_peer.REFUSED_CM, timeout=300, window=150)
+        r["guest"] = ss.finish()
         time.sleep(1)
-        r["qpx"] = nic.cmd("qpx", 60)
-    except BaseException:
-        if guest:
-            guest.kill()
-            guest.wait()
-        raise
-    finally:
-        r["sim"] = nic.stop()
-        r["nic_log"] = nic.con.transcript()
-        (OUT / "rping.nic.txt").write_text(r["nic_log"])
-    r["guest"] = res
-    (OUT / "rping.guest.txt").write_text(res.console)
+        r["qpx"] = ss.nic.cmd("qpx", 60)
+    r["nic_log"] = ss.nic_log
     return r
 
 

@@ -175,14 +175,58 @@ def test_nic_peer_refuses_steps_perftest_would_refuse():
                        ("server:write:64:5", "bad step server:write"),
                        ("server:write_bw:64", "expected ROLE:TEST:SIZE:ITERS[:QPS]"),
                        ("server:write_lat:64:5:2", "QPS 1..16, and only for the bandwidth tests"),
-                       ("server:write_bw:x:5", "SIZE, ITERS and QPS are numbers")):
+                       ("server:write_bw:x:5", "SIZE, ITERS and QPS are numbers"),
+                       ("server:write_bw:4096:5:m3000", "MTU is one of 256, 512, 1024, 2048, 4096"),
+                       ("server:write_bw:4096:5:eth9216", "the guest's link MTU is 576..9000"),
+                       ("server:write_bw:4096:5:a", "-a is for write_bw, read_bw, send_bw"),
+                       ("server:write_lat:8388608:5:a", "-a is for write_bw, read_bw, send_bw"),
+                       ("server:write_bw:4096:5:x", "unknown flag 'x'")):
         try:
             nic_peer.Step.parse(spec)
         except ValueError as e:
             assert want in str(e), (spec, str(e))
         else:
             raise AssertionError(f"{spec} accepted")
+    # the flags: the tools' command lines, and the path MTU each step's QPs must get
+    st = nic_peer.Step.parse("client:read_bw:65536:5:eth9000:m2048")
+    assert (st.mtu, st.link_mtu) == (2048, 9000), st
+    assert st.guest_cmd() == "ip link set eth0 mtu 9000 && ib_read_bw -x 1 -s 65536 -n 5 -m 2048"
+    assert st.expected_pmtu(1500) == 2048
+    st = nic_peer.Step.parse("server:write_bw:8388608:5:a")
+    assert st.guest_cmd() == "ib_write_bw -x 1 -a -n 5 {peer}" and st.nic_cmds(9)[0].endswith("-s 8388608 --idle 9")
+    pp = nic_peer.Step.parse("server:pingpong:10001:3:m4096")
+    assert pp.nic_cmds(9)[1].endswith(" --mtu 4096") and pp.guest_cmd().endswith(" -m 4096 {peer}")
+    # rxe: 80 header bytes (RXE_MAX_HDR_LENGTH) under the link MTU, the largest IB MTU
+    assert [nic_peer.rxe_active_mtu(m) for m in (1500, 1103, 1104, 2175, 4176, 9000)] == \
+        [1024, 512, 1024, 2048, 4096, 4096]
+    # perftest: the smaller of both offers (the NIC's 4096); pingpong: 1024 unless -m
+    assert [nic_peer.Step("server", "write_bw", 64, 5).expected_pmtu(m) for m in (1500, 9000)] == [1024, 4096]
+    assert nic_peer.Step("server", "pingpong", 64, 5).expected_pmtu(9000) == 1024
     p = subprocess.run([sys.executable, str(REPO / "interop/nic_peer.py"), "run", "--name", "x",
                         "--step", "server:read_bw:64:2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=60)
     assert p.returncode == 2 and "fewer than 5 iterations" in p.stderr, (p.returncode, p.stderr)
+
+
+def test_checker_path_mtu():
+    """path_mtus / pmtu_problems: a flow's FIRST and MIDDLE packets carry its path MTU
+    exactly (RETH, AETH, pad bytes and ICRC not counted), no packet more; a READ request's
+    RETH is no payload."""
+    from scapy.all import IP, UDP, Ether  # python3-scapy
+
+    def frame(op, payload, ext=b"", src="10.0.0.2", dst="10.0.0.1", qpn=0x11, pad=0):
+        bth = bytes([op, pad << 4, 0xFF, 0xFF, 0, 0, 0, qpn, 0, 0, 0, 1])
+        raw = bytes(Ether() / IP(src=src, dst=dst) / UDP(sport=49152, dport=4791) /
+                    (bth + ext + payload + b"\0" * pad + b"\0" * 4))
+        return raw, len(raw)
+    write = [frame(0x06, b"a" * 4096, b"\0" * 16), frame(0x07, b"a" * 4096), frame(0x08, b"a" * 99, pad=1)]
+    read = [frame(0x0C, b"", b"\0" * 16, src="10.0.0.1", dst="10.0.0.2", qpn=0x12),
+            frame(0x0D, b"b" * 1024, b"\0" * 4, qpn=0x11), frame(0x0F, b"b" * 8, b"\0" * 4, qpn=0x11)]
+    got = check_pcap.path_mtus(write + read[:1])
+    assert got == {("10.0.0.2", "10.0.0.1", 0x11, 49152): ({4096}, 4096),
+                   ("10.0.0.1", "10.0.0.2", 0x12, 49152): (set(), 0)}, got
+    assert check_pcap.pmtu_problems(write + read[:1], 4096) == []
+    bad = check_pcap.pmtu_problems(write + read, 4096)      # a 1024-byte READ response FIRST
+    assert bad == ["10.0.0.2 -> 10.0.0.1 QP 0x11: full packets of [1024, 4096] bytes, path MTU 4096 expected"], bad
+    bad = check_pcap.pmtu_problems(read, 512)
+    assert len(bad) == 2 and "above the path MTU 512" in bad[1], bad
