@@ -872,16 +872,10 @@ static int comm_rx(void) {
 /* Send an item as a SEND on the exchange QP: 1 sent, 0 try again, -1 after fail(). */
 static int comm_send(const uint8_t *b, uint32_t n) {
     uint64_t a = QPX_BUF_BASE + COMM_TX + 64u * (s.comm_tx % COMM_TX_SLOTS);
-    for (uint32_t off = 0; off < n; off += 8u) {
-        uint32_t k = n - off < 8u ? n - off : 8u;
-        uint64_t v = 0;
-        for (uint32_t i = 0; i < k; i++)
-            v |= (uint64_t)b[off + i] << (8u * i);
-        const char *e;
-        if (qpx_mem_write_word(a + off, k, v, &e) != 0) {
-            fail("writing our message: %s", e);
-            return -1;
-        }
+    const char *e;
+    if (qpx_mem_write(a, b, n, &e) != 0) {
+        fail("writing our message: %s", e);
+        return -1;
     }
     struct roce_wr wr;
     memset(&wr, 0, sizeof wr);

@@ -622,20 +622,12 @@ static uint64_t be_get(const uint8_t *p, unsigned n) {
     return v;
 }
 
-/* Write n (<= 64 KiB) bytes at addr, 8 an engine run; 0 or -1 after fail(). */
+/* Write n bytes at addr (qpx_mem_write); 0 or -1 after fail(). */
 static int mem_put(uint64_t addr, const uint8_t *b, uint32_t n) {
-    for (uint32_t off = 0; off < n; off += 8u) {
-        uint32_t k = n - off < 8u ? n - off : 8u;
-        uint64_t v = 0;
-        for (uint32_t i = 0; i < k; i++)
-            v |= (uint64_t)b[off + i] << (8u * i);
-        const char *err;
-        if (qpx_mem_write_word(addr + off, k, v, &err) != 0) {
-            fail("%s", err);
-            return -1;
-        }
-    }
-    return 0;
+    const char *err;
+    if (qpx_mem_write(addr, b, n, &err) == 0) return 0;
+    fail("%s", err);
+    return -1;
 }
 
 static int mem_get(uint64_t addr, uint8_t *b, uint32_t n) {
