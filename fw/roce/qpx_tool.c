@@ -17,6 +17,7 @@
 #include "cm.h"
 #include "console.h"
 #include "qpx_mem.h"
+#include "qpx_msg.h"
 #include "roce_hw.h"
 #include "timer.h"
 
@@ -610,18 +611,6 @@ static void poll_write_lat(uint32_t send_now) {
 
 /* ---- rping */
 
-static void be_put(uint8_t *p, uint64_t v, unsigned n) {
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8u * (n - 1u - i)));
-}
-
-static uint64_t be_get(const uint8_t *p, unsigned n) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v = v << 8 | p[i];
-    return v;
-}
-
 /* Write n bytes at addr (qpx_mem_write); 0 or -1 after fail(). */
 static int mem_put(uint64_t addr, const uint8_t *b, uint32_t n) {
     const char *err;
@@ -656,9 +645,9 @@ static int rp_take_info(uint64_t *addr, uint32_t *rkey, uint32_t *len) {
     }
     uint8_t b[RP_INFO];
     if (mem_get(t.base, b, RP_INFO) != 0) return -1;
-    *addr = be_get(b, 8);
-    *rkey = (uint32_t)be_get(b + 8, 4);
-    *len = (uint32_t)be_get(b + 12, 4);
+    *addr = qpx_get_be(b, 8);
+    *rkey = (uint32_t)qpx_get_be(b + 8, 4);
+    *len = (uint32_t)qpx_get_be(b + 12, 4);
     if (*len == 0 || *len > RP_MAX) {
         fail("the peer's buffer of %lu bytes is outside rping's 1..%u", (unsigned long)*len, RP_MAX);
         return -1;
@@ -762,9 +751,9 @@ static void poll_rping_client(uint32_t recv_now, uint32_t send_now) {
             if (mem_put(t.base + RP_RDMA + off, b, t.len - off < RP_INFO ? t.len - off : RP_INFO))
                 return;
         for (uint32_t k = 0; k < 2; k++) {
-            be_put(b, t.base + (k ? RP_RDMA : RP_START), 8);
-            be_put(b + 8, t.lkey, 4);
-            be_put(b + 12, t.len, 4);
+            qpx_put_be(b, t.base + (k ? RP_RDMA : RP_START), 8);
+            qpx_put_be(b + 8, t.lkey, 4);
+            qpx_put_be(b + 12, t.len, 4);
             if (mem_put(t.base + RP_SEND + 64u * k, b, RP_INFO) != 0) return;
         }
         if (post(ROCE_WR_SEND, t.base + RP_SEND, RP_INFO) <= 0) return;
