@@ -24,8 +24,7 @@
 #include "roce.h"
 #include "timer.h"
 
-enum step_kind { SK_SEND, SK_RECV, SK_PROGRAM, SK_PAUSE, SK_CLOSE, SK_CM_LISTEN, SK_CM_WAIT,
-                 SK_CM_CONNECT };
+enum step_kind { SK_SEND, SK_RECV, SK_PROGRAM, SK_PAUSE, SK_CLOSE, SK_CM_WAIT, SK_CM_CONNECT };
 enum item { IT_PP_DEST, IT_PT_VERSION, IT_PT_CYCLE, IT_PT_CACHE, IT_PT_MTU, IT_PT_DEST, IT_PT_REPORT,
             IT_DONE, IT_PT_SYNC, IT_NONE };
 
@@ -45,6 +44,8 @@ static const char *const item_name[] = {
 struct step {
     uint8_t kind, item, qp; /* qp: which of the session's QPs a destination item is about */
     bool extra;             /* the barrier only lat tests and send_bw exchange before the test */
+    bool cm_listen;         /* perftest -R server: listen for the test's RDMA CM connections
+                               before this send (the client's REQs follow it) */
 };
 
 #define MAX_STEPS ((int)(40 + 4 * QPX_MAX_QPS)) /* perftest -q N: each QP's destination twice */
@@ -144,7 +145,7 @@ static uint32_t item_size(uint8_t item) {
 /* ---- the step list */
 
 static void add(uint8_t kind, uint8_t item, uint8_t qp) {
-    if (s.nsteps < MAX_STEPS) s.steps[s.nsteps++] = (struct step){kind, item, qp, false};
+    if (s.nsteps < MAX_STEPS) s.steps[s.nsteps++] = (struct step){kind, item, qp, false, false};
 }
 
 /* One lockstep exchange of an item about QP qp: the client sends first, the server answers. */
@@ -196,16 +197,9 @@ static void build_steps(void) {
     if (s.o.rdma_cm) {
         /* perftest -R: a barrier of empty destinations, the RDMA CM connections (one per QP,
            the client connects to the server's exchange port), another barrier */
-        if (s.o.server) {
-            add(SK_RECV, IT_PT_SYNC, 0);
-            add(SK_CM_LISTEN, IT_NONE, 0); /* before our answer: the REQs follow it */
-            add(SK_SEND, IT_PT_SYNC, 0);
-            add(SK_CM_WAIT, IT_NONE, 0);
-        } else {
-            add(SK_SEND, IT_PT_SYNC, 0);
-            add(SK_RECV, IT_PT_SYNC, 0);
-            add(SK_CM_CONNECT, IT_NONE, 0);
-        }
+        xchg(IT_PT_SYNC);
+        s.steps[s.nsteps - 1].cm_listen = s.o.server; /* the server's answer */
+        add(s.o.server ? SK_CM_WAIT : SK_CM_CONNECT, IT_NONE, 0);
         xchg(IT_PT_SYNC);
     }
     /* the destinations, QP by QP, all of them again (4.5-0.17 with -q 2 sends each twice),
@@ -281,7 +275,6 @@ static const char *step_what(void) {
     case SK_SEND:
     case SK_RECV: return item_name[st->item];
     case SK_PROGRAM: return "programming the QP";
-    case SK_CM_LISTEN:
     case SK_CM_WAIT:
     case SK_CM_CONNECT: return "the RDMA CM connections";
     default: return "the test";
@@ -750,6 +743,19 @@ static int cm_adopt(void) {
     return 1;
 }
 
+/* Server: listen for the client's connections of the test's QPs; 0, or -1 after fail(). */
+static int cm_listen_qps(void) {
+    const char *e;
+    if (cm_listen(QPX_TCP_PORT, (uint8_t)s.mtu_enum, QPX_TOOL_PERFTEST, s.nqp, &e) != 0) {
+        fail("perftest -R: %s", e);
+        return -1;
+    }
+    s.cm_listening = true;
+    printf("qpx: perftest -R: RDMA CM listens on port %u for %lu connection(s)\n", QPX_TCP_PORT,
+           (unsigned long)s.nqp);
+    return 0;
+}
+
 /* Server: wait for the client's connections (the listen took them). 1, 0, -1 after fail(). */
 static int cm_wait(void) {
     if (cm_adopt()) {
@@ -953,6 +959,7 @@ static int run_step(void) {
     }
     switch (st->kind) {
     case SK_SEND: {
+        if (st->cm_listen && !s.cm_listening && cm_listen_qps() != 0) return -1;
         uint32_t n = encode(st->item, st->qp, buf);
         if (s.o.rdma_cm) {
             int r = comm_send(buf, n);
@@ -1009,17 +1016,6 @@ static int run_step(void) {
     case SK_PROGRAM: {
         int r = program();
         if (r <= 0) return r;
-        break;
-    }
-    case SK_CM_LISTEN: {
-        const char *e;
-        if (cm_listen(QPX_TCP_PORT, (uint8_t)s.mtu_enum, QPX_TOOL_PERFTEST, s.nqp, &e) != 0) {
-            fail("perftest -R: %s", e);
-            return -1;
-        }
-        s.cm_listening = true;
-        printf("qpx: perftest -R: RDMA CM listens on port %u for %lu connection(s)\n", QPX_TCP_PORT,
-               (unsigned long)s.nqp);
         break;
     }
     case SK_CM_WAIT:
