@@ -142,9 +142,9 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
         printf("%s: --rdma-cm connects real QPs: not with --dry\n", cmd);
         return -1;
     }
-    if (o->rdma_cm && o->nqp > CM_MAX_CONNS) {
-        printf("%s: --qps %u with --rdma-cm: at most %u RDMA CM connections\n", cmd, o->nqp,
-               CM_MAX_CONNS);
+    if (o->rdma_cm && o->nqp >= CM_MAX_CONNS) {
+        printf("%s: --qps %u with --rdma-cm: at most %u (%u RDMA CM connections, one of them "
+               "the exchange's)\n", cmd, o->nqp, CM_MAX_CONNS - 1, CM_MAX_CONNS);
         return -1;
     }
     if (test_given && o->tool == QPX_TOOL_PINGPONG) {
@@ -335,7 +335,7 @@ static void opts_help(void) {
     printf("                            and takes the peer's offer if smaller, as perftest does)\n");
     printf("  --rdma-cm                 perftest -R: the QPs connect through RDMA CM on port\n");
     printf("                            18515 (implies --tool perftest; --qps up to %u)\n",
-           CM_MAX_CONNS);
+           CM_MAX_CONNS - 1);
     printf("  TCP port 18515; the QP gets an MR over the test buffer 0x%x + 0x%x, whose rkey\n",
            QPX_BUF_BASE, QPX_BUF_BYTES);
     printf("  and address are sent.\n");

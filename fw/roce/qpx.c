@@ -142,6 +142,12 @@ static uint32_t item_size(uint8_t item) {
     return s.o.rdma_cm && item == IT_PT_DEST ? QPX_PT_BDEST_LEN : item_len[item];
 }
 
+/* Each QP's part of the test buffer: whole 4 KiB pages (perftest sends each QP's own
+   address; atomics need 8-byte aligned ones). */
+static uint32_t part_bytes(void) {
+    return QPX_BUF_BYTES / s.nqp & ~0xfffu;
+}
+
 /* ---- the step list */
 
 static void add(uint8_t kind, uint8_t item, uint8_t qp) {
@@ -648,7 +654,7 @@ static int program_qp(uint32_t i, uint32_t pmtu) {
     }
     if (s.o.tool == QPX_TOOL_PINGPONG || s.o.test == QPX_SEND_BW || s.o.test == QPX_SEND_LAT) {
         /* receives into this QP's part of the test buffer */
-        uint32_t part = (uint32_t)s.mr->len / s.nqp;
+        uint32_t part = part_bytes();
         if (roce_qp_auto_recv(qp, me->vaddr, part, s.mr->key, roce_hw_caps()->rq_depth) != 0) {
             fail("the transport refused the receive WQEs for QP 0x%lx", (unsigned long)qp->qpn);
             return -1;
@@ -724,9 +730,9 @@ static int program(void) {
 /* The session's RDMA CM connections, once all are established: their QPs become the
    session's (QPN, rkey in our destinations). 1 taken, 0 not all there yet. */
 static int cm_adopt(void) {
-    struct roce_qp *q[QPX_MAX_QPS + 1];
-    struct roce_mr *m[QPX_MAX_QPS + 1];
-    uint32_t pq[QPX_MAX_QPS + 1];
+    static struct roce_qp *q[QPX_MAX_QPS + 1]; /* static: not on the 16 KiB stack */
+    static struct roce_mr *m[QPX_MAX_QPS + 1];
+    static uint32_t pq[QPX_MAX_QPS + 1];
     uint32_t n = (uint32_t)cm_session_qps(s.peer_ip, QPX_TCP_PORT, q, m, pq, s.nqp + 1u);
     if (n < s.nqp + 1u) return 0;
     if (q[0] != s.comm) return 0; /* the exchange's connection ended meanwhile: poll says so */
@@ -1189,7 +1195,7 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
         struct qpx_dest *me = &s.me[i];
         me->psn = roce_random_psn();
         me->qpn = ROCE_FIRST_QPN + i; /* dry run: what rxe's first QPs would be */
-        me->vaddr = QPX_BUF_BASE + (uint64_t)i * (QPX_BUF_BYTES / s.nqp);
+        me->vaddr = QPX_BUF_BASE + (uint64_t)i * part_bytes();
         me->out_reads = o->tool == QPX_TOOL_PERFTEST && is_read() && !o->dry
                             ? (uint16_t)roce_hw_caps()->max_rd_atomic
                             : 1u;
@@ -1309,7 +1315,7 @@ void qpx_status_print(void) {
         if (s.qp[i])
             printf("qpx: QP 0x%lx %s, buffer 0x%llx + 0x%llx rkey 0x%08lx\n",
                    (unsigned long)s.qp[i]->qpn, roce_qp_state_name(s.qp[i]->ctx.state),
-                   (unsigned long long)s.me[i].vaddr, (unsigned long long)(s.mr->len / s.nqp),
+                   (unsigned long long)s.me[i].vaddr, (unsigned long long)part_bytes(),
                    (unsigned long)s.mr->key);
 }
 

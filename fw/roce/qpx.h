@@ -41,7 +41,8 @@ enum qpx_phase {
 
 #define QPX_STEP_MS 50u    /* default per-step timeout, simulated time */
 #define QPX_WAIT_MS 5000u  /* default wait for a client (listen) */
-#define QPX_MAX_QPS 16u    /* perftest -q N: at most this many QPs in one session */
+#define QPX_MAX_QPS 254u   /* perftest -q N: at most this many QPs in one session (every QPN of
+                              the default transport's 256 but 0 and 1; -R: CM_MAX_CONNS - 1) */
 #define QPX_IDLE_MS 30000u /* default: a server's test ends when its peer is silent this long */
 #define QPX_BUF_BASE 0x100000u /* the test buffer in on-board memory */
 #define QPX_BUF_BYTES 0x1000000u /* 16 MiB: perftest -a goes up to 8 MiB messages */

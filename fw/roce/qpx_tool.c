@@ -66,12 +66,9 @@ static struct {
     uint64_t vaddr;
     uint32_t n, len; /* this run's iterations and message size */
     uint32_t recv_base, send_base, rerr_base, serr_base; /* the QP's counters at the start */
-    /* a bw client with --qps N: the other QPs, posted round robin (perftest -q N: ITERS each) */
+    /* a bw client with --qps N: the other QPs (in xq), posted round robin (perftest -q N:
+       ITERS each) */
     uint32_t nx;
-    struct roce_qp *xqp[QPX_MAX_QPS - 1];
-    uint32_t xqpn[QPX_MAX_QPS - 1], xrkey[QPX_MAX_QPS - 1], xsend_base[QPX_MAX_QPS - 1],
-        xserr_base[QPX_MAX_QPS - 1];
-    uint64_t xvaddr[QPX_MAX_QPS - 1];
     uint32_t rcnt, scnt, posted, echo_due;
     uint32_t echo_len[8]; /* pingpong/send_lat server: lengths not echoed yet (ring) */
     uint32_t echo_head;
@@ -92,6 +89,15 @@ static struct {
 } t = {.iters = QPX_TOOL_ITERS, .size = QPX_TOOL_SIZE, .idle_ms = QPX_TOOL_IDLE_MS};
 
 static uint32_t samples[MAX_SAMPLES];
+
+/* t.nx more QPs of a bw client (in .bss: t's initialised fields put t in .data, whose load
+   image takes IMEM) */
+static struct {
+    struct roce_qp *qp[QPX_MAX_QPS - 1];
+    uint32_t qpn[QPX_MAX_QPS - 1], rkey[QPX_MAX_QPS - 1], send_base[QPX_MAX_QPS - 1],
+        serr_base[QPX_MAX_QPS - 1];
+    uint64_t vaddr[QPX_MAX_QPS - 1];
+} xq;
 
 static void ip_str(uint32_t ip, char out[16]) {
     snprintf(out, 16, "%u.%u.%u.%u", (unsigned)(ip >> 24), (unsigned)(ip >> 16 & 0xffu),
@@ -269,7 +275,7 @@ static bool gone(const struct roce_qp *qp, uint32_t qpn) {
 static bool qp_gone(void) {
     bool g = gone(t.qp, t.qpn);
     for (uint32_t i = 0; i < t.nx; i++)
-        g = g || gone(t.xqp[i], t.xqpn[i]);
+        g = g || gone(xq.qp[i], xq.qpn[i]);
     return g;
 }
 
@@ -277,13 +283,13 @@ static bool qp_gone(void) {
 static uint32_t x_send_done(void) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < t.nx; i++)
-        n += t.xqp[i]->send_done - t.xsend_base[i];
+        n += xq.qp[i]->send_done - xq.send_base[i];
     return n;
 }
 
 static bool x_send_errors(void) {
     for (uint32_t i = 0; i < t.nx; i++)
-        if (t.xqp[i]->send_errors != t.xserr_base[i]) return true;
+        if (xq.qp[i]->send_errors != xq.serr_base[i]) return true;
     return false;
 }
 
@@ -294,11 +300,11 @@ static int post_on(uint32_t k, uint8_t opcode, uint64_t laddr, uint32_t len) {
     memset(&wr, 0, sizeof wr);
     wr.opcode = opcode;
     wr.flags = 1u; /* signaled */
-    wr.qpn = k ? t.xqpn[k - 1] : t.qpn;
+    wr.qpn = k ? xq.qpn[k - 1] : t.qpn;
     wr.laddr = laddr;
     wr.lkey = t.lkey;
-    wr.raddr = k ? t.xvaddr[k - 1] : t.vaddr;
-    wr.rkey = k ? t.xrkey[k - 1] : t.rkey;
+    wr.raddr = k ? xq.vaddr[k - 1] : t.vaddr;
+    wr.rkey = k ? xq.rkey[k - 1] : t.rkey;
     wr.len = len;
     if (opcode == ROCE_WR_FETCH_ADD) wr.swap_add = 1; /* perftest's atomic_bw adds 1 too */
     wr.wr_id = (uint64_t)WR_ID_TAG << 56 | ++t.seq;
@@ -311,7 +317,7 @@ static int post_on(uint32_t k, uint8_t opcode, uint64_t laddr, uint32_t len) {
     uint64_t now = tmr_cycles();
     if (t.posted < MAX_SAMPLES + 1u) t.tpost[t.posted] = now;
     if (t.posted++ == 0 && !(t.kind == K_PINGPONG && t.server)) t.t_first = now;
-    struct roce_qp *q = k ? t.xqp[k - 1] : t.qp;
+    struct roce_qp *q = k ? xq.qp[k - 1] : t.qp;
     if (q->t_first_post == 0) q->t_first_post = now;
     return 1;
 }
@@ -377,12 +383,12 @@ void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
     t.vaddr = peers[0].vaddr;
     /* perftest -q N: ITERS messages on each QP, posted round robin */
     for (uint32_t i = 1; bw && i < nqp && i < QPX_MAX_QPS; i++) {
-        t.xqp[t.nx] = qps[i];
-        t.xqpn[t.nx] = qps[i]->qpn;
-        t.xrkey[t.nx] = peers[i].rkey;
-        t.xvaddr[t.nx] = peers[i].vaddr;
-        t.xsend_base[t.nx] = qps[i]->send_done;
-        t.xserr_base[t.nx] = qps[i]->send_errors;
+        xq.qp[t.nx] = qps[i];
+        xq.qpn[t.nx] = qps[i]->qpn;
+        xq.rkey[t.nx] = peers[i].rkey;
+        xq.vaddr[t.nx] = peers[i].vaddr;
+        xq.send_base[t.nx] = qps[i]->send_done;
+        xq.serr_base[t.nx] = qps[i]->send_errors;
         t.nx++;
     }
     t.n = t.iters * (1u + t.nx);
