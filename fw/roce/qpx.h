@@ -61,7 +61,11 @@ struct qpx_opts {
                          port, the exchange carries the rest */
     uint8_t mtu;      /* IB MTU enum 1..5 (256..4096) the NIC uses (pingpong) or offers (perftest,
                          which takes the smaller of both offers); 0: 1024 for pingpong, 4096 offered */
+    uint8_t atomic;   /* perftest -A: enum qpx_atomic, what the NIC's atomic_bw/lat client posts
+                         (perftest 4.5 does not exchange it: each side's own choice) */
 };
+
+enum qpx_atomic { QPX_FETCH_AND_ADD, QPX_CMP_AND_SWAP };
 
 /* Names for the console: "write_bw", ... and back (-1 when unknown). */
 const char *qpx_test_name(uint32_t t);

@@ -61,7 +61,7 @@ static struct {
     uint32_t lkey;
     uint64_t base;
     bool server;
-    uint8_t tool, test, kind;
+    uint8_t tool, test, kind, atomic;
     uint32_t peer_ip, rkey;
     uint64_t vaddr;
     uint32_t n, len; /* this run's iterations and message size */
@@ -306,7 +306,9 @@ static int post_on(uint32_t k, uint8_t opcode, uint64_t laddr, uint32_t len) {
     wr.raddr = k ? xq.vaddr[k - 1] : t.vaddr;
     wr.rkey = k ? xq.rkey[k - 1] : t.rkey;
     wr.len = len;
-    if (opcode == ROCE_WR_FETCH_ADD) wr.swap_add = 1; /* perftest's atomic_bw adds 1 too */
+    /* perftest's atomics: FETCH_AND_ADD adds 1 (ATOMIC_ADD_VALUE); CMP_AND_SWAP compares with 0
+       and swaps in 0 (ATOMIC_SWAP_VALUE, compare_add left 0): the peer's memory never changes */
+    if (opcode == ROCE_WR_FETCH_ADD) wr.swap_add = 1;
     wr.wr_id = (uint64_t)WR_ID_TAG << 56 | ++t.seq;
     int r = roce_hw_post_send(&wr, POST_WAIT_MS);
     if (r == -1) return 0;
@@ -360,6 +362,7 @@ static void start_run(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_o
     t.server = o->server;
     t.tool = o->tool;
     t.test = o->test;
+    t.atomic = o->atomic;
     t.peer_ip = peer_ip;
     t.recv_base = 0; /* a new QP: a receive that completed during the exchange counts */
     t.send_base = qp->send_done;
@@ -549,8 +552,9 @@ static void poll_client(uint32_t recv_now, uint32_t send_now) {
 static void poll_issue(uint32_t send_now) {
     uint8_t op = t.test == QPX_WRITE_BW                             ? ROCE_WR_WRITE
                  : t.test == QPX_SEND_BW                            ? ROCE_WR_SEND
-                 : t.test == QPX_ATOMIC_BW || t.test == QPX_ATOMIC_LAT ? ROCE_WR_FETCH_ADD
-                                                                    : ROCE_WR_READ;
+                 : t.test != QPX_ATOMIC_BW && t.test != QPX_ATOMIC_LAT ? ROCE_WR_READ
+                 : t.atomic == QPX_CMP_AND_SWAP                     ? ROCE_WR_CMP_SWAP
+                                                                    : ROCE_WR_FETCH_ADD;
     uint32_t depth = t.kind == K_READ_LAT ? 1u : BW_DEPTH;
     if (depth > roce_hw_caps()->sq_depth) depth = roce_hw_caps()->sq_depth;
     t.scnt = send_now;

@@ -555,11 +555,20 @@ def lat_row(out, size, iters, lo, hi):
     return avg
 
 
+def u64_at(con, addr):
+    """The little-endian 64-bit word at addr of con's on-board memory (dump)."""
+    out = cmd(con, f"dump {addr:#x} 8")
+    m = re.match(rf"{addr:08x}:((?: [0-9a-f]{{2}}){{8}}) ", out)
+    check_true(f"dump {addr:#x} 8", m is not None, f"{addr:08x}: 8 bytes", out)
+    return int.from_bytes(bytes(int(x, 16) for x in m.group(1).split()), "little")
+
+
 def case_pair_perftest_tools():
     """Both NICs as perftest's peers ('tool on'): NIC 0 the client, NIC 1 the server of
     write_lat (each watches its buffer's last byte and writes back) and write_bw (NIC 0
-    posts the WRITEs and sends the report NIC 1 prints), atomic_bw (FETCH_AND_ADDs counted
-    by NIC 1's responder); with SOLONIC_QPX_FULL=1 also send_lat, read_lat and atomic_lat (each tool costs about 30 s of wall time; the interop sweep
+    posts the WRITEs and sends the report NIC 1 prints), atomic_bw (FETCH_AND_ADDs, then
+    perftest -A CMP_AND_SWAP's compare-0-swap-0, counted by NIC 1's responder, the server's
+    word and the original value the client got back checked); with SOLONIC_QPX_FULL=1 also send_lat, read_lat and atomic_lat (each tool costs about 30 s of wall time; the interop sweep
     runs all of them against rxe)."""
     full = os.environ.get("SOLONIC_QPX_FULL") == "1"
     figs = []
@@ -580,6 +589,7 @@ def case_pair_perftest_tools():
         # NIC 1's responder executes each once
         t0 = time.monotonic()
         before = rdma_requests(b)
+        v0 = u64_at(b, BUF)
         out_c, out_s = tool_run(b, a, "atomic_bw", 8, 8)
         check_true("atomic_bw: the client's table (8-byte messages x 8)",
                    re.search(r"^ 8 +8 +" + NUM + r" +" + NUM + r" +" + NUM + r"\n", out_c, re.M) is not None,
@@ -587,6 +597,30 @@ def case_pair_perftest_tools():
         after = rdma_requests(b)
         check("atomic_bw: NIC 1 executed 8 atomics and nothing else", (0, 0, 8, 0),
               tuple(x - y for x, y in zip(after, before)))
+        # FETCH_AND_ADD 1, eight times on the server's first 8 bytes (little-endian in memory):
+        # +8 there, and the last one's original value in the client's buffer
+        v1 = u64_at(b, BUF)
+        check("FETCH_AND_ADD x 8: the server's word went up by 8", (v0 + 8) % 2**64, v1)
+        check("FETCH_AND_ADD: the client holds the last original value", (v0 + 7) % 2**64, u64_at(a, BUF))
+        # perftest -A CMP_AND_SWAP (both sides given it, as perftest's both sides are): compare 0,
+        # swap 0, so the server's word stays; each answer carries it, the client keeps the last
+        before = after
+        out_c, out_s = tool_run(b, a, "atomic_bw", 8, 8, "--atomic CMP_AND_SWAP")
+        check_true("atomic_bw CMP_AND_SWAP: the client's table",
+                   re.search(r"^ 8 +8 +" + NUM + r" +" + NUM + r" +" + NUM + r"\n", out_c, re.M) is not None,
+                   " 8 8 peak avg rate", out_c)
+        after = rdma_requests(b)
+        check("CMP_AND_SWAP: NIC 1 executed 8 atomics and nothing else", (0, 0, 8, 0),
+              tuple(x - y for x, y in zip(after, before)))
+        check_true("the server's word is not 0 (a compare with 0 fails)", v1 != 0, "not 0", v1)
+        check("CMP_AND_SWAP: the server's word unchanged (a FETCH_AND_ADD would add 8)", v1, u64_at(b, BUF))
+        check("CMP_AND_SWAP: the client holds the original value", v1, u64_at(a, BUF))
+        out = cmd(a, "connect 10.0.0.2 --test write_bw --atomic CMP_AND_SWAP")
+        check("--atomic with a test without atomics: refused",
+              "connect: --atomic is for --test atomic_bw or atomic_lat\n", out)
+        out = cmd(a, "connect 10.0.0.2 --test atomic_bw --atomic SWAP")
+        check("--atomic: a bad type refused", "connect: --atomic: expected CMP_AND_SWAP or "
+              "FETCH_AND_ADD (perftest's -A), got 'SWAP'\n", out)
         if full:
             alat = lat_row(tool_run(b, a, "atomic_lat", 8, 6)[0], 8, 6, 0.5, 100)
             figs.append(f"atomic_lat 8 B {alat:.2f} us")
