@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "console.h"
 #include "net.h"
@@ -69,12 +70,14 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
     o->nqp = 1;
     o->dry = false;
     o->rdma_cm = false;
+    o->atomic = QPX_FETCH_AND_ADD;
+    bool atomic_given = false;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = strcmp(a, "--tool") == 0 || strcmp(a, "--test") == 0 ||
                          strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0 ||
                          strcmp(a, "--idle") == 0 || strcmp(a, "--mtu") == 0 ||
-                         strcmp(a, "--qps") == 0;
+                         strcmp(a, "--qps") == 0 || strcmp(a, "--atomic") == 0;
         if (has_value && i + 1 >= argc) {
             printf("%s: %s needs a value\n", cmd, a);
             return -1;
@@ -119,6 +122,19 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
                 return -1;
             }
             o->nqp = (uint8_t)v;
+        } else if (strcmp(a, "--atomic") == 0) {
+            /* perftest's -A spelling, or in lower case */
+            const char *v = argv[++i];
+            if (strcasecmp(v, "FETCH_AND_ADD") == 0)
+                o->atomic = QPX_FETCH_AND_ADD;
+            else if (strcasecmp(v, "CMP_AND_SWAP") == 0)
+                o->atomic = QPX_CMP_AND_SWAP;
+            else {
+                printf("%s: --atomic: expected CMP_AND_SWAP or FETCH_AND_ADD (perftest's -A), got "
+                       "'%s'\n", cmd, v);
+                return -1;
+            }
+            atomic_given = true;
         } else if (strcmp(a, "--mtu") == 0) {
             uint32_t enc;
             if (parse_mtu(cmd, argv[++i], &enc) != 0) return -1;
@@ -142,9 +158,13 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
         printf("%s: --rdma-cm connects real QPs: not with --dry\n", cmd);
         return -1;
     }
-    if (o->rdma_cm && o->nqp > CM_MAX_CONNS) {
-        printf("%s: --qps %u with --rdma-cm: at most %u RDMA CM connections\n", cmd, o->nqp,
-               CM_MAX_CONNS);
+    if (o->rdma_cm && o->nqp >= CM_MAX_CONNS) {
+        printf("%s: --qps %u with --rdma-cm: at most %u (%u RDMA CM connections, one of them "
+               "the exchange's)\n", cmd, o->nqp, CM_MAX_CONNS - 1, CM_MAX_CONNS);
+        return -1;
+    }
+    if (atomic_given && o->test != QPX_ATOMIC_BW && o->test != QPX_ATOMIC_LAT) {
+        printf("%s: --atomic is for --test atomic_bw or atomic_lat\n", cmd);
         return -1;
     }
     if (test_given && o->tool == QPX_TOOL_PINGPONG) {
@@ -322,8 +342,11 @@ static int cmd_listen(int argc, char **argv) {
 static void opts_help(void) {
     printf("  --tool pingpong|perftest  the exchange format (default pingpong: ibv_rc_pingpong)\n");
     printf("  --test write_bw|read_bw|send_bw|atomic_bw|write_lat|read_lat|send_lat|atomic_lat\n");
-    printf("                            perftest's test (atomic: FETCH_AND_ADD from the NIC's tool)\n");
-    printf("                            (implies --tool perftest)\n");
+    printf("                            perftest's test (implies --tool perftest)\n");
+    printf("  --atomic CMP_AND_SWAP|FETCH_AND_ADD\n");
+    printf("                            perftest's -A: what the NIC's atomic client posts with\n");
+    printf("                            'tool on' (default FETCH_AND_ADD, adding 1; CMP_AND_SWAP\n");
+    printf("                            compares with 0 and swaps in 0, as perftest's)\n");
     printf("  --timeout MS              per-step timeout, simulated ms (default %u)\n",
            QPX_STEP_MS);
     printf("  --dry                     exchange only: no QP is created or programmed\n");
@@ -335,7 +358,7 @@ static void opts_help(void) {
     printf("                            and takes the peer's offer if smaller, as perftest does)\n");
     printf("  --rdma-cm                 perftest -R: the QPs connect through RDMA CM on port\n");
     printf("                            18515 (implies --tool perftest; --qps up to %u)\n",
-           CM_MAX_CONNS);
+           CM_MAX_CONNS - 1);
     printf("  TCP port 18515; the QP gets an MR over the test buffer 0x%x + 0x%x, whose rkey\n",
            QPX_BUF_BASE, QPX_BUF_BYTES);
     printf("  and address are sent.\n");

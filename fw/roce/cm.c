@@ -50,8 +50,10 @@ struct cm_conn {
     uint32_t seq;         /* creation order (a perftest -R session's QPs in order) */
 };
 
+/* in .bss: cm below has initialised fields, and its load image would take IMEM */
+static struct cm_conn conns[CM_MAX_CONNS];
+
 static struct {
-    struct cm_conn c[CM_MAX_CONNS];
     bool listening;
     uint16_t port;
     uint8_t mtu_cap;
@@ -169,15 +171,15 @@ static void send_rej(const struct cm_addr *a, const struct cm_msg *req, uint32_t
 
 static struct cm_conn *find_remote(uint32_t peer_ip, uint32_t remote_id) {
     for (int i = 0; i < CM_MAX_CONNS; i++)
-        if (cm.c[i].state != CM_FREE && cm.c[i].peer_ip == peer_ip && cm.c[i].remote_id == remote_id)
-            return &cm.c[i];
+        if (conns[i].state != CM_FREE && conns[i].peer_ip == peer_ip && conns[i].remote_id == remote_id)
+            return &conns[i];
     return NULL;
 }
 
 /* A message answering ours: its remote ID is our local ID (and its local ID the peer's). */
 static struct cm_conn *find_ours(const struct cm_addr *a, const struct cm_msg *m) {
     for (int i = 0; i < CM_MAX_CONNS; i++) {
-        struct cm_conn *c = &cm.c[i];
+        struct cm_conn *c = &conns[i];
         if (c->state != CM_FREE && c->local_id == m->remote_comm_id && c->peer_ip == a->src_ip &&
             (m->local_comm_id == 0 || c->remote_id == 0 || m->local_comm_id == c->remote_id))
             return c;
@@ -202,7 +204,7 @@ static void release(struct cm_conn *c) {
 static struct cm_conn *free_slot(void) {
     struct cm_conn *tw = NULL;
     for (int i = 0; i < CM_MAX_CONNS; i++) {
-        struct cm_conn *c = &cm.c[i];
+        struct cm_conn *c = &conns[i];
         if (c->state == CM_FREE) return c;
         if (c->state == CM_TIMEWAIT && (!tw || c->deadline < tw->deadline)) tw = c;
     }
@@ -441,7 +443,7 @@ int cm_disconnect(uint32_t qpn, const char **err) {
     struct cm_conn *c = NULL;
     int n = 0;
     for (int i = 0; i < CM_MAX_CONNS; i++) {
-        struct cm_conn *x = &cm.c[i];
+        struct cm_conn *x = &conns[i];
         if (x->state != CM_ESTABLISHED || (qpn && x->qpn != qpn)) continue;
         c = x;
         n++;
@@ -471,7 +473,7 @@ int cm_disconnect(uint32_t qpn, const char **err) {
 
 bool cm_disconnect_pending(void) {
     for (int i = 0; i < CM_MAX_CONNS; i++)
-        if (cm.c[i].state == CM_DREQ_SENT) return true;
+        if (conns[i].state == CM_DREQ_SENT) return true;
     return false;
 }
 
@@ -672,7 +674,7 @@ int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, uint8_t tool, const
         return -1;
     }
     for (int i = 0; i < CM_MAX_CONNS; i++) {
-        if (cm.c[i].active && (cm.c[i].state == CM_ARP || cm.c[i].state == CM_REQ_SENT)) {
+        if (conns[i].active && (conns[i].state == CM_ARP || conns[i].state == CM_REQ_SENT)) {
             *err = "a connect --cm is in progress";
             return -1;
         }
@@ -728,7 +730,7 @@ int cm_connect_result(void) {
 
 void cm_connect_abort(const char *why) {
     for (int i = 0; i < CM_MAX_CONNS; i++) {
-        struct cm_conn *c = &cm.c[i];
+        struct cm_conn *c = &conns[i];
         if (c->active && (c->state == CM_ARP || c->state == CM_REQ_SENT)) {
             printf("cm: connection of QP 0x%lx given up: %s\n", (unsigned long)c->qpn, why);
             release(c);
@@ -741,7 +743,7 @@ void cm_connect_abort(const char *why) {
 void cm_poll(void) {
     uint64_t now = tmr_cycles();
     for (int i = 0; i < CM_MAX_CONNS; i++) {
-        struct cm_conn *c = &cm.c[i];
+        struct cm_conn *c = &conns[i];
         if (c->state == CM_FREE) continue;
         if (c->state != CM_TIMEWAIT && !qp_ours(c)) { /* reset or destroyed from the console */
             release(c);
@@ -831,7 +833,7 @@ void cm_unlisten(void) {
 bool cm_listen_pending(void) {
     if (cm.result != 0) return false;
     for (int i = 0; i < CM_MAX_CONNS; i++)
-        if (cm.c[i].state == CM_REP_SENT) return true;
+        if (conns[i].state == CM_REP_SENT) return true;
     return cm.listening;
 }
 
@@ -847,7 +849,7 @@ int cm_session_qps(uint32_t peer_ip, uint16_t port, struct roce_qp **qps, struct
     for (;;) { /* in creation order */
         struct cm_conn *next = NULL;
         for (int i = 0; i < CM_MAX_CONNS; i++) {
-            struct cm_conn *c = &cm.c[i];
+            struct cm_conn *c = &conns[i];
             if (c->state != CM_ESTABLISHED || c->tool != QPX_TOOL_PERFTEST ||
                 (peer_ip && c->peer_ip != peer_ip) ||
                 c->port != port || c->seq <= last || !qp_ours(c))
@@ -876,7 +878,7 @@ void cm_status_print(void) {
         printf("cm: listening on port %u (service ID 0x%016llx)\n", cm.port,
                (unsigned long long)cm_service_id(cm.port));
     for (int i = 0; i < CM_MAX_CONNS; i++) {
-        const struct cm_conn *c = &cm.c[i];
+        const struct cm_conn *c = &conns[i];
         if (c->state == CM_FREE) continue;
         char b[16];
         ip_str(c->peer_ip, b);
@@ -899,13 +901,13 @@ void cm_stats_print(void) {
 
 bool cm_established(uint32_t qpn) {
     for (int i = 0; i < CM_MAX_CONNS; i++)
-        if (cm.c[i].state == CM_ESTABLISHED && cm.c[i].qpn == qpn) return true;
+        if (conns[i].state == CM_ESTABLISHED && conns[i].qpn == qpn) return true;
     return false;
 }
 
 const char *cm_qp_state(uint32_t qpn) {
     for (int i = 0; i < CM_MAX_CONNS; i++) {
-        const struct cm_conn *c = &cm.c[i];
+        const struct cm_conn *c = &conns[i];
         if (c->state == CM_FREE || c->qpn != qpn) continue;
         return c->state == CM_ESTABLISHED ? "rdma_cm established"
                : c->state == CM_REP_SENT  ? "rdma_cm REP sent"

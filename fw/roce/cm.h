@@ -43,7 +43,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CM_MAX_CONNS 8
+#define CM_MAX_CONNS 64 /* connections at once (perftest -R -q N takes N + 1) */
 #define CM_DEFAULT_PORT 7471u   /* librdmacm's rdma_server / rdma_client default */
 #define CM_RPING_PORT 7174u     /* rping's default */
 #define CM_REP_TIMEOUT_MAX_MS 200u /* cap of the REP retransmission time (simulated ms) */

@@ -24,8 +24,7 @@
 #include "roce.h"
 #include "timer.h"
 
-enum step_kind { SK_SEND, SK_RECV, SK_PROGRAM, SK_PAUSE, SK_CLOSE, SK_CM_LISTEN, SK_CM_WAIT,
-                 SK_CM_CONNECT };
+enum step_kind { SK_SEND, SK_RECV, SK_PROGRAM, SK_PAUSE, SK_CLOSE, SK_CM_WAIT, SK_CM_CONNECT };
 enum item { IT_PP_DEST, IT_PT_VERSION, IT_PT_CYCLE, IT_PT_CACHE, IT_PT_MTU, IT_PT_DEST, IT_PT_REPORT,
             IT_DONE, IT_PT_SYNC, IT_NONE };
 
@@ -45,6 +44,8 @@ static const char *const item_name[] = {
 struct step {
     uint8_t kind, item, qp; /* qp: which of the session's QPs a destination item is about */
     bool extra;             /* the barrier only lat tests and send_bw exchange before the test */
+    bool cm_listen;         /* perftest -R server: listen for the test's RDMA CM connections
+                               before this send (the client's REQs follow it) */
 };
 
 #define MAX_STEPS ((int)(40 + 4 * QPX_MAX_QPS)) /* perftest -q N: each QP's destination twice */
@@ -141,10 +142,16 @@ static uint32_t item_size(uint8_t item) {
     return s.o.rdma_cm && item == IT_PT_DEST ? QPX_PT_BDEST_LEN : item_len[item];
 }
 
+/* Each QP's part of the test buffer: whole 4 KiB pages (perftest sends each QP's own
+   address; atomics need 8-byte aligned ones). */
+static uint32_t part_bytes(void) {
+    return QPX_BUF_BYTES / s.nqp & ~0xfffu;
+}
+
 /* ---- the step list */
 
 static void add(uint8_t kind, uint8_t item, uint8_t qp) {
-    if (s.nsteps < MAX_STEPS) s.steps[s.nsteps++] = (struct step){kind, item, qp, false};
+    if (s.nsteps < MAX_STEPS) s.steps[s.nsteps++] = (struct step){kind, item, qp, false, false};
 }
 
 /* One lockstep exchange of an item about QP qp: the client sends first, the server answers. */
@@ -196,16 +203,9 @@ static void build_steps(void) {
     if (s.o.rdma_cm) {
         /* perftest -R: a barrier of empty destinations, the RDMA CM connections (one per QP,
            the client connects to the server's exchange port), another barrier */
-        if (s.o.server) {
-            add(SK_RECV, IT_PT_SYNC, 0);
-            add(SK_CM_LISTEN, IT_NONE, 0); /* before our answer: the REQs follow it */
-            add(SK_SEND, IT_PT_SYNC, 0);
-            add(SK_CM_WAIT, IT_NONE, 0);
-        } else {
-            add(SK_SEND, IT_PT_SYNC, 0);
-            add(SK_RECV, IT_PT_SYNC, 0);
-            add(SK_CM_CONNECT, IT_NONE, 0);
-        }
+        xchg(IT_PT_SYNC);
+        s.steps[s.nsteps - 1].cm_listen = s.o.server; /* the server's answer */
+        add(s.o.server ? SK_CM_WAIT : SK_CM_CONNECT, IT_NONE, 0);
         xchg(IT_PT_SYNC);
     }
     /* the destinations, QP by QP, all of them again (4.5-0.17 with -q 2 sends each twice),
@@ -281,7 +281,6 @@ static const char *step_what(void) {
     case SK_SEND:
     case SK_RECV: return item_name[st->item];
     case SK_PROGRAM: return "programming the QP";
-    case SK_CM_LISTEN:
     case SK_CM_WAIT:
     case SK_CM_CONNECT: return "the RDMA CM connections";
     default: return "the test";
@@ -655,7 +654,7 @@ static int program_qp(uint32_t i, uint32_t pmtu) {
     }
     if (s.o.tool == QPX_TOOL_PINGPONG || s.o.test == QPX_SEND_BW || s.o.test == QPX_SEND_LAT) {
         /* receives into this QP's part of the test buffer */
-        uint32_t part = (uint32_t)s.mr->len / s.nqp;
+        uint32_t part = part_bytes();
         if (roce_qp_auto_recv(qp, me->vaddr, part, s.mr->key, roce_hw_caps()->rq_depth) != 0) {
             fail("the transport refused the receive WQEs for QP 0x%lx", (unsigned long)qp->qpn);
             return -1;
@@ -731,9 +730,9 @@ static int program(void) {
 /* The session's RDMA CM connections, once all are established: their QPs become the
    session's (QPN, rkey in our destinations). 1 taken, 0 not all there yet. */
 static int cm_adopt(void) {
-    struct roce_qp *q[QPX_MAX_QPS + 1];
-    struct roce_mr *m[QPX_MAX_QPS + 1];
-    uint32_t pq[QPX_MAX_QPS + 1];
+    static struct roce_qp *q[QPX_MAX_QPS + 1]; /* static: not on the 16 KiB stack */
+    static struct roce_mr *m[QPX_MAX_QPS + 1];
+    static uint32_t pq[QPX_MAX_QPS + 1];
     uint32_t n = (uint32_t)cm_session_qps(s.peer_ip, QPX_TCP_PORT, q, m, pq, s.nqp + 1u);
     if (n < s.nqp + 1u) return 0;
     if (q[0] != s.comm) return 0; /* the exchange's connection ended meanwhile: poll says so */
@@ -748,6 +747,19 @@ static int cm_adopt(void) {
     }
     s.mr = s.cm_mr[0];
     return 1;
+}
+
+/* Server: listen for the client's connections of the test's QPs; 0, or -1 after fail(). */
+static int cm_listen_qps(void) {
+    const char *e;
+    if (cm_listen(QPX_TCP_PORT, (uint8_t)s.mtu_enum, QPX_TOOL_PERFTEST, s.nqp, &e) != 0) {
+        fail("perftest -R: %s", e);
+        return -1;
+    }
+    s.cm_listening = true;
+    printf("qpx: perftest -R: RDMA CM listens on port %u for %lu connection(s)\n", QPX_TCP_PORT,
+           (unsigned long)s.nqp);
+    return 0;
 }
 
 /* Server: wait for the client's connections (the listen took them). 1, 0, -1 after fail(). */
@@ -872,16 +884,10 @@ static int comm_rx(void) {
 /* Send an item as a SEND on the exchange QP: 1 sent, 0 try again, -1 after fail(). */
 static int comm_send(const uint8_t *b, uint32_t n) {
     uint64_t a = QPX_BUF_BASE + COMM_TX + 64u * (s.comm_tx % COMM_TX_SLOTS);
-    for (uint32_t off = 0; off < n; off += 8u) {
-        uint32_t k = n - off < 8u ? n - off : 8u;
-        uint64_t v = 0;
-        for (uint32_t i = 0; i < k; i++)
-            v |= (uint64_t)b[off + i] << (8u * i);
-        const char *e;
-        if (qpx_mem_write_word(a + off, k, v, &e) != 0) {
-            fail("writing our message: %s", e);
-            return -1;
-        }
+    const char *e;
+    if (qpx_mem_write(a, b, n, &e) != 0) {
+        fail("writing our message: %s", e);
+        return -1;
     }
     struct roce_wr wr;
     memset(&wr, 0, sizeof wr);
@@ -959,6 +965,7 @@ static int run_step(void) {
     }
     switch (st->kind) {
     case SK_SEND: {
+        if (st->cm_listen && !s.cm_listening && cm_listen_qps() != 0) return -1;
         uint32_t n = encode(st->item, st->qp, buf);
         if (s.o.rdma_cm) {
             int r = comm_send(buf, n);
@@ -1015,17 +1022,6 @@ static int run_step(void) {
     case SK_PROGRAM: {
         int r = program();
         if (r <= 0) return r;
-        break;
-    }
-    case SK_CM_LISTEN: {
-        const char *e;
-        if (cm_listen(QPX_TCP_PORT, (uint8_t)s.mtu_enum, QPX_TOOL_PERFTEST, s.nqp, &e) != 0) {
-            fail("perftest -R: %s", e);
-            return -1;
-        }
-        s.cm_listening = true;
-        printf("qpx: perftest -R: RDMA CM listens on port %u for %lu connection(s)\n", QPX_TCP_PORT,
-               (unsigned long)s.nqp);
         break;
     }
     case SK_CM_WAIT:
@@ -1199,7 +1195,7 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
         struct qpx_dest *me = &s.me[i];
         me->psn = roce_random_psn();
         me->qpn = ROCE_FIRST_QPN + i; /* dry run: what rxe's first QPs would be */
-        me->vaddr = QPX_BUF_BASE + (uint64_t)i * (QPX_BUF_BYTES / s.nqp);
+        me->vaddr = QPX_BUF_BASE + (uint64_t)i * part_bytes();
         me->out_reads = o->tool == QPX_TOOL_PERFTEST && is_read() && !o->dry
                             ? (uint16_t)roce_hw_caps()->max_rd_atomic
                             : 1u;
@@ -1319,7 +1315,7 @@ void qpx_status_print(void) {
         if (s.qp[i])
             printf("qpx: QP 0x%lx %s, buffer 0x%llx + 0x%llx rkey 0x%08lx\n",
                    (unsigned long)s.qp[i]->qpn, roce_qp_state_name(s.qp[i]->ctx.state),
-                   (unsigned long long)s.me[i].vaddr, (unsigned long long)(s.mr->len / s.nqp),
+                   (unsigned long long)s.me[i].vaddr, (unsigned long long)part_bytes(),
                    (unsigned long)s.mr->key);
 }
 

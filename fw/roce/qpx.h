@@ -41,7 +41,8 @@ enum qpx_phase {
 
 #define QPX_STEP_MS 50u    /* default per-step timeout, simulated time */
 #define QPX_WAIT_MS 5000u  /* default wait for a client (listen) */
-#define QPX_MAX_QPS 16u    /* perftest -q N: at most this many QPs in one session */
+#define QPX_MAX_QPS 254u   /* perftest -q N: at most this many QPs in one session (every QPN of
+                              the default transport's 256 but 0 and 1; -R: CM_MAX_CONNS - 1) */
 #define QPX_IDLE_MS 30000u /* default: a server's test ends when its peer is silent this long */
 #define QPX_BUF_BASE 0x100000u /* the test buffer in on-board memory */
 #define QPX_BUF_BYTES 0x1000000u /* 16 MiB: perftest -a goes up to 8 MiB messages */
@@ -60,7 +61,11 @@ struct qpx_opts {
                          port, the exchange carries the rest */
     uint8_t mtu;      /* IB MTU enum 1..5 (256..4096) the NIC uses (pingpong) or offers (perftest,
                          which takes the smaller of both offers); 0: 1024 for pingpong, 4096 offered */
+    uint8_t atomic;   /* perftest -A: enum qpx_atomic, what the NIC's atomic_bw/lat client posts
+                         (perftest 4.5 does not exchange it: each side's own choice) */
 };
+
+enum qpx_atomic { QPX_FETCH_AND_ADD, QPX_CMP_AND_SWAP };
 
 /* Names for the console: "write_bw", ... and back (-1 when unknown). */
 const char *qpx_test_name(uint32_t t);

@@ -78,7 +78,8 @@ static int wait_idle(void) {
     return (int)st;
 }
 
-int qpx_mem_write_word(uint64_t addr, uint32_t len, uint64_t value, const char **err) {
+/* Write len (1..8, within one 8-byte word) bytes of value at addr. */
+static int write_word(uint64_t addr, uint32_t len, uint64_t value, const char **err) {
     if (!qpx_mem_present()) {
         *err = "no fill/check engine in this SoC (the firmware cannot write on-board memory)";
         return -1;
@@ -131,20 +132,34 @@ int qpx_mem_read(uint64_t addr, uint32_t len, uint8_t *out, const char **err) {
 }
 
 int qpx_mem_write_byte(uint64_t addr, uint8_t v, const char **err) {
-    return qpx_mem_write_word(addr, 1, v, err);
+    return write_word(addr, 1, v, err);
+}
+
+int qpx_mem_write(uint64_t addr, const uint8_t *b, uint32_t n, const char **err) {
+    uint32_t off = 0;
+    while (off < n) {
+        uint64_t a = addr + off;
+        uint32_t k = 8u - (uint32_t)(a & 7u);
+        if (k > n - off) k = n - off;
+        uint64_t v = 0;
+        for (uint32_t i = 0; i < k; i++)
+            v |= (uint64_t)b[off + i] << (8u * i);
+        if (write_word(a, k, v, err) != 0) return -1;
+        off += k;
+    }
+    return 0;
 }
 
 int qpx_mem_fill_chk(uint64_t addr, uint32_t len, const char **err) {
+    uint8_t b[64];
     uint32_t off = 0;
-    while (off < len) {
-        uint64_t a = addr + off;
-        uint32_t n = 8u - (uint32_t)(a & 7u);
-        if (n > len - off) n = len - off;
-        uint64_t v = 0;
-        for (uint32_t i = 0; i < n; i++)
-            v |= (uint64_t)((off + i) % 4096u == 0 ? 0x00u : 0x7bu) << (8u * i);
-        if (qpx_mem_write_word(a, n, v, err) != 0) return -1;
-        off += n;
+    while (off < len) { /* chunks end on 8-byte words: one engine run per word */
+        uint32_t k = (uint32_t)sizeof b - (uint32_t)((addr + off) & 7u);
+        if (k > len - off) k = len - off;
+        for (uint32_t i = 0; i < k; i++)
+            b[i] = (off + i) % 4096u == 0 ? 0x00u : 0x7bu;
+        if (qpx_mem_write(addr + off, b, k, err) != 0) return -1;
+        off += k;
     }
     return 0;
 }

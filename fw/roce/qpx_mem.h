@@ -29,9 +29,11 @@ uint64_t qpx_pat_seed_for_byte(uint64_t addr, uint8_t v);
 #ifndef QPX_MEM_HOST
 /* The engine exists (probed once, quiet). */
 bool qpx_mem_present(void);
-/* Write len (1..8, within one 8-byte word) bytes at addr: 0, or -1 (engine busy too
-   long, AXI error) with *err. Waits at most a millisecond of simulated time. */
-int qpx_mem_write_word(uint64_t addr, uint32_t len, uint64_t value, const char **err);
+/* Write n bytes from b at addr (any alignment, any length): one engine run per 8-byte
+   word touched (one seed makes one wanted word: the next word's pattern follows from
+   it), each waited for at most a millisecond of simulated time; 0, or -1 (engine busy
+   too long, AXI error) with *err. */
+int qpx_mem_write(uint64_t addr, const uint8_t *b, uint32_t n, const char **err);
 /* Write one byte; 0 or -1 with *err. */
 int qpx_mem_write_byte(uint64_t addr, uint8_t v, const char **err);
 /* Fill [addr, addr+len) with ibv_rc_pingpong --chk's buffer (0x7b, 0 at each 4 KiB

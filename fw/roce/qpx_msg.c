@@ -124,12 +124,12 @@ void qpx_pt_dest_encode(const struct qpx_dest *d, uint8_t out[QPX_PT_DEST_LEN]) 
     *p = 0;
 }
 
-static void put_be(uint8_t *p, uint64_t v, unsigned n) {
+void qpx_put_be(uint8_t *p, uint64_t v, unsigned n) {
     for (unsigned i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8u * (n - 1u - i)));
 }
 
-static uint64_t get_be(const uint8_t *p, unsigned n) {
+uint64_t qpx_get_be(const uint8_t *p, unsigned n) {
     uint64_t v = 0;
     for (unsigned i = 0; i < n; i++)
         v = v << 8 | p[i];
@@ -140,15 +140,15 @@ static uint64_t get_be(const uint8_t *p, unsigned n) {
 
 void qpx_pt_bdest_encode(const struct qpx_dest *d, uint8_t out[QPX_PT_BDEST_LEN]) {
     memset(out, 0, QPX_PT_BDEST_LEN);
-    put_be(out + 0, d->lid, 4);
-    put_be(out + 4, d->out_reads, 4);
-    put_be(out + 8, d->qpn, 4);
-    put_be(out + 12, d->psn, 4);
-    put_be(out + 16, d->rkey, 4);
-    put_be(out + 24, d->vaddr, 8);
+    qpx_put_be(out + 0, d->lid, 4);
+    qpx_put_be(out + 4, d->out_reads, 4);
+    qpx_put_be(out + 8, d->qpn, 4);
+    qpx_put_be(out + 12, d->psn, 4);
+    qpx_put_be(out + 16, d->rkey, 4);
+    qpx_put_be(out + 24, d->vaddr, 8);
     memcpy(out + 32, d->gid, 16);
-    put_be(out + 48, d->srqn, 4);
-    put_be(out + 52, d->qpn ? BDEST_GID_INDEX : 0u, 4);
+    qpx_put_be(out + 48, d->srqn, 4);
+    qpx_put_be(out + 52, d->qpn ? BDEST_GID_INDEX : 0u, 4);
 }
 
 int qpx_pt_bdest_decode(const uint8_t *buf, size_t len, struct qpx_dest *d, bool *empty,
@@ -159,13 +159,13 @@ int qpx_pt_bdest_decode(const uint8_t *buf, size_t len, struct qpx_dest *d, bool
     }
     struct qpx_dest r;
     memset(&r, 0, sizeof r);
-    uint64_t lid = get_be(buf, 4), out = get_be(buf + 4, 4);
-    r.qpn = (uint32_t)get_be(buf + 8, 4);
-    r.psn = (uint32_t)get_be(buf + 12, 4);
-    r.rkey = (uint32_t)get_be(buf + 16, 4);
-    r.vaddr = get_be(buf + 24, 8); /* bytes 20..23: the struct's padding, any value */
+    uint64_t lid = qpx_get_be(buf, 4), out = qpx_get_be(buf + 4, 4);
+    r.qpn = (uint32_t)qpx_get_be(buf + 8, 4);
+    r.psn = (uint32_t)qpx_get_be(buf + 12, 4);
+    r.rkey = (uint32_t)qpx_get_be(buf + 16, 4);
+    r.vaddr = qpx_get_be(buf + 24, 8); /* bytes 20..23: the struct's padding, any value */
     memcpy(r.gid, buf + 32, 16);
-    r.srqn = (uint32_t)get_be(buf + 48, 4);
+    r.srqn = (uint32_t)qpx_get_be(buf + 48, 4);
     *empty = r.qpn == 0;
     if (lid > 0xffffu || out > 0xffffu) {
         *err = "perftest -R destination: LID or OUT_READS above 16 bits";

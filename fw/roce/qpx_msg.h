@@ -43,6 +43,10 @@ struct qpx_dest {
     uint8_t gid[16];
 };
 
+/* n (1..8) bytes big-endian: v's low n bytes into p, and back. */
+void qpx_put_be(uint8_t *p, uint64_t v, unsigned n);
+uint64_t qpx_get_be(const uint8_t *p, unsigned n);
+
 /* ibv_rc_pingpong: out gets exactly QPX_PP_DEST_LEN bytes. */
 void qpx_pp_dest_encode(const struct qpx_dest *d, uint8_t out[QPX_PP_DEST_LEN]);
 int qpx_pp_dest_decode(const uint8_t *buf, size_t len, struct qpx_dest *d, const char **err);

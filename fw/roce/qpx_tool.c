@@ -17,6 +17,7 @@
 #include "cm.h"
 #include "console.h"
 #include "qpx_mem.h"
+#include "qpx_msg.h"
 #include "roce_hw.h"
 #include "timer.h"
 
@@ -60,17 +61,14 @@ static struct {
     uint32_t lkey;
     uint64_t base;
     bool server;
-    uint8_t tool, test, kind;
+    uint8_t tool, test, kind, atomic;
     uint32_t peer_ip, rkey;
     uint64_t vaddr;
     uint32_t n, len; /* this run's iterations and message size */
     uint32_t recv_base, send_base, rerr_base, serr_base; /* the QP's counters at the start */
-    /* a bw client with --qps N: the other QPs, posted round robin (perftest -q N: ITERS each) */
+    /* a bw client with --qps N: the other QPs (in xq), posted round robin (perftest -q N:
+       ITERS each) */
     uint32_t nx;
-    struct roce_qp *xqp[QPX_MAX_QPS - 1];
-    uint32_t xqpn[QPX_MAX_QPS - 1], xrkey[QPX_MAX_QPS - 1], xsend_base[QPX_MAX_QPS - 1],
-        xserr_base[QPX_MAX_QPS - 1];
-    uint64_t xvaddr[QPX_MAX_QPS - 1];
     uint32_t rcnt, scnt, posted, echo_due;
     uint32_t echo_len[8]; /* pingpong/send_lat server: lengths not echoed yet (ring) */
     uint32_t echo_head;
@@ -91,6 +89,15 @@ static struct {
 } t = {.iters = QPX_TOOL_ITERS, .size = QPX_TOOL_SIZE, .idle_ms = QPX_TOOL_IDLE_MS};
 
 static uint32_t samples[MAX_SAMPLES];
+
+/* t.nx more QPs of a bw client (in .bss: t's initialised fields put t in .data, whose load
+   image takes IMEM) */
+static struct {
+    struct roce_qp *qp[QPX_MAX_QPS - 1];
+    uint32_t qpn[QPX_MAX_QPS - 1], rkey[QPX_MAX_QPS - 1], send_base[QPX_MAX_QPS - 1],
+        serr_base[QPX_MAX_QPS - 1];
+    uint64_t vaddr[QPX_MAX_QPS - 1];
+} xq;
 
 static void ip_str(uint32_t ip, char out[16]) {
     snprintf(out, 16, "%u.%u.%u.%u", (unsigned)(ip >> 24), (unsigned)(ip >> 16 & 0xffu),
@@ -268,7 +275,7 @@ static bool gone(const struct roce_qp *qp, uint32_t qpn) {
 static bool qp_gone(void) {
     bool g = gone(t.qp, t.qpn);
     for (uint32_t i = 0; i < t.nx; i++)
-        g = g || gone(t.xqp[i], t.xqpn[i]);
+        g = g || gone(xq.qp[i], xq.qpn[i]);
     return g;
 }
 
@@ -276,13 +283,13 @@ static bool qp_gone(void) {
 static uint32_t x_send_done(void) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < t.nx; i++)
-        n += t.xqp[i]->send_done - t.xsend_base[i];
+        n += xq.qp[i]->send_done - xq.send_base[i];
     return n;
 }
 
 static bool x_send_errors(void) {
     for (uint32_t i = 0; i < t.nx; i++)
-        if (t.xqp[i]->send_errors != t.xserr_base[i]) return true;
+        if (xq.qp[i]->send_errors != xq.serr_base[i]) return true;
     return false;
 }
 
@@ -293,13 +300,15 @@ static int post_on(uint32_t k, uint8_t opcode, uint64_t laddr, uint32_t len) {
     memset(&wr, 0, sizeof wr);
     wr.opcode = opcode;
     wr.flags = 1u; /* signaled */
-    wr.qpn = k ? t.xqpn[k - 1] : t.qpn;
+    wr.qpn = k ? xq.qpn[k - 1] : t.qpn;
     wr.laddr = laddr;
     wr.lkey = t.lkey;
-    wr.raddr = k ? t.xvaddr[k - 1] : t.vaddr;
-    wr.rkey = k ? t.xrkey[k - 1] : t.rkey;
+    wr.raddr = k ? xq.vaddr[k - 1] : t.vaddr;
+    wr.rkey = k ? xq.rkey[k - 1] : t.rkey;
     wr.len = len;
-    if (opcode == ROCE_WR_FETCH_ADD) wr.swap_add = 1; /* perftest's atomic_bw adds 1 too */
+    /* perftest's atomics: FETCH_AND_ADD adds 1 (ATOMIC_ADD_VALUE); CMP_AND_SWAP compares with 0
+       and swaps in 0 (ATOMIC_SWAP_VALUE, compare_add left 0): the peer's memory never changes */
+    if (opcode == ROCE_WR_FETCH_ADD) wr.swap_add = 1;
     wr.wr_id = (uint64_t)WR_ID_TAG << 56 | ++t.seq;
     int r = roce_hw_post_send(&wr, POST_WAIT_MS);
     if (r == -1) return 0;
@@ -310,7 +319,7 @@ static int post_on(uint32_t k, uint8_t opcode, uint64_t laddr, uint32_t len) {
     uint64_t now = tmr_cycles();
     if (t.posted < MAX_SAMPLES + 1u) t.tpost[t.posted] = now;
     if (t.posted++ == 0 && !(t.kind == K_PINGPONG && t.server)) t.t_first = now;
-    struct roce_qp *q = k ? t.xqp[k - 1] : t.qp;
+    struct roce_qp *q = k ? xq.qp[k - 1] : t.qp;
     if (q->t_first_post == 0) q->t_first_post = now;
     return 1;
 }
@@ -353,6 +362,7 @@ static void start_run(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_o
     t.server = o->server;
     t.tool = o->tool;
     t.test = o->test;
+    t.atomic = o->atomic;
     t.peer_ip = peer_ip;
     t.recv_base = 0; /* a new QP: a receive that completed during the exchange counts */
     t.send_base = qp->send_done;
@@ -376,12 +386,12 @@ void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
     t.vaddr = peers[0].vaddr;
     /* perftest -q N: ITERS messages on each QP, posted round robin */
     for (uint32_t i = 1; bw && i < nqp && i < QPX_MAX_QPS; i++) {
-        t.xqp[t.nx] = qps[i];
-        t.xqpn[t.nx] = qps[i]->qpn;
-        t.xrkey[t.nx] = peers[i].rkey;
-        t.xvaddr[t.nx] = peers[i].vaddr;
-        t.xsend_base[t.nx] = qps[i]->send_done;
-        t.xserr_base[t.nx] = qps[i]->send_errors;
+        xq.qp[t.nx] = qps[i];
+        xq.qpn[t.nx] = qps[i]->qpn;
+        xq.rkey[t.nx] = peers[i].rkey;
+        xq.vaddr[t.nx] = peers[i].vaddr;
+        xq.send_base[t.nx] = qps[i]->send_done;
+        xq.serr_base[t.nx] = qps[i]->send_errors;
         t.nx++;
     }
     t.n = t.iters * (1u + t.nx);
@@ -542,8 +552,9 @@ static void poll_client(uint32_t recv_now, uint32_t send_now) {
 static void poll_issue(uint32_t send_now) {
     uint8_t op = t.test == QPX_WRITE_BW                             ? ROCE_WR_WRITE
                  : t.test == QPX_SEND_BW                            ? ROCE_WR_SEND
-                 : t.test == QPX_ATOMIC_BW || t.test == QPX_ATOMIC_LAT ? ROCE_WR_FETCH_ADD
-                                                                    : ROCE_WR_READ;
+                 : t.test != QPX_ATOMIC_BW && t.test != QPX_ATOMIC_LAT ? ROCE_WR_READ
+                 : t.atomic == QPX_CMP_AND_SWAP                     ? ROCE_WR_CMP_SWAP
+                                                                    : ROCE_WR_FETCH_ADD;
     uint32_t depth = t.kind == K_READ_LAT ? 1u : BW_DEPTH;
     if (depth > roce_hw_caps()->sq_depth) depth = roce_hw_caps()->sq_depth;
     t.scnt = send_now;
@@ -610,32 +621,12 @@ static void poll_write_lat(uint32_t send_now) {
 
 /* ---- rping */
 
-static void be_put(uint8_t *p, uint64_t v, unsigned n) {
-    for (unsigned i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8u * (n - 1u - i)));
-}
-
-static uint64_t be_get(const uint8_t *p, unsigned n) {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* Write n (<= 64 KiB) bytes at addr, 8 an engine run; 0 or -1 after fail(). */
+/* Write n bytes at addr (qpx_mem_write); 0 or -1 after fail(). */
 static int mem_put(uint64_t addr, const uint8_t *b, uint32_t n) {
-    for (uint32_t off = 0; off < n; off += 8u) {
-        uint32_t k = n - off < 8u ? n - off : 8u;
-        uint64_t v = 0;
-        for (uint32_t i = 0; i < k; i++)
-            v |= (uint64_t)b[off + i] << (8u * i);
-        const char *err;
-        if (qpx_mem_write_word(addr + off, k, v, &err) != 0) {
-            fail("%s", err);
-            return -1;
-        }
-    }
-    return 0;
+    const char *err;
+    if (qpx_mem_write(addr, b, n, &err) == 0) return 0;
+    fail("%s", err);
+    return -1;
 }
 
 static int mem_get(uint64_t addr, uint8_t *b, uint32_t n) {
@@ -664,9 +655,9 @@ static int rp_take_info(uint64_t *addr, uint32_t *rkey, uint32_t *len) {
     }
     uint8_t b[RP_INFO];
     if (mem_get(t.base, b, RP_INFO) != 0) return -1;
-    *addr = be_get(b, 8);
-    *rkey = (uint32_t)be_get(b + 8, 4);
-    *len = (uint32_t)be_get(b + 12, 4);
+    *addr = qpx_get_be(b, 8);
+    *rkey = (uint32_t)qpx_get_be(b + 8, 4);
+    *len = (uint32_t)qpx_get_be(b + 12, 4);
     if (*len == 0 || *len > RP_MAX) {
         fail("the peer's buffer of %lu bytes is outside rping's 1..%u", (unsigned long)*len, RP_MAX);
         return -1;
@@ -770,9 +761,9 @@ static void poll_rping_client(uint32_t recv_now, uint32_t send_now) {
             if (mem_put(t.base + RP_RDMA + off, b, t.len - off < RP_INFO ? t.len - off : RP_INFO))
                 return;
         for (uint32_t k = 0; k < 2; k++) {
-            be_put(b, t.base + (k ? RP_RDMA : RP_START), 8);
-            be_put(b + 8, t.lkey, 4);
-            be_put(b + 12, t.len, 4);
+            qpx_put_be(b, t.base + (k ? RP_RDMA : RP_START), 8);
+            qpx_put_be(b + 8, t.lkey, 4);
+            qpx_put_be(b + 12, t.len, 4);
             if (mem_put(t.base + RP_SEND + 64u * k, b, RP_INFO) != 0) return;
         }
         if (post(ROCE_WR_SEND, t.base + RP_SEND, RP_INFO) <= 0) return;

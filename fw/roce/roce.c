@@ -63,18 +63,18 @@ uint32_t roce_random_psn(void) {
 /* ---- QPs */
 
 struct roce_qp *roce_qp_find(uint32_t qpn) {
-    for (uint32_t i = 0; i < ROCE_MAX_QPS; i++)
-        if (rc.qps[i].used && rc.qps[i].qpn == qpn) return &rc.qps[i];
-    return NULL;
+    return qpn < ROCE_MAX_QPS && rc.qps[qpn].used ? &rc.qps[qpn] : NULL;
 }
 
 struct roce_qp *roce_qp_slot(uint32_t i) {
     return i < ROCE_MAX_QPS ? &rc.qps[i] : NULL;
 }
 
-/* The lowest free QPN from ROCE_FIRST_QPN up, then from 2 (QPN 0 and 1 are never RC QPs). */
+/* The lowest free QPN from ROCE_FIRST_QPN up, then from 2 (QPN 0 and 1 are never RC QPs),
+   below the transport's NQP and the table's size. */
 static uint32_t free_qpn(void) {
     uint32_t nqp = roce_hw_caps()->nqp;
+    if (nqp > ROCE_MAX_QPS) nqp = ROCE_MAX_QPS;
     for (uint32_t pass = 0; pass < 2; pass++) {
         uint32_t lo = pass ? 2u : ROCE_FIRST_QPN, hi = pass ? ROCE_FIRST_QPN : nqp;
         for (uint32_t q = lo; q < hi && q < nqp; q++)
@@ -89,14 +89,12 @@ void roce_qp_modify(struct roce_qp *qp, const struct roce_qp_ctx *ctx) {
 }
 
 struct roce_qp *roce_qp_create(uint8_t owner, const char **err) {
-    struct roce_qp *qp = NULL;
-    for (uint32_t i = 0; i < ROCE_MAX_QPS && !qp; i++)
-        if (!rc.qps[i].used) qp = &rc.qps[i];
-    uint32_t qpn = qp ? free_qpn() : 0;
-    if (!qp || !qpn) {
-        *err = "no free QP (the firmware's table or the transport's QPNs are all in use)";
+    uint32_t qpn = free_qpn();
+    if (!qpn) {
+        *err = "no free QP (the transport's QPNs are all in use)";
         return NULL;
     }
+    struct roce_qp *qp = &rc.qps[qpn];
     const struct roce_caps *k = roce_hw_caps();
     memset(qp, 0, sizeof *qp);
     qp->used = true;

@@ -14,8 +14,11 @@
 
 #include "roce_hw.h"
 
-#define ROCE_MAX_QPS 16   /* QPs the firmware tracks */
-#define ROCE_MAX_MRS 16   /* MRs the firmware tracks */
+/* The firmware's tables: a QP slot per QPN (slot = QPN, 0 and 1 unused), an MR slot per
+   transport MR row. The transport's own counts (caps: NQP, NMR; 256 each in the default
+   nic_top) are used up to these; a bigger transport is used up to these only. */
+#define ROCE_MAX_QPS 256u
+#define ROCE_MAX_MRS 256u
 #define ROCE_FIRST_QPN 0x11u /* allocation starts where rxe's does (0x11) */
 #define ROCE_WAIT_MS 20u  /* default completion wait, simulated time */
 #define ROCE_DEFAULT_PMTU 3u /* 1024, rxe's active MTU on a 1500-byte link */
@@ -56,7 +59,7 @@ int roce_need(const char *cmd);
 /* A new QP in INIT with the defaults (PMTU 1024, all remote access); NULL + *err when none is free. */
 struct roce_qp *roce_qp_create(uint8_t owner, const char **err);
 struct roce_qp *roce_qp_find(uint32_t qpn);
-/* The i-th table slot (used or not), NULL past the end. */
+/* The i-th table slot (used or not; slot i holds QPN i), NULL past the end. */
 struct roce_qp *roce_qp_slot(uint32_t i);
 /* Write ctx to the transport and remember it. */
 void roce_qp_modify(struct roce_qp *qp, const struct roce_qp_ctx *ctx);

@@ -43,9 +43,9 @@ NUM = r"([0-9]+\.[0-9]+)"
 
 # ---- two NICs
 
-def pair():
+def pair(max_seconds=400):
     from nicsim import NicPair
-    return NicPair(args=["--max-cycles", MAX_CYCLES], max_seconds=400)
+    return NicPair(args=["--max-cycles", MAX_CYCLES], max_seconds=max_seconds)
 
 
 def cmd(con, line, timeout=120):
@@ -503,9 +503,10 @@ LAT_ROW = (r"^ (\d+) +(\d+) +" + NUM + r" +" + NUM + r" +" + NUM + r" +" + NUM +
            r" +" + NUM + r" +" + NUM + r"\n")
 
 
-def tool_run(server, client, test, size, iters, opts=""):
+def tool_run(server, client, test, size, iters, opts="", wall=300):
     """Both NICs armed ('tool on'): NIC 1 listens, NIC 0 connects (both with opts); both run
-    their side of perftest's TEST. Returns (client's output, server's output)."""
+    their side of perftest's TEST (each wait bounded by wall seconds). Returns (client's
+    output, server's output)."""
     for con in (server, client):
         out = cmd(con, f"tool on -n {iters} -s {size} --idle 50")
         # (an earlier session's RDMA CM lines may come first)
@@ -514,12 +515,12 @@ def tool_run(server, client, test, size, iters, opts=""):
     line = f"listen --test {test} --wait 5000 {opts}".strip()
     server.send(line)
     server.wait_for(re.escape(line) + r"\n", 30)
-    out_c = cmd(client, f"connect 10.0.0.2 --test {test} {opts}".strip(), timeout=300)
-    out_s = server.wait_for(r"solonic> ", 300).replace("\r", "")
+    out_c = cmd(client, f"connect 10.0.0.2 --test {test} {opts}".strip(), timeout=wall)
+    out_s = server.wait_for(r"solonic> ", wall).replace("\r", "")
     end = rf"tool: {test} server with 10\.0\.0\.1: .*: (ok|FAILED.*)\r?\n"
     if not re.search(end, out_s):
         try:
-            out_s += server.wait_for(end, 300).replace("\r", "")
+            out_s += server.wait_for(end, wall).replace("\r", "")
         except Exception:
             print("server so far:\n" + out_s)
             raise
@@ -554,11 +555,20 @@ def lat_row(out, size, iters, lo, hi):
     return avg
 
 
+def u64_at(con, addr):
+    """The little-endian 64-bit word at addr of con's on-board memory (dump)."""
+    out = cmd(con, f"dump {addr:#x} 8")
+    m = re.match(rf"{addr:08x}:((?: [0-9a-f]{{2}}){{8}}) ", out)
+    check_true(f"dump {addr:#x} 8", m is not None, f"{addr:08x}: 8 bytes", out)
+    return int.from_bytes(bytes(int(x, 16) for x in m.group(1).split()), "little")
+
+
 def case_pair_perftest_tools():
     """Both NICs as perftest's peers ('tool on'): NIC 0 the client, NIC 1 the server of
     write_lat (each watches its buffer's last byte and writes back) and write_bw (NIC 0
-    posts the WRITEs and sends the report NIC 1 prints), atomic_bw (FETCH_AND_ADDs counted
-    by NIC 1's responder); with SOLONIC_QPX_FULL=1 also send_lat, read_lat and atomic_lat (each tool costs about 30 s of wall time; the interop sweep
+    posts the WRITEs and sends the report NIC 1 prints), atomic_bw (FETCH_AND_ADDs, then
+    perftest -A CMP_AND_SWAP's compare-0-swap-0, counted by NIC 1's responder, the server's
+    word and the original value the client got back checked); with SOLONIC_QPX_FULL=1 also send_lat, read_lat and atomic_lat (each tool costs about 30 s of wall time; the interop sweep
     runs all of them against rxe)."""
     full = os.environ.get("SOLONIC_QPX_FULL") == "1"
     figs = []
@@ -579,6 +589,7 @@ def case_pair_perftest_tools():
         # NIC 1's responder executes each once
         t0 = time.monotonic()
         before = rdma_requests(b)
+        v0 = u64_at(b, BUF)
         out_c, out_s = tool_run(b, a, "atomic_bw", 8, 8)
         check_true("atomic_bw: the client's table (8-byte messages x 8)",
                    re.search(r"^ 8 +8 +" + NUM + r" +" + NUM + r" +" + NUM + r"\n", out_c, re.M) is not None,
@@ -586,6 +597,30 @@ def case_pair_perftest_tools():
         after = rdma_requests(b)
         check("atomic_bw: NIC 1 executed 8 atomics and nothing else", (0, 0, 8, 0),
               tuple(x - y for x, y in zip(after, before)))
+        # FETCH_AND_ADD 1, eight times on the server's first 8 bytes (little-endian in memory):
+        # +8 there, and the last one's original value in the client's buffer
+        v1 = u64_at(b, BUF)
+        check("FETCH_AND_ADD x 8: the server's word went up by 8", (v0 + 8) % 2**64, v1)
+        check("FETCH_AND_ADD: the client holds the last original value", (v0 + 7) % 2**64, u64_at(a, BUF))
+        # perftest -A CMP_AND_SWAP (both sides given it, as perftest's both sides are): compare 0,
+        # swap 0, so the server's word stays; each answer carries it, the client keeps the last
+        before = after
+        out_c, out_s = tool_run(b, a, "atomic_bw", 8, 8, "--atomic CMP_AND_SWAP")
+        check_true("atomic_bw CMP_AND_SWAP: the client's table",
+                   re.search(r"^ 8 +8 +" + NUM + r" +" + NUM + r" +" + NUM + r"\n", out_c, re.M) is not None,
+                   " 8 8 peak avg rate", out_c)
+        after = rdma_requests(b)
+        check("CMP_AND_SWAP: NIC 1 executed 8 atomics and nothing else", (0, 0, 8, 0),
+              tuple(x - y for x, y in zip(after, before)))
+        check_true("the server's word is not 0 (a compare with 0 fails)", v1 != 0, "not 0", v1)
+        check("CMP_AND_SWAP: the server's word unchanged (a FETCH_AND_ADD would add 8)", v1, u64_at(b, BUF))
+        check("CMP_AND_SWAP: the client holds the original value", v1, u64_at(a, BUF))
+        out = cmd(a, "connect 10.0.0.2 --test write_bw --atomic CMP_AND_SWAP")
+        check("--atomic with a test without atomics: refused",
+              "connect: --atomic is for --test atomic_bw or atomic_lat\n", out)
+        out = cmd(a, "connect 10.0.0.2 --test atomic_bw --atomic SWAP")
+        check("--atomic: a bad type refused", "connect: --atomic: expected CMP_AND_SWAP or "
+              "FETCH_AND_ADD (perftest's -A), got 'SWAP'\n", out)
         if full:
             alat = lat_row(tool_run(b, a, "atomic_lat", 8, 6)[0], 8, 6, 0.5, 100)
             figs.append(f"atomic_lat 8 B {alat:.2f} us")
@@ -614,6 +649,76 @@ def case_pair_perftest_tools():
             m = re.search(rf"^0x0*{q} .*", out, re.M)
             check_true(f"QP 0x{q} of the two", m is not None, f"QP 0x{q} in qp list", out)
         print("NIC-to-NIC (simulated time): " + ", ".join(figs))
+
+
+def many_qps(a, b, n, opts, iters=2, size=4096):
+    """write_bw with --qps N between the two NICs ('tool on'): N QPs RTS on each side,
+    each side's k-th paired with the other's k-th, every QP of the client posted ITERS
+    WRITEs (its table and the server's report count N x ITERS), qp list shows them all.
+    Returns (client's QPNs, server's QPNs)."""
+    # the exchange's items go one TCP round trip each (about 50,000 cycles): 16 QPs take
+    # about 2 M cycles, which a loaded machine may stretch to minutes
+    out_c, out_s = tool_run(b, a, "write_bw", size, iters, f"--qps {n} {opts}".strip(), wall=1200)
+    if "--rdma-cm" in opts:
+        rts_c = re.findall(r"cm: QP 0x(\w+) established with 10\.0\.0\.2 port 18515 \(REP\)", out_c)[1:]
+        rts_s = re.findall(r"local address: .*QPN 0x(\w+) ", out_s)
+        peers_c = re.findall(r"remote address: .*QPN 0x(\w+) ", out_c)
+    else:
+        pairs_c = re.findall(r"qpx: QP 0x(\w+) RTS: peer 10\.0\.0\.2 [0-9a-f:]+ QPN 0x(\w+),", out_c)
+        pairs_s = re.findall(r"qpx: QP 0x(\w+) RTS: peer 10\.0\.0\.1 [0-9a-f:]+ QPN 0x(\w+),", out_s)
+        check("server: every QP RTS", n, len(pairs_s))
+        check("each side's QP k is connected to the other side's QP k",
+              [(q, r) for q, r in pairs_c], [(r, q) for q, r in pairs_s])
+        rts_c, peers_c = [q for q, _ in pairs_c], [r for _, r in pairs_c]
+        rts_s = [q for q, _ in pairs_s]
+    rts_c, rts_s, peers_c = ([int(q, 16) for q in x] for x in (rts_c, rts_s, peers_c))
+    check(f"client: {n} QPs", n, len(rts_c))
+    check(f"server: {n} QPs", n, len(set(rts_s)))
+    check("distinct QPNs on the client", n, len(set(rts_c)))
+    check("the client's peers are the server's QPs, in order", sorted(set(rts_s), key=rts_s.index),
+          peers_c[:n])
+    total = n * iters
+    check_true(f"--qps {n}: the client's table counts every QP's messages",
+               re.search(rf"^ {size} +{total} +" + NUM, out_c, re.M) is not None, f" {size} {total} ...", out_c)
+    check_true(f"--qps {n}: the server got a report of {total}", re.search(
+        rf"qpx: the peer's report: {size}-byte messages x {total},", out_s) is not None, f"x {total}",
+        tail(out_s))
+    return rts_c, rts_s
+
+
+def case_pair_perftest_16_qps():
+    """perftest -q 16 between the two NICs over the TCP exchange (write_bw, 'tool on',
+    2 WRITEs per QP): 16 QPs on each side, paired in order, every QP's WRITEs counted by the
+    client and in the report the server prints; the QPs stay listed (qp list) until the next
+    session. The firmware tracked 16 QPs at most before (ROCE_MAX_QPS 16)."""
+    with pair(max_seconds=1500) as (a, b):
+        before = rdma_requests(b)
+        rts_c, _ = many_qps(a, b, 16, "")
+        after = rdma_requests(b)
+        check("NIC 1 executed 32 WRITE requests", (32, 0, 0, 0), tuple(x - y for x, y in zip(after, before)))
+        out = cmd(a, "qp list")
+        for q in rts_c:
+            check_true(f"QP {q:#x} listed", re.search(rf"^0x0*{q:x} ", out, re.M) is not None, f"{q:#x}", out)
+
+
+def case_pair_perftest_rdma_cm_16_qps():
+    """perftest -R -q 16 between the two NICs (SOLONIC_QPX_FULL=1 only): 17 RDMA CM connections
+    (the exchange's and 16 QPs'; CM_MAX_CONNS was 8), write_bw on all 16, every connection
+    ended afterwards."""
+    with pair(max_seconds=3000) as (a, b):
+        many_qps(a, b, 16, "--rdma-cm")
+        time.sleep(1)
+        for con in (a, b):
+            out = cmd(con, "qpx")
+            check_true("--rdma-cm: the connections ended (DREQ/DREP)", "established" not in out,
+                       "no established connection", out)
+
+
+def case_pair_perftest_64_qps():
+    """perftest -q 64 over the TCP exchange (SOLONIC_QPX_FULL=1 only): beyond the 16 the
+    firmware tracked before, 64 QPs on each side."""
+    with pair(max_seconds=3000) as (a, b):
+        many_qps(a, b, 64, "", iters=1)
 
 
 def case_pair_perftest_rdma_cm():
@@ -724,7 +829,7 @@ def case_pair_cm_rping():
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 # long cases (several minutes of wall time each): only with SOLONIC_QPX_FULL=1; make test's
 # interop group runs perftest -R against the rxe guest instead
-FULL_ONLY = {"pair_perftest_rdma_cm"}
+FULL_ONLY = {"pair_perftest_rdma_cm", "pair_perftest_rdma_cm_16_qps", "pair_perftest_64_qps"}
 
 
 def main():
