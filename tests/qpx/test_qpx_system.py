@@ -687,7 +687,7 @@ def many_qps(a, b, n, opts, iters=2, size=4096):
 
 
 def case_pair_perftest_16_qps():
-    """perftest -q 16 between the two NICs over the TCP exchange (write_bw, 'tool on',
+    """perftest -q 16 between the two NICs over the TCP exchange (SOLONIC_QPX_FULL=1 only; write_bw, 'tool on',
     2 WRITEs per QP): 16 QPs on each side, paired in order, every QP's WRITEs counted by the
     client and in the report the server prints; the QPs stay listed (qp list) until the next
     session. The firmware tracked 16 QPs at most before (ROCE_MAX_QPS 16)."""
@@ -828,8 +828,10 @@ def case_pair_cm_rping():
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 # long cases (several minutes of wall time each): only with SOLONIC_QPX_FULL=1; make test's
-# interop group runs perftest -R against the rxe guest instead
-FULL_ONLY = {"pair_perftest_rdma_cm", "pair_perftest_rdma_cm_16_qps", "pair_perftest_64_qps"}
+# interop group runs perftest -R against the rxe guest instead, and make test's -q runs are
+# pair_perftest_two_qps and the interop group's -q 2 (a -q 16 exchange is about 2 M cycles)
+FULL_ONLY = {"pair_perftest_rdma_cm", "pair_perftest_rdma_cm_16_qps", "pair_perftest_64_qps",
+             "pair_perftest_16_qps"}
 
 
 def main():
