@@ -222,12 +222,17 @@ class Gen:
         if kind == "seq":
             va = self.inside(ss.A_BASE, ss.A_LEN, 2 * PMTU)
             c = self.rb(PMTU)
-            first = roce(bth(OPC["WRITE_FIRST"], self.qpn, e) + reth(va, self.ka, 2 * PMTU + 5), c)
+            first = roce(bth(OPC["WRITE_FIRST"], self.qpn, e) + reth(va, self.ka, PMTU + 5), c)
             mid = roce(bth(OPC["WRITE_MIDDLE"], self.qpn, e), c)
             last = roce(bth(OPC["WRITE_LAST"], self.qpn, e), c[:5])
-            seqs = [[mid], [last], [first, first], [first, self.write(e + 1)], [first, self.send(e + 1)],
-                    [first, roce(bth(OPC["WRITE_MIDDLE"], self.qpn, e + 1), c[:100])]]
-            return [(f, kind) for f in r.choice(seqs)]
+            close = roce(bth(OPC["WRITE_LAST"], self.qpn, e + 1, ackreq=1), c[:5])   # ends the FIRST's message
+            seqs = [[mid], [last], [first, first, close], [first, self.write(e + 1), close],
+                    [first, self.send(e + 1), close],
+                    [first, roce(bth(OPC["WRITE_MIDDLE"], self.qpn, e + 1), c[:100]), close]]
+            q = r.choice(seqs)
+            if len(q) == 3:   # the FIRST and the closing LAST are in order
+                self.epsn = (e + 2) & 0xFFFFFF
+            return [(f, kind) for f in q]
         if kind == "ud":
             return [(roce(bth(r.choice([0x64, 0x65]), self.qpn, e) + self.rb(8) +
                           (self.rb(4) if r.randrange(2) else b""), self.rb(r.randrange(64))), kind)]
@@ -243,7 +248,10 @@ class Stats:
         self.kinds = collections.Counter()
         self.naks = collections.Counter()
         self.replies = 0
+        self.probes = collections.Counter()
         self.sync = None   # the responder's expected PSN as its answers tell (steering only)
+        self.last = None   # (opcode, PSN, AETH syndrome) of the NIC's last answer
+        self.replaced = 0  # QPs replaced because a probe found them stuck
 
     def hook(self, qpn_peer):
         def h(r):
@@ -251,6 +259,7 @@ class Stats:
             if dqpn != qpn_peer:
                 return False
             self.replies += 1
+            self.last = (op, psn, rest[0] if rest else None)
             if op in (OPC["ACK"], OPC["ATOMIC_ACK"], OPC["READ_RESP_FIRST"], OPC["READ_RESP_LAST"],
                       OPC["READ_RESP_ONLY"]) and len(rest) >= 4:
                 syn = rest[0]
@@ -261,11 +270,9 @@ class Stats:
                 elif t == 1:
                     self.naks["rnr_nak"] += 1
                     self.sync = psn
-                else:        # an ACK: everything up to psn done (never moves the estimate back)
+                else:        # an ACK: everything up to psn done (the estimate only moves forward:
                     self.naks["ack" if op == OPC["ACK"] else "read/atomic response"] += 1
-                    nxt = (psn + 1) & 0xFFFFFF
-                    if self.sync is None or 0 < (nxt - self.sync) & 0xFFFFFF < 1 << 23:
-                        self.sync = nxt
+                    self.sync = None   # the ACK of a duplicate carries an older PSN)
             elif op == OPC["READ_RESP_MIDDLE"]:
                 self.naks["read/atomic response"] += 1
             else:
@@ -280,6 +287,29 @@ def ping(p, ident, seq):
     p.send(nf.eth_hdr() + nf.ipv4(body, 1) + body)
     p.expect(lambda f: f.haslayer("ICMP") and f["ICMP"].type == 0 and f["ICMP"].id == ident and
              f["ICMP"].seq == seq, f"the NIC's echo reply {seq}")
+
+
+def probe(p, st, gen):
+    """A zero-length WRITE at the PSN the responder should expect, ACK requested: 'ack' when it
+    executes, the NAK's kind otherwise, None without an answer (the PSN estimate is off)."""
+    st.last = None
+    psn = gen.epsn
+    p.send(roce(bth(OPC["WRITE_ONLY"], gen.qpn, psn, ackreq=1) + reth(ss.A_BASE, gen.ka, 0)))
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        x = st.last
+        if x is not None and x[0] == OPC["ACK"]:
+            if x[2] >> 5 == 0:
+                if x[1] == psn:
+                    gen.epsn = (psn + 1) & 0xFFFFFF
+                    return "ack"
+                return "ack of an older PSN (duplicate)"
+            if x[2] >> 5 == 3 and x[2] & 31 == 0:   # PSN sequence error: the expected PSN
+                gen.epsn = x[1]
+                return "nak_psn_seq (re-synchronised)"
+            return NAK_CODES.get(x[2] & 31, "nak") if x[2] >> 5 == 3 else "rnr_nak"
+        time.sleep(0.02)
+    return None
 
 
 def settle(p, tries=6):
@@ -405,7 +435,7 @@ def main():
     ap.add_argument("--frames", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batch", type=int, default=2500)
-    ap.add_argument("--sync", type=int, default=500, help="frames between PSN re-synchronisations")
+    ap.add_argument("--sync", type=int, default=1000, help="frames between PSN re-synchronisations")
     ap.add_argument("--resp-mut", type=int, default=40, help="mutated responses per requester batch")
     ap.add_argument("--out", default="build/fuzz")
     a = ap.parse_args()
@@ -439,6 +469,7 @@ def main():
                 tb = time.monotonic()
                 n = 0
                 sub = 0
+                replaced = 0
                 while n < todo:
                     for f, kind in gen.frames():
                         p.send(f)
@@ -450,6 +481,19 @@ def main():
                         ping(p, 0x5a00 + batch % 256, sub)
                         if st.sync is not None:
                             gen.epsn = st.sync
+                        n += 1
+                        verdict = probe(p, st, gen)
+                        st.probes[verdict] += 1
+                        if verdict in ("nak_invalid_request", None) and replaced < 2:
+                            replaced += 1
+                            # the responder is inside a message a mutated FIRST began, or in a NAK
+                            # episode that an in-order request does not end: it NAKs or drops
+                            # every request (IB would end the QP): a new QP by a new exchange
+                            p.roce_hook = None
+                            peer_qpn += 1
+                            qpn, epsn = ss.exchange(p, peer_qpn, rng.randrange(1 << 24), 44000 + peer_qpn % 20000)
+                            gen.qpn, gen.epsn = qpn, epsn
+                            p.roce_hook = st.hook(peer_qpn)
                 t_send += time.monotonic() - tb
                 sent_fuzz += n
                 # invariants
@@ -469,16 +513,15 @@ def main():
                                     1000 + batch)
                     sent_fuzz += nmut
                 else:
-                    st.kinds[f"qp left RTS ({state}): new exchange"] += 1
-                    p.cmd(f"qp destroy {qpn:#x}")
+                    st.kinds[f"fuzzed QP left RTS ({state})"] += 1
+                # a fresh exchange (the firmware releases the last session's QP) and a WRITE +
+                # READ on the new QP, which the next batch fuzzes
                 p.roce_hook = None
-                fresh = ss.fresh_write_read(p, key_c, 2000 + batch, rng.randrange(1 << 24), peer_qpn + 1,
-                                            42000 + batch % 20000)
-                if state != "RTS":
-                    peer_qpn += 2
-                    epsn = rng.randrange(1 << 24)
-                    qpn, _ = ss.exchange(p, peer_qpn, epsn, 43000 + batch % 20000)
-                    gen.qpn, gen.epsn = qpn, epsn
+                peer_qpn += 1
+                qpn, epsn = ss.fresh_write_read(p, key_c, 2000 + batch, rng.randrange(1 << 24), peer_qpn,
+                                                42000 + batch % 20000)
+                fresh = qpn
+                gen.qpn, gen.epsn = qpn, epsn
                 p.roce_hook = st.hook(peer_qpn)
                 el = time.monotonic() - t0
                 print(f"batch {batch}: {sent_fuzz} frames, fresh QP {fresh:#x} ok, {el:.0f} s, "
@@ -511,6 +554,9 @@ def main():
     print("\n| the NIC's answers to the fuzz QP | count |\n| --- | ---: |")
     for k, v in sorted(st.naks.items(), key=lambda kv: -kv[1]):
         print(f"| {k} | {v} |")
+    print("\n| probes at each re-synchronisation (a zero-length WRITE) | count |\n| --- | ---: |")
+    for k, v in sorted(st.probes.items(), key=lambda kv: -kv[1]):
+        print(f"| {k} (QP replaced) | {v} |" if k in ("nak_invalid_request", None) else f"| {k} | {v} |")
     for k in ("resp_nak_seq", "resp_nak_inv", "resp_nak_acc", "resp_nak_rnr", "resp_nak_op"):
         print(f"| stats {k} | {d.get('roce.' + k, 0)} |")
     print(f"\nfuzz: {sent_fuzz} frames, every invariant held after each of {batch} batches")

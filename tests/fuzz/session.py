@@ -47,6 +47,11 @@ def exchange(p, peer_qpn, peer_psn, tcp_port):
     qpn, psn = int(f[1], 16), int(f[2], 16)
     t.send(b"done\x00")
     t.expect_end("the NIC closes after done")
+    # our FIN too, so the NIC's PCB leaves FIN_WAIT_2 (lwIP frees TIME_WAIT PCBs when it needs
+    # one, never FIN_WAIT_2 ones: a peer that never closes uses up MEMP_NUM_TCP_PCB)
+    t.close()
+    p.expect(lambda f: t.mine(f) and "A" in str(f["TCP"].flags) and f["TCP"].ack == t.seq,
+             "the NIC's ACK of our FIN")
     out = p.sim.upto_prompt("the exchange")
     check_true("the exchange ends with the QP in RTS", f"QP {qpn:#x} RTS" in out, f"QP {qpn:#x} RTS", out)
     return qpn, psn
@@ -61,8 +66,9 @@ def qp_state(p, qpn):
 def fresh_write_read(p, key, seed, psn0, peer_qpn, tcp_port, length=300, va=None):
     """A fresh QP by a new exchange; the peer WRITEs `length` bytes of the fill pattern of
     `seed` (at their own NIC addresses) into MR key at va and READs them back: the ACK, the
-    READ response's bytes and the NIC's `verify` must all agree. The QP is destroyed after.
-    Returns the frames the check sent, for the accounting."""
+    READ response's bytes and the NIC's `verify` must all agree. A new `listen`
+    releases the last session's QP, so this one stays until the next exchange. Returns (QPN,
+    the PSN its responder expects next)."""
     from nicfuzz import pattern
     va = C_BASE + 0x40 if va is None else va
     qpn, _ = exchange(p, peer_qpn, psn0, tcp_port)
@@ -80,5 +86,4 @@ def fresh_write_read(p, key, seed, psn0, peer_qpn, tcp_port, length=300, va=None
                data[:32].hex() + "...", got[:32].hex() + "...")
     out = p.cmd(f"verify {va:#x} {length:#x} {seed}")
     check_true(f"fresh QP {qpn:#x}: verify of the written bytes", "all bytes match" in out, "all bytes match", out)
-    out = p.cmd(f"qp destroy {qpn:#x}")
-    return qpn
+    return qpn, (psn0 + 2) & 0xFFFFFF
