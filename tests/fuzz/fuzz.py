@@ -5,8 +5,10 @@
 
 The NIC (build/sim/solonic_sim, its port on a unix datagram socket: lossless, so the
 peer's count of what it sent is exact) makes a QP with its own `listen`. Batches of B
-frames follow, seeded (the frames of batch i are a function of the seed, i and the
-PSN the NIC's responder expects when the batch starts), each a request to the NIC's
+frames follow, seeded (the frames of batch i are a function of the seed, i and what the
+NIC answered at the re-synchronisation points: every --sync frames a ping round trip and a
+zero-length WRITE probe set the PSN the generator builds around, and a QP the probe finds
+stuck is replaced by a new exchange, at most twice a batch), each a request to the NIC's
 responder built right and then, for most, mutated one way (the kinds in KINDS: opcode,
 PSN around the expected one, rkey, addresses and lengths at and across MR edges, RETH
 length, destination QP, truncation, ICRC, IP/UDP lengths and checksum, oversize frames,
