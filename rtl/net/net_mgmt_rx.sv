@@ -13,7 +13,12 @@
 //   - a frame longer than a slot is dropped when its first surplus beat comes
 //     (drop_too_long; a frame that is both counts as drop_full);
 //   - a frame the demux marks bad (tuser on its tlast beat) or with no bytes
-//     is dropped (drop_bad).
+//     is dropped (drop_bad). A marked frame counts here whatever else befell
+//     it (full, too long): the demux already counted it in one of its drop
+//     counters (drop_trunc, drop_malformed, drop_mac_err), so drop_bad is not
+//     part of the RX accounting sum (fw/README.md "every frame in one
+//     counter"): the demux's rx_mgmt = rx_frames + rx_drop_full +
+//     rx_drop_too_long + unmarked empty frames (none come from the demux).
 // A slot becomes visible to the firmware (rx_head, rx_count) only after the
 // tlast beat of its frame was written, so a partial frame is never seen.
 // Every frame moves exactly one of rx_frames / rx_drop_* at its tlast beat;
@@ -139,9 +144,10 @@ module net_mgmt_rx #(
         drop_d = 1'b0;
         full_d = 1'b0;
         beat_d = '0;
-        if (dropping && (in_q ? full_q : full_now)) full_cnt_d = full_cnt_q + 1'b1;
+        if (i_user_q) bad_cnt_d = bad_cnt_q + 1'b1;   // the demux counted it: first, see above
+        else if (dropping && (in_q ? full_q : full_now)) full_cnt_d = full_cnt_q + 1'b1;
         else if (dropping) long_cnt_d = long_cnt_q + 1'b1;
-        else if (i_user_q || (beat_q == '0 && nbytes == '0)) bad_cnt_d = bad_cnt_q + 1'b1;
+        else if (beat_q == '0 && nbytes == '0) bad_cnt_d = bad_cnt_q + 1'b1;
         else begin
           commit = 1'b1;
           frames_d = frames_q + 1'b1;

@@ -300,9 +300,9 @@ static void expect_counters(Bench &b, const char *when, const Counters &c) {
 
 // What the documented rules say happens to a frame that begins while `stored` slots are taken.
 static Verdict verdict(const RxFrame &f, unsigned stored) {
+    if (f.bad) return DROP_BAD;  // marked frames first: the demux counted them already
     if (stored >= RX_SLOTS) return DROP_FULL;
     if (f.data.size() > SLOT_BYTES) return DROP_LONG;
-    if (f.bad) return DROP_BAD;
     return STORED;
 }
 

@@ -1,0 +1,578 @@
+#!/usr/bin/env python3
+"""Whole-NIC RoCE fuzz (issue 15 item 2): mutated frames at a NIC whose QP is in RTS.
+
+    fuzz.py [--frames N] [--seed S] [--batch B] [--out DIR]
+
+The NIC (build/sim/solonic_sim, its port on a unix datagram socket: lossless, so the
+peer's count of what it sent is exact) makes a QP with its own `listen`. Batches of B
+frames follow, seeded (the frames of batch i are a function of the seed, i and what the
+NIC answered at the re-synchronisation points: every --sync frames a ping round trip and a
+zero-length WRITE probe set the PSN the generator builds around, and a QP the probe finds
+stuck is replaced by a new exchange, at most twice a batch), each a request to the NIC's
+responder built right and then, for most, mutated one way (the kinds in KINDS: opcode,
+PSN around the expected one, rkey, addresses and lengths at and across MR edges, RETH
+length, destination QP, truncation, ICRC, IP/UDP lengths and checksum, oversize frames,
+pad count, version, byte flips, multi-packet sequence errors, UD and atomics). After
+the responder's part the NIC is the requester: it READs from the peer (`read` on its
+console) and the peer answers with mutated READ responses and ACKs/NAKs around the
+request's PSNs, then with the right ones; the READ must complete and its bytes match.
+
+After every batch, the invariants: the NIC answers a ping from the peer; `stats`
+accounts for every frame the peer sent (fw/README.md's identity, exact); `verify` of
+the seeded pattern over all memory the test filled outside the MR that allows remote
+writes finds every byte unchanged; a fresh exchange makes a new QP on which a WRITE
+from the peer and a READ back return the bytes written (and `verify` agrees). A failed
+invariant prints the seed and batch and writes the batch's frames to a pcap.
+At the end: a table of frames by mutation kind, drops by counter, the NIC's NAKs by
+kind, wall time and frames per wall second.
+"""
+import argparse
+import collections
+import os
+import queue
+import random
+import sys
+import time
+
+import nicfuzz as nf
+from nicfuzz import (Failure, Peer, aeth, atomic_eth, bth, check, check_true, parse_stats, reseal, reth,
+                     roce)
+import session as ss
+
+OPC = ss.OPC
+PMTU = ss.PMTU
+FILL_SEED = 77
+KINDS = {  # kind -> weight
+    "good": 16, "good_multi": 3, "good_read": 5, "good_atomic": 2,
+    "opcode": 4, "psn": 6, "rkey": 4, "edge": 6, "reth_len": 4, "dqpn": 2, "trunc": 4, "icrc": 4,
+    "ip_len": 3, "ip_csum": 2, "udp_len": 3, "oversize": 2, "pad": 2, "tver": 1, "flip": 6,
+    "seq": 4, "ud": 1, "atomic": 3,
+}
+RESP_KINDS = ["rsp_psn", "rsp_opcode", "rsp_syndrome", "rsp_len", "rsp_dqpn", "rsp_trunc", "rsp_icrc",
+              "rsp_flip", "rsp_ghost_ack"]
+NAK_NAMES = {0: "ack", 1: "rnr_nak", 3: "nak"}
+NAK_CODES = {0: "nak_psn_seq", 1: "nak_invalid_request", 2: "nak_remote_access", 3: "nak_remote_op",
+             4: "nak_invalid_rd_request"}
+
+
+class Gen:
+    """The responder's part: requests at the NIC's QP, built right then mutated."""
+
+    def __init__(self, seed, qpn, key_a, key_b, epsn):
+        self.r = random.Random(seed)
+        self.qpn, self.ka, self.kb, self.epsn = qpn, key_a, key_b, epsn
+        self.kinds = list(KINDS)
+        self.weights = [KINDS[k] for k in self.kinds]
+
+    def rb(self, n):
+        return self.r.randbytes(n)
+
+    def inside(self, base, length, n):
+        return base + self.r.randrange(0, max(1, length - n + 1))
+
+    def write(self, psn, n=None, va=None, key=None, opcode=OPC["WRITE_ONLY"], ackreq=None):
+        r = self.r
+        n = r.choice([0, 1, 3, 8, 63, 64, 100, 257, 1024]) if n is None else n
+        va = self.inside(ss.A_BASE, ss.A_LEN, n) if va is None else va
+        key = self.ka if key is None else key
+        ackreq = r.randrange(2) if ackreq is None else ackreq
+        hdr = bth(opcode, self.qpn, psn, ackreq=ackreq) + reth(va, key, n)
+        if opcode == OPC["WRITE_ONLY_IMM"]:
+            hdr += r.randrange(1 << 32).to_bytes(4, "big")
+        return roce(hdr, self.rb(n))
+
+    def read(self, psn, n=None, va=None, key=None):
+        r = self.r
+        n = r.choice([0, 1, 8, 512, 1024, 1025, 3000]) if n is None else n
+        base, length, k = r.choice([(ss.A_BASE, ss.A_LEN, self.ka), (ss.B_BASE, ss.B_LEN, self.kb)])
+        va = self.inside(base, length, n) if va is None else va
+        return roce(bth(OPC["READ_REQ"], self.qpn, psn) + reth(va, k if key is None else key, n)), max(1, -(-n // PMTU))
+
+    def atomic(self, psn, va=None, key=None):
+        r = self.r
+        op = r.choice([OPC["CMP_SWAP"], OPC["FETCH_ADD"]])
+        va = (ss.A_BASE + 8 * r.randrange(ss.A_LEN // 8)) if va is None else va
+        return roce(bth(op, self.qpn, psn) + atomic_eth(va, self.ka if key is None else key,
+                                                        r.randrange(1 << 64), r.randrange(1 << 64)))
+
+    def send(self, psn):
+        r = self.r
+        op = r.choice([OPC["SEND_ONLY"], OPC["SEND_ONLY_IMM"], OPC["WRITE_ONLY_IMM"]])
+        if op == OPC["WRITE_ONLY_IMM"]:
+            return self.write(psn, n=r.randrange(0, 64), opcode=op)
+        hdr = bth(op, self.qpn, psn, ackreq=1)
+        if op == OPC["SEND_ONLY_IMM"]:
+            hdr += b"\x12\x34\x56\x78"
+        return roce(hdr, self.rb(r.randrange(0, 64)))
+
+    def frames(self):
+        """[(frame, kind)] for one draw; PSN-advancing only for the good kinds."""
+        r = self.r
+        kind = r.choices(self.kinds, self.weights)[0]
+        e = self.epsn
+        if kind == "good":
+            f = self.write(e)
+            self.epsn = (e + 1) & 0xFFFFFF
+            return [(f, kind)]
+        if kind == "good_multi":
+            n = r.choice([1025, 2048, 2049, 3000])
+            npk = -(-n // PMTU)
+            va = self.inside(ss.A_BASE, ss.A_LEN, n)
+            data = self.rb(n)
+            out = []
+            for i in range(npk):
+                chunk = data[i * PMTU:(i + 1) * PMTU]
+                if i == 0:
+                    out.append(roce(bth(OPC["WRITE_FIRST"], self.qpn, e) + reth(va, self.ka, n), chunk))
+                else:
+                    op = OPC["WRITE_LAST"] if i == npk - 1 else OPC["WRITE_MIDDLE"]
+                    out.append(roce(bth(op, self.qpn, e + i, ackreq=int(i == npk - 1)), chunk))
+            self.epsn = (e + npk) & 0xFFFFFF
+            return [(f, kind) for f in out]
+        if kind == "good_read":
+            f, npk = self.read(e)
+            self.epsn = (e + npk) & 0xFFFFFF
+            return [(f, kind)]
+        if kind == "good_atomic":
+            self.epsn = (e + 1) & 0xFFFFFF
+            return [(self.atomic(e), kind)]
+        # mutations: a request at the expected PSN, changed one way (the PSN model does not move)
+        base = r.choice([lambda: self.write(e), lambda: self.read(e)[0], lambda: self.atomic(e),
+                         lambda: self.send(e)])
+        if kind == "opcode":
+            f = bytearray(base())
+            f[42] = r.randrange(256)
+            return [(reseal(f), kind)]
+        if kind == "psn":
+            d = r.choice([-3, -2, -1, 1, 2, 3, 4, 1 << 23, -(1 << 23), (1 << 23) - 1, r.randrange(1 << 24)])
+            f = bytearray(base())
+            f[51:54] = ((e + d) & 0xFFFFFF).to_bytes(3, "big")
+            return [(reseal(f), kind)]
+        if kind == "rkey":
+            key = r.choice([self.kb, self.ka ^ (1 << r.randrange(32)), 0, 0xFFFFFFFF, r.randrange(1 << 32)])
+            return [(r.choice([lambda: self.write(e, key=key), lambda: self.read(e, key=key)[0],
+                               lambda: self.atomic(e, key=key)])(), kind)]
+        if kind == "edge":
+            n = r.choice([1, 2, 8, 64, 100, 1024])
+            end = ss.A_BASE + ss.A_LEN
+            va = r.choice([ss.A_BASE - 1, ss.A_BASE - n, ss.A_BASE - n + 1, end - n, end - n + 1, end, end - 1,
+                           ss.B_BASE - n + 1, ss.A_BASE + (1 << 32), (1 << 64) - r.randrange(1, 64)])
+            if r.randrange(3) == 0:
+                return [(self.atomic(e, va=va & ~7 if r.randrange(2) else va), kind)]
+            if r.randrange(2):
+                return [(self.write(e, n=n, va=va), kind)]
+            return [(self.read(e, n=n, va=va)[0], kind)]
+        if kind == "reth_len":
+            n = r.choice([1, 8, 100])
+            f = bytearray(self.write(e, n=n))
+            claim = r.choice([n - 1, n + 1, 0, 1 << 31, 0xFFFFFFFF, n + 4])
+            f[66:70] = (claim & 0xFFFFFFFF).to_bytes(4, "big")
+            return [(reseal(f), kind)]
+        if kind == "dqpn":
+            f = bytearray(base())
+            f[47:50] = r.choice([0, 2, self.qpn + 1, 0xFFFFFF, r.randrange(1 << 24)]).to_bytes(3, "big")
+            return [(reseal(f), kind)]
+        if kind == "trunc":
+            f = base()
+            cut = r.randrange(14, len(f))
+            f = bytearray(f[:cut])
+            if r.randrange(2) and cut >= 42:   # lengths made to match the cut: the RoCE layer sees it
+                f[16:18] = (cut - 14).to_bytes(2, "big")
+                f[38:40] = (cut - 34).to_bytes(2, "big")
+                f = bytearray(reseal(f))
+            return [(bytes(f), kind)]
+        if kind == "icrc":
+            f = bytearray(base())
+            i = r.randrange(42, len(f))
+            f[i] ^= 1 << r.randrange(8)
+            return [(bytes(f), kind)]
+        if kind == "ip_len":
+            f = bytearray(base())
+            tl = int.from_bytes(f[16:18], "big")
+            f[16:18] = ((tl + r.choice([-8, -4, -1, 1, 4, 64, -tl, 0xFFFF - tl])) & 0xFFFF).to_bytes(2, "big")
+            if r.randrange(2):
+                f[24:26] = b"\0\0"
+                f[24:26] = nf.ip_csum(f[14:34]).to_bytes(2, "big")
+            return [(bytes(f), kind)]
+        if kind == "ip_csum":
+            f = bytearray(base())
+            f[24] ^= 1 << r.randrange(8)
+            return [(bytes(f), kind)]
+        if kind == "udp_len":
+            f = bytearray(base())
+            ul = int.from_bytes(f[38:40], "big")
+            f[38:40] = ((ul + r.choice([-1, 1, -4, 4, -ul, 0xFFFF - ul])) & 0xFFFF).to_bytes(2, "big")
+            return [(bytes(f), kind)]
+        if kind == "oversize":
+            if r.randrange(2):   # a WRITE with more payload than the path MTU (NAK), up to a jumbo frame
+                return [(self.write(e, n=r.choice([1025, 2048, 4096, 8000])), kind)]
+            f = base()
+            return [(f + self.rb(9019 - len(f) + r.randrange(0, 200)), kind)]   # past 9018 bytes
+        if kind == "pad":
+            f = bytearray(base())
+            f[43] = (f[43] & ~0x30) | (r.randrange(4) << 4)
+            return [(reseal(f), kind)]
+        if kind == "tver":
+            f = bytearray(base())
+            f[43] = (f[43] & 0xF0) | r.randrange(1, 16)
+            return [(reseal(f), kind)]
+        if kind == "flip":
+            f = bytearray(base())
+            for _ in range(r.randrange(1, 5)):
+                f[r.randrange(12, len(f))] = r.randrange(256)
+            return [(reseal(f) if r.randrange(2) else bytes(f), kind)]
+        if kind == "seq":
+            va = self.inside(ss.A_BASE, ss.A_LEN, 2 * PMTU)
+            c = self.rb(PMTU)
+            first = roce(bth(OPC["WRITE_FIRST"], self.qpn, e) + reth(va, self.ka, PMTU + 5), c)
+            mid = roce(bth(OPC["WRITE_MIDDLE"], self.qpn, e), c)
+            last = roce(bth(OPC["WRITE_LAST"], self.qpn, e), c[:5])
+            close = roce(bth(OPC["WRITE_LAST"], self.qpn, e + 1, ackreq=1), c[:5])   # ends the FIRST's message
+            seqs = [[mid], [last], [first, first, close], [first, self.write(e + 1), close],
+                    [first, self.send(e + 1), close],
+                    [first, roce(bth(OPC["WRITE_MIDDLE"], self.qpn, e + 1), c[:100]), close]]
+            q = r.choice(seqs)
+            if len(q) == 3:   # the FIRST and the closing LAST are in order
+                self.epsn = (e + 2) & 0xFFFFFF
+            return [(f, kind) for f in q]
+        if kind == "ud":
+            return [(roce(bth(r.choice([0x64, 0x65]), self.qpn, e) + self.rb(8) +
+                          (self.rb(4) if r.randrange(2) else b""), self.rb(r.randrange(64))), kind)]
+        if kind == "atomic":   # misaligned, wrong key, to the read-only MR
+            va = ss.A_BASE + 8 * r.randrange(ss.A_LEN // 8) + r.randrange(1, 8)
+            return [(r.choice([lambda: self.atomic(e, va=va), lambda: self.atomic(e, va=ss.B_BASE, key=self.kb)])(),
+                     kind)]
+        raise AssertionError(kind)
+
+
+class Stats:
+    def __init__(self):
+        self.kinds = collections.Counter()
+        self.naks = collections.Counter()
+        self.replies = 0
+        self.probes = collections.Counter()
+        self.sync = None   # the responder's expected PSN as its answers tell (steering only)
+        self.last = None   # (opcode, PSN, AETH syndrome) of the NIC's last answer
+        self.replaced = 0  # QPs replaced because a probe found them stuck
+
+    def hook(self, qpn_peer):
+        def h(r):
+            op, dqpn, psn, rest, _ = r
+            if dqpn != qpn_peer:
+                return False
+            self.replies += 1
+            self.last = (op, psn, rest[0] if rest else None)
+            if op in (OPC["ACK"], OPC["ATOMIC_ACK"], OPC["READ_RESP_FIRST"], OPC["READ_RESP_LAST"],
+                      OPC["READ_RESP_ONLY"]) and len(rest) >= 4:
+                syn = rest[0]
+                t = syn >> 5
+                if t == 3:   # a NAK carries the PSN the responder expects
+                    self.naks[NAK_CODES.get(syn & 31, f"nak_{syn & 31}")] += 1
+                    self.sync = psn
+                elif t == 1:
+                    self.naks["rnr_nak"] += 1
+                    self.sync = psn
+                else:        # an ACK: everything up to psn done (the estimate only moves forward:
+                    self.naks["ack" if op == OPC["ACK"] else "read/atomic response"] += 1
+                    self.sync = None   # the ACK of a duplicate carries an older PSN)
+            elif op == OPC["READ_RESP_MIDDLE"]:
+                self.naks["read/atomic response"] += 1
+            else:
+                self.naks[f"other opcode 0x{op:02x}"] += 1
+            return True
+        return h
+
+
+def ping(p, ident, seq, tries=3):
+    """An echo request from the peer, answered within 20 s; up to `tries` requests (one sent
+    right behind a burst may find the management ring full: dropped and counted)."""
+    from test_accounting import icmp_echo
+    seq &= 0x3FFF
+    for t in range(tries):
+        body = icmp_echo(ident, seq << 2 | t, b"fuzz ping %d" % seq)
+        p.send(nf.eth_hdr() + nf.ipv4(body, 1) + body)
+        try:
+            p.expect(lambda f: f.haslayer("ICMP") and f["ICMP"].type == 0 and f["ICMP"].id == ident and
+                     f["ICMP"].seq >> 2 == seq, f"the NIC's echo reply {seq}", timeout=20)
+            return
+        except Failure:
+            if t == tries - 1:
+                raise
+
+
+def probe(p, st, gen):
+    """A zero-length WRITE at the PSN the responder should expect, ACK requested: 'ack' when it
+    executes, the NAK's kind otherwise, None without an answer (the PSN estimate is off)."""
+    st.last = None
+    psn = gen.epsn
+    p.send(roce(bth(OPC["WRITE_ONLY"], gen.qpn, psn, ackreq=1) + reth(ss.A_BASE, gen.ka, 0)))
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        x = st.last
+        if x is not None and x[0] == OPC["ACK"]:
+            if x[2] >> 5 == 0:
+                if x[1] == psn:
+                    gen.epsn = (psn + 1) & 0xFFFFFF
+                    return "ack"
+                return "ack of an older PSN (duplicate)"
+            if x[2] >> 5 == 3 and x[2] & 31 == 0:   # PSN sequence error: the expected PSN
+                gen.epsn = x[1]
+                return "nak_psn_seq (re-synchronised)"
+            return NAK_CODES.get(x[2] & 31, "nak") if x[2] >> 5 == 3 else "rnr_nak"
+        time.sleep(0.02)
+    return None
+
+
+def settle(p, tries=6):
+    for _ in range(tries):
+        sent = p.sent
+        s = parse_stats(p.cmd("stats"))
+        if sum(s[f"net.{k}"] for k in nf.NET_RX) == sent and p.sent == sent:
+            return s, sent
+        time.sleep(0.5)
+    return s, sent
+
+
+def requester_batch(p, r, qpn, peer_qpn, key_d, nmut, st, seed):
+    """The NIC READs 2500 bytes from the peer; the peer answers with nmut mutated responses
+    around the request's PSNs first, then with the right ones (again for every READ the NIC
+    sends, as a retransmission after a NAK or an implicit NAK asks). The READ must complete
+    with success and verify against the pattern the peer served."""
+    n = 2500
+    laddr = ss.D_BASE + r.randrange(0, 0x1000)
+    raddr = 0x7000_0000 + r.randrange(0, 1 << 20)
+    line = f"read {qpn:#x} {laddr:#x} {raddr:#x} 0x1234 {n}"
+    st.pending = []
+    saved = p.roce_hook
+    p.roce_hook = None
+    p.drain_roce()
+    p.sim.send(line + "\r")
+    req = p.expect_roce(lambda x: x[0] == OPC["READ_REQ"] and x[1] == peer_qpn, "the NIC's READ request")
+    psn0 = req[2]
+    data = nf.pattern(seed, laddr, n)
+
+    def answer(psn, va, length):
+        out = []
+        k = max(1, -(-length // PMTU))
+        off = va - raddr
+        for i in range(k):
+            chunk = data[off + i * PMTU: off + min(length, (i + 1) * PMTU)]
+            if k == 1:
+                op, h = OPC["READ_RESP_ONLY"], aeth(0x1F, 1)
+            elif i == 0:
+                op, h = OPC["READ_RESP_FIRST"], aeth(0x1F, 1)
+            elif i == k - 1:
+                op, h = OPC["READ_RESP_LAST"], aeth(0x1F, 1)
+            else:
+                op, h = OPC["READ_RESP_MIDDLE"], b""
+            out.append(roce(bth(op, qpn, psn + i, ackreq=0) + h, chunk))
+        return out
+
+    right = answer(psn0, raddr, n)
+    for _ in range(nmut):
+        kind = r.choice(RESP_KINDS)
+        st.kinds[kind] += 1
+        i = r.randrange(len(right))
+        f = bytearray(right[i])
+        if kind == "rsp_psn":    # outside the outstanding PSNs: older (duplicates) or beyond
+            d = r.choice([-1, -2, -3, -100, 3, 4, 5, 1 << 23])
+            f[51:54] = ((psn0 + d) & 0xFFFFFF).to_bytes(3, "big")
+            f = reseal(f)
+        elif kind == "rsp_opcode":  # another response or request opcode, at an old PSN
+            f[42] = r.choice([OPC["ACK"], OPC["ATOMIC_ACK"], OPC["READ_RESP_ONLY"], OPC["READ_RESP_MIDDLE"],
+                              r.randrange(256)])
+            f[51:54] = ((psn0 - 1 - r.randrange(4)) & 0xFFFFFF).to_bytes(3, "big")
+            f = reseal(f)
+        elif kind == "rsp_syndrome":   # an ACK/NAK with any syndrome at an old PSN (a duplicate)
+            f = roce(bth(OPC["ACK"], qpn, (psn0 - 1 - r.randrange(8)) & 0xFFFFFF, ackreq=0) +
+                     aeth(r.randrange(256), r.randrange(1 << 24)))
+        elif kind == "rsp_ghost_ack":  # an ACK beyond every request sent (no such request)
+            f = roce(bth(OPC["ACK"], qpn, (psn0 + 3 + r.randrange(1000)) & 0xFFFFFF, ackreq=0) +
+                     aeth(r.choice([0x1F, 0x60, 0x61, 0x62, 0x63, 0x20]), 0))
+        elif kind == "rsp_len":  # a payload that does not fit where it claims to be, at an old PSN
+            f = roce(bytes(f[42:54]) + (bytes(f[54:58]) if f[42] != OPC["READ_RESP_MIDDLE"] else b""),
+                     r.randbytes(r.choice([0, 1, 1023, 1025, 2000])))
+            f = bytearray(f)
+            f[51:54] = ((psn0 - 1 - r.randrange(4)) & 0xFFFFFF).to_bytes(3, "big")
+            f = reseal(f)
+        elif kind == "rsp_dqpn":
+            f[47:50] = r.choice([0, 2, qpn + 1, peer_qpn + 1, 0xFFFFFF]).to_bytes(3, "big")
+            f = reseal(f)
+        elif kind == "rsp_trunc":
+            f = f[:r.randrange(14, len(f))]
+        elif kind == "rsp_icrc":
+            f[r.randrange(42, len(f))] ^= 1 << r.randrange(8)
+        elif kind == "rsp_flip":   # any bytes of the headers; the checksums left as they are
+            for _ in range(r.randrange(1, 4)):
+                f[r.randrange(12, 58)] = r.randrange(256)
+        p.send(bytes(f))
+    for f in right:
+        p.send(f)
+    deadline = time.monotonic() + nf.WAIT * 2
+    answered = 0
+    seen = []
+    while True:
+        # serve retransmitted READ requests while waiting for the console's line
+        try:
+            x = p.roce_q.get(timeout=0.2)
+            seen.append(f"op 0x{x[0]:02x} psn 0x{x[2]:06x} {x[3][:16].hex()}")
+            if x[0] == OPC["READ_REQ"] and x[1] == peer_qpn:
+                va = int.from_bytes(x[3][0:8], "big")
+                ln = int.from_bytes(x[3][12:16], "big")
+                for f in answer(x[2], va, ln):
+                    p.send(f)
+                answered += 1
+        except queue.Empty:
+            pass
+        p.sim._read(0)
+        txt = p.sim.text[p.sim.pos:]
+        if "read: " in txt and "\n" in txt[txt.index("read: "):]:
+            break
+        if time.monotonic() > deadline:
+            raise Failure("requester batch: the READ completes", f"a 'read:' line within {nf.WAIT * 2} s",
+                          repr(nf.tail(txt, 400)) + f"; first READ request PSN 0x{psn0:06x}; the NIC sent since: " +
+                          "; ".join(seen[-12:]))
+    out = p.sim.upto_prompt("the READ")
+    p.roce_hook = saved
+    check_true(f"requester batch: {line} completes with success", f"IBV_WC_SUCCESS, {n} bytes" in out,
+               f"IBV_WC_SUCCESS, {n} bytes", out)
+    out = p.cmd(f"verify {laddr:#x} {n} {seed}")
+    check_true("requester batch: the READ's bytes are the peer's", "all bytes match" in out, "all bytes match", out)
+    return answered
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--frames", type=int, default=10000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=2500)
+    ap.add_argument("--sync", type=int, default=1000, help="frames between PSN re-synchronisations")
+    ap.add_argument("--resp-mut", type=int, default=40, help="mutated responses per requester batch")
+    ap.add_argument("--out", default="build/fuzz")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    t0 = time.monotonic()
+    st = Stats()
+    peer_qpn = 0x000400
+    batch = 0
+    with Peer(keep_recent=a.batch * 4 + 1000) as p:
+        try:
+            p.boot()
+            key_a = ss.mr_reg(p, ss.A_BASE, ss.A_LEN, 0xF)
+            key_b = ss.mr_reg(p, ss.B_BASE, ss.B_LEN, 0x5)
+            key_d = ss.mr_reg(p, ss.D_BASE, ss.D_LEN, 0x1)
+            key_c = ss.mr_reg(p, ss.C_BASE, ss.C_LEN, 0xF)
+            out = p.cmd(f"fill {ss.GUARD_LO:#x} {ss.GUARD_HI - ss.GUARD_LO:#x} {FILL_SEED}")
+            check_true("fill of the guarded memory", "fill:" in out and "bytes in" in out, "fill: ...", out)
+            rng = random.Random(a.seed)
+            epsn = rng.randrange(1 << 24)
+            qpn, _ = ss.exchange(p, peer_qpn, epsn, 41000)
+            p.roce_hook = st.hook(peer_qpn)
+            s_first, _ = settle(p)
+            gen = Gen(a.seed, qpn, key_a, key_b, epsn)
+            sent_fuzz = 0
+            t_send = 0.0
+            while sent_fuzz < a.frames:
+                batch += 1
+                gen.r = random.Random(a.seed * 1_000_003 + batch)
+                p.recent.clear()
+                todo = min(a.batch, a.frames - sent_fuzz)
+                tb = time.monotonic()
+                n = 0
+                sub = 0
+                replaced = 0
+                while n < todo:
+                    for f, kind in gen.frames():
+                        p.send(f)
+                        st.kinds[kind] += 1
+                        n += 1
+                    if n // a.sync > sub:   # every SYNC frames: a ping round trip, then the PSN the
+                        sub = n // a.sync   # responder's answers say it expects (steering)
+                        st.sync = None
+                        ping(p, 0x5a00 + batch % 256, sub)
+                        if st.sync is not None:
+                            gen.epsn = st.sync
+                        n += 1
+                        verdict = probe(p, st, gen)
+                        st.probes[verdict] += 1
+                        if verdict in ("nak_invalid_request", None) and replaced < 2:
+                            replaced += 1
+                            # the responder is inside a message a mutated FIRST began, or in a NAK
+                            # episode that an in-order request does not end: it NAKs or drops
+                            # every request (IB would end the QP): a new QP by a new exchange
+                            p.roce_hook = None
+                            peer_qpn += 1
+                            qpn, epsn = ss.exchange(p, peer_qpn, rng.randrange(1 << 24), 44000 + peer_qpn % 20000)
+                            gen.qpn, gen.epsn = qpn, epsn
+                            p.roce_hook = st.hook(peer_qpn)
+                t_send += time.monotonic() - tb
+                sent_fuzz += n
+                # invariants
+                ping(p, 0x5a5a, batch)
+                s, sent = settle(p)
+                bad = nf.check_identity(s, sent)
+                check_true(f"batch {batch}: every frame sent is in exactly one counter", not bad,
+                           "every sum equal", "; ".join(bad))
+                for lo, hi in ((ss.GUARD_LO, ss.A_BASE), (ss.A_BASE + ss.A_LEN, ss.GUARD_HI)):
+                    out = p.cmd(f"verify {lo:#x} {hi - lo:#x} {FILL_SEED}")
+                    check_true(f"batch {batch}: memory outside the remotely writable MR unchanged "
+                               f"({lo:#x}..{hi:#x})", "all bytes match" in out, "all bytes match", out)
+                state, show = ss.qp_state(p, qpn)
+                if state == "RTS":
+                    nmut = min(a.resp_mut, max(1, todo // 20))
+                    requester_batch(p, random.Random(a.seed * 7919 + batch), qpn, peer_qpn, key_d, nmut, st,
+                                    1000 + batch)
+                    sent_fuzz += nmut
+                else:
+                    st.kinds[f"fuzzed QP left RTS ({state})"] += 1
+                # a fresh exchange (the firmware releases the last session's QP) and a WRITE +
+                # READ on the new QP, which the next batch fuzzes
+                p.roce_hook = None
+                peer_qpn += 1
+                qpn, epsn = ss.fresh_write_read(p, key_c, 2000 + batch, rng.randrange(1 << 24), peer_qpn,
+                                                42000 + batch % 20000)
+                fresh = qpn
+                gen.qpn, gen.epsn = qpn, epsn
+                p.roce_hook = st.hook(peer_qpn)
+                el = time.monotonic() - t0
+                print(f"batch {batch}: {sent_fuzz} frames, fresh QP {fresh:#x} ok, {el:.0f} s, "
+                      f"{sent_fuzz / el:.0f} frames/s", flush=True)
+            s, sent = settle(p)
+            bad = nf.check_identity(s, sent)
+            check_true("at the end: every frame sent is in exactly one counter", not bad, "every sum equal",
+                       "; ".join(bad))
+        except (Failure, OSError, ValueError, IndexError) as e:
+            path = os.path.join(a.out, f"fail_seed{a.seed}_batch{batch}.pcap")
+            nf.write_pcap(path, list(p.recent))
+            print(f"FAIL (seed {a.seed}, batch {batch}; rerun: tests/fuzz/fuzz.py --seed {a.seed} "
+                  f"--frames {a.frames} --batch {a.batch}): {e}")
+            print(f"the batch's {len(p.recent)} frames: {path}")
+            return 1
+    wall = time.monotonic() - t0
+    d = {k: s.get(k, 0) - s_first.get(k, 0) for k in s}
+    print(f"\nfuzz: seed {a.seed}, {sent_fuzz} mutated frames in {batch} batches, {wall:.1f} s wall, "
+          f"{sent_fuzz / wall:.0f} frames per wall second overall ({sum(st.kinds[k] for k in KINDS) / max(t_send, 1e-9):.0f} "
+          f"while sending)")
+    print("\n| frames by kind | count |\n| --- | ---: |")
+    for k, v in sorted(st.kinds.items(), key=lambda kv: -kv[1]):
+        print(f"| {k} | {v} |")
+    print("\n| drops and deliveries by counter (during the fuzz) | count |\n| --- | ---: |")
+    for k in ["net." + x for x in nf.NET_RX] + ["mgmt.rx_frames", "mgmt.rx_drop_full", "mgmt.rx_drop_bad",
+                                                   "roce." + nf.ROCE_RX[0]] + ["roce." + x for x in nf.ROCE_RX[1:]] + [
+            "roce.resp_drop_qp", "roce.resp_drop_not_rc", "roce.resp_drop_oos", "roce.resp_drop_dup",
+            "roce.resp_dup", "roce.comp_drop_resp", "roce.req_retrans"]:
+        print(f"| {k} | {d.get(k, 0)} |")
+    print("\n| the NIC's answers to the fuzz QP | count |\n| --- | ---: |")
+    for k, v in sorted(st.naks.items(), key=lambda kv: -kv[1]):
+        print(f"| {k} | {v} |")
+    print("\n| probes at each re-synchronisation (a zero-length WRITE) | count |\n| --- | ---: |")
+    for k, v in sorted(st.probes.items(), key=lambda kv: -kv[1]):
+        print(f"| {k} (QP replaced) | {v} |" if k in ("nak_invalid_request", None) else f"| {k} | {v} |")
+    for k in ("resp_nak_seq", "resp_nak_inv", "resp_nak_acc", "resp_nak_rnr", "resp_nak_op"):
+        print(f"| stats {k} | {d.get('roce.' + k, 0)} |")
+    print(f"\nfuzz: {sent_fuzz} frames, every invariant held after each of {batch} batches")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
