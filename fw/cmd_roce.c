@@ -89,17 +89,23 @@ static const char *owner_name(const struct roce_qp *q) {
 static void qp_line(const struct roce_qp *q) {
     const struct roce_qp_ctx *c = &q->ctx;
     printf("0x%06lx %-5s 0x%06lx %3lu.%lu.%lu.%lu %5u %4lu 0x%06lx 0x%06lx %s\n",
-           (unsigned long)q->qpn, roce_qp_state_name(c->state), (unsigned long)c->remote_qpn,
+           (unsigned long)q->qpn, roce_qp_state_now(q), (unsigned long)c->remote_qpn,
            (unsigned long)(c->remote_ip >> 24), (unsigned long)(c->remote_ip >> 16 & 0xffu),
            (unsigned long)(c->remote_ip >> 8 & 0xffu), (unsigned long)(c->remote_ip & 0xffu),
            c->udp_sport, (unsigned long)(128u << c->pmtu), (unsigned long)c->sq_psn,
            (unsigned long)c->rq_psn, owner_name(q));
+    if (q->in_error) printf("         why: %s\n", roce_qp_err_reason(q->err_resp, q->err_status));
 }
 
 static void qp_show(const struct roce_qp *q) {
     const struct roce_qp_ctx *c = &q->ctx;
-    printf("qp 0x%06lx: %s, created by the %s\n", (unsigned long)q->qpn,
-           roce_qp_state_name(c->state), owner_name(q));
+    printf("qp 0x%06lx: %s, created by the %s\n", (unsigned long)q->qpn, roce_qp_state_now(q),
+           owner_name(q));
+    if (q->in_error)
+        printf("  in ERROR since the transport said so (context written as %s): %s, as %s; "
+               "'qp reset' or a new exchange brings it back\n",
+               roce_qp_state_name(c->state), roce_qp_err_reason(q->err_resp, q->err_status),
+               q->err_resp ? "responder" : "requester");
     printf("  remote QPN 0x%06lx ip %lu.%lu.%lu.%lu mac %02x:%02x:%02x:%02x:%02x:%02x "
            "udp sport %u pmtu %lu\n",
            (unsigned long)c->remote_qpn, (unsigned long)(c->remote_ip >> 24),
@@ -164,6 +170,7 @@ static int cmd_qp(int argc, char **argv) {
     }
     if (strcmp(sub, "list") == 0) {
         int shown = 0;
+        roce_poll(); /* QP events not yet taken */
         for (uint32_t i = 0; roce_qp_slot(i); i++) {
             const struct roce_qp *q = roce_qp_slot(i);
             if (!q->used) continue;

@@ -27,6 +27,7 @@ static struct {
     uint32_t not_rc_ud, not_rc_uc, pmtu_naks; /* resp_drop_not_rc, rx_bad_opcode, resp_nak_pmtu when told */
     uint64_t note_next, not_rc_quiet, pmtu_quiet; /* cycles: the next look at them; no note before */
     uint32_t rng;
+    uint32_t qp_errors; /* QP events (moves to ERROR) taken from the transport */
 } rc;
 
 void roce_init(void) {
@@ -86,6 +87,45 @@ static uint32_t free_qpn(void) {
 void roce_qp_modify(struct roce_qp *qp, const struct roce_qp_ctx *ctx) {
     roce_hw_qp_write(qp->qpn, ctx);
     qp->ctx = *ctx;
+    if (ctx->state == ROCE_QPS_RESET) qp->in_error = false; /* IB: ERROR is left through RESET */
+}
+
+const char *roce_qp_state_now(const struct roce_qp *qp) {
+    return qp->in_error ? "ERROR" : roce_qp_state_name(qp->ctx.state);
+}
+
+const char *roce_qp_err_reason(bool resp, uint32_t status) {
+    if (!resp) return status ? roce_wc_status_name(status) : "requester (its failed completion says why)";
+    switch (status) {
+    case ROCE_WC_REM_INV_REQ_ERR: return "responder sent NAK invalid request";
+    case ROCE_WC_REM_ACCESS_ERR: return "responder sent NAK remote access error";
+    case ROCE_WC_REM_OP_ERR: return "responder sent NAK remote operational error";
+    default: return "responder: ?";
+    }
+}
+
+/* The transport's QP events (ROCE_QP_EVENT, docs/transport.md "QP errors"):
+   every move of a QP to ERROR, told on the console and kept in the QP's entry
+   for 'qp show' / 'qp list'. */
+static void take_qp_events(void) {
+    for (int i = 0; i < 8; i++) {
+        uint32_t w = roce_hw_read(ROCE_QP_EVENT);
+        if (!(w & ROCE_QP_EVENT_VALID_MASK)) return;
+        uint32_t qpn = (w & ROCE_QP_EVENT_QPN_MASK) >> ROCE_QP_EVENT_QPN_SHIFT;
+        uint32_t st = (w & ROCE_QP_EVENT_STATUS_MASK) >> ROCE_QP_EVENT_STATUS_SHIFT;
+        bool resp = (w & ROCE_QP_EVENT_RESPONDER_MASK) != 0;
+        struct roce_qp *qp = roce_qp_find(qpn);
+        rc.qp_errors++;
+        if (qp && !qp->in_error) { /* the first move says why (a second side may follow) */
+            qp->in_error = true;
+            qp->err_resp = resp;
+            qp->err_status = (uint8_t)st;
+        }
+        printf("\nroce: QP 0x%06lx entered ERROR: %s (%s); 'qp reset 0x%lx' or a new exchange "
+               "brings it back\n",
+               (unsigned long)qpn, roce_qp_err_reason(resp, st), resp ? "as responder" : "as requester",
+               (unsigned long)qpn);
+    }
 }
 
 struct roce_qp *roce_qp_create(uint8_t owner, const char **err) {
@@ -297,6 +337,7 @@ void roce_poll(void) {
     struct roce_wc wc;
     for (int i = 0; i < 16 && roce_hw_poll_cq(&wc); i++)
         file_wc(&wc);
+    take_qp_events();
     note_drops();
 }
 
@@ -362,8 +403,9 @@ void roce_stats_print(void) {
                (unsigned long)roce_hw_read(roce_hw_counters[i].addr));
         if (i % 4u == 3u || i + 1u == roce_hw_ncounters) printf("\n");
     }
-    printf("roce    cq_waiting %lu unclaimed_completions %lu\n",
-           (unsigned long)(roce_hw_read(ROCE_CQ_STATUS) & 0xffffu), (unsigned long)rc.unclaimed);
+    printf("roce    cq_waiting %lu unclaimed_completions %lu qp_errors %lu qp_events_lost %lu\n",
+           (unsigned long)(roce_hw_read(ROCE_CQ_STATUS) & 0xffffu), (unsigned long)rc.unclaimed,
+           (unsigned long)rc.qp_errors, (unsigned long)roce_hw_read(ROCE_QP_EVENTS_LOST));
     /* the same events under the names 'rdma statistic' shows for mlx5 and rxe ports */
     uint64_t rxb, txb;
     roce_hw_bytes(&rxb, &txb);

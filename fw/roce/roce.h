@@ -32,6 +32,11 @@ struct roce_qp {
     uint8_t owner; /* enum roce_owner */
     uint32_t qpn;
     struct roce_qp_ctx ctx; /* as last written */
+    /* the transport moved the QP to ERROR (its qp_event; cleared by a write of RESET):
+       err_status is the ibv_wc_status of the failure, err_resp says the responder
+       (a fatal NAK it sent) rather than the requester found it */
+    bool in_error, err_resp;
+    uint8_t err_status;
     /* receive completions: posted again automatically when auto_recv */
     bool auto_recv;
     uint64_t recv_addr;
@@ -65,6 +70,10 @@ struct roce_qp *roce_qp_slot(uint32_t i);
 void roce_qp_modify(struct roce_qp *qp, const struct roce_qp_ctx *ctx);
 /* Back to RESET (the transport clears its dynamic state); the QP stays allocated. */
 void roce_qp_reset(struct roce_qp *qp);
+/* The QP's state as the transport has it: "ERROR" after a QP event, else the
+   context's; why it is in ERROR (roce_qp_err_reason(qp->err_resp, qp->err_status)). */
+const char *roce_qp_state_now(const struct roce_qp *qp);
+const char *roce_qp_err_reason(bool resp, uint32_t status);
 /* RESET and free the slot. */
 void roce_qp_destroy(struct roce_qp *qp);
 

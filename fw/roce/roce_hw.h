@@ -148,6 +148,9 @@ uint32_t roce_hw_read(uint32_t addr);
 void roce_hw_bytes(uint64_t *rx, uint64_t *tx);
 
 /* Completion statuses with the numbers of enum ibv_wc_status. */
+#define ROCE_WC_REM_INV_REQ_ERR 9u
+#define ROCE_WC_REM_ACCESS_ERR 10u
+#define ROCE_WC_REM_OP_ERR 11u
 #define ROCE_WC_RETRY_EXC_ERR 12u
 #define ROCE_WC_RNR_RETRY_EXC_ERR 13u
 

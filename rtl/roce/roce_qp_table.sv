@@ -9,6 +9,13 @@
 // engine clears its dynamic state of that QP. Engines give qp_reset priority
 // on their own table write ports; at most one reset per cycle.
 //
+// The state field has RAMs of its own (one per read port) with a second
+// writer: err_valid + err_qpn set a QP's state to ERROR (the engines moved it
+// there: docs/transport.md, "QP errors"), so every engine reads ERROR in the
+// context with no logic after the RAM. The sets wait in a 4-entry FIFO for
+// cycles without a firmware write or sweep (a full FIFO loses one: the
+// transport's own error flag still has it); they broadcast no qp_reset.
+//
 // After rst the table sweeps every row to state RESET (all fields zero) and
 // broadcasts qp_reset for each QPN in turn (NQP cycles), then raises
 // init_done. Writes wait (wr_ready low) during the sweep.
@@ -26,6 +33,9 @@ module roce_qp_table #(
   output logic                                wr_ready,
   input  wire logic [QW-1:0]                  wr_qpn,
   input  wire roce_qp_pkg::qp_ctx_t           wr_ctx,
+  // the engines moved a QP to ERROR
+  input  wire logic                           err_valid,
+  input  wire logic [QW-1:0]                  err_qpn,
   // read ports
   input  wire logic [NRD-1:0]                 rd_en,
   input  wire logic [NRD*QW-1:0]              rd_qpn,
@@ -87,7 +97,30 @@ module roce_qp_table #(
   assign qp_reset_qpn   = rstp_qpn_q;
   assign init_done      = !sweep_q;
 
+  // ERROR sets: queued, written when the firmware's port is idle
+  logic          ef_v, ef_pop, st_we;
+  logic [QW-1:0] ef_qpn, st_waddr;
+  logic [2:0]    st_wdata;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic          ef_in_r;            // a full FIFO drops the set (see above)
+  logic [2:0]    ef_cnt;
+  /* verilator lint_on UNUSEDSIGNAL */
+  roce_fifo #(.WIDTH(QW), .DEPTH(4)) u_err (
+    .clk, .rst,
+    .in_valid(err_valid), .in_ready(ef_in_r), .in_data(err_qpn),
+    .out_valid(ef_v), .out_ready(ef_pop), .out_data(ef_qpn), .count(ef_cnt));
+  always_comb begin
+    ef_pop   = ef_v && !ram_we;
+    st_we    = ram_we || ef_v;
+    st_waddr = ram_we ? ram_waddr : ef_qpn;
+    st_wdata = ram_we ? ram_wdata[W-1 -: 3] : roce_qp_pkg::QPS_ERR;
+  end
+
   for (genvar i = 0; i < NRD; i++) begin : g_copy
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [W-1:0] rd_main;           // its state field is the state RAM's
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic [2:0]   rd_st;
     roce_ram_sdp #(.WIDTH(W), .DEPTH(NQP)) u_ram (
       .clk     (clk),
       .wr_en   (ram_we),
@@ -95,8 +128,18 @@ module roce_qp_table #(
       .wr_data (ram_wdata),
       .rd_en   (rd_en[i]),
       .rd_addr (rd_qpn[i*QW +: QW]),
-      .rd_data (rd_ctx[i*W +: W])
+      .rd_data (rd_main)
     );
+    roce_ram_sdp #(.WIDTH(3), .DEPTH(NQP)) u_st (
+      .clk     (clk),
+      .wr_en   (st_we),
+      .wr_addr (st_waddr),
+      .wr_data (st_wdata),
+      .rd_en   (rd_en[i]),
+      .rd_addr (rd_qpn[i*QW +: QW]),
+      .rd_data (rd_st)
+    );
+    assign rd_ctx[i*W +: W] = {rd_st, rd_main[W-4:0]};
   end
 
 `ifndef SYNTHESIS

@@ -132,7 +132,12 @@ module roce_resp #(
   output logic [31:0]                      cnt_rx_read,      // READ requests executed
   output logic [31:0]                      cnt_rx_atomic,    // atomic requests executed
   output logic [31:0]                      cnt_rx_send,      // SEND request messages executed
-  output logic [31:0]                      cnt_nak_pmtu      // of cnt_nak_inv: payload longer than the path MTU
+  output logic [31:0]                      cnt_nak_pmtu,     // of cnt_nak_inv: payload longer than the path MTU
+  // the responder moved a QP to ERROR after a fatal NAK (roce_resp_check: a
+  // registered pulse, the QPN and the NAK's ibv_wc_status)
+  output logic                             err_valid,
+  output logic [QW-1:0]                    err_qpn,
+  output logic [4:0]                       err_status
 );
   localparam int PW   = $clog2(RQ_DEPTH) + 1;
   localparam int NCNT = 25;
@@ -169,7 +174,8 @@ module roce_resp #(
     .inc_drop_dup(inc[4]), .inc_drop_reset(inc[5]), .inc_dup(inc[6]), .inc_nak_seq(inc[7]),
     .inc_nak_inv(inc[8]), .inc_nak_acc(inc[9]), .inc_nak_op(inc[10]), .inc_rnr(inc[11]), .inc_ok(inc[12]),
     .inc_rx_write(inc[20]), .inc_rx_read(inc[21]), .inc_rx_atomic(inc[22]), .inc_rx_send(inc[23]),
-    .inc_nak_pmtu(inc[24]));
+    .inc_nak_pmtu(inc[24]),
+    .err_valid, .err_qpn, .err_status);
 
   // ---- payload: FIFO, then to DMA or discarded, one packet per action
   // (lib_fifo: its s_ready and m_valid come from registers, so

@@ -49,6 +49,14 @@
 // 4096 (64 beats per packet) and 1024 (16) the payload path, not this chain,
 // sets the rate.
 //
+// ERROR (docs/transport.md, "QP errors"): an in-order request NAKed with
+// invalid request, remote access or remote operational error sets the error
+// bit of the QP's dynamic state with the NAK (c_fatal, IBA 9.9.3); a QP whose
+// bit is set, or whose context reads ERROR (roce_transport sets the QP
+// table's state for every move, the completer's too), fails check_qp_state: every request is dropped and
+// counted (inc_drop_state) until a qp_reset clears the row. The move is
+// reported on err_valid / err_qpn / err_status two cycles after its C_EXEC.
+//
 // A qp_reset of the QP a header is being checked for (from the cycle it is
 // taken) kills the header (it is dropped, nothing written). qp_reset owns the
 // dynamic-state write port: C_EXEC waits in a cycle with a reset.
@@ -121,7 +129,13 @@ module roce_resp_check #(
   output logic                         inc_rx_atomic,
   output logic                         inc_rx_send,
   // invalid request NAKs whose packet carried more payload than the QP's path MTU
-  output logic                         inc_nak_pmtu
+  output logic                         inc_nak_pmtu,
+  // the responder moved a QP to ERROR (a fatal NAK was sent, IBA 9.9.3):
+  // a registered pulse, two cycles after the NAK's C_EXEC; err_status is the
+  // ibv_wc_status of the NAK's kind (REM_INV_REQ_ERR, REM_ACCESS_ERR, REM_OP_ERR)
+  output logic                         err_valid,
+  output logic [QW-1:0]                err_qpn,
+  output logic [4:0]                   err_status
 );
 
   localparam int DW = roce_qp_pkg::RESP_DYN_W;
@@ -269,6 +283,8 @@ module roce_resp_check #(
 
   logic [DW-1:0]          dyn_rd_raw;
   roce_qp_pkg::resp_dyn_t dyn_rd;
+  logic                   er_rd;          // the QP's error bit (u_err)
+  logic                   fk_q, fk_d;     // the header's verdict is fatal (c_fatal), latched in C_SEL
   logic                   dyn_we;
   logic [QW-1:0]          dyn_wa;
   logic [DW-1:0]          dyn_wd;
@@ -455,7 +471,9 @@ module roce_resp_check #(
   roce_qp_pkg::resp_dyn_t dc_q, dc_d;   // dynamic state (initial value for an unused row)
 
   always_comb begin
-    rw_d.state         = ctx_rd.state;
+    // a QP the responder moved to ERROR itself (its error bit, u_err) reads
+    // as ERROR: it receives nothing either
+    rw_d.state         = er_rd ? roce_qp_pkg::QPS_ERR : ctx_rd.state;
     rw_d.pmtu          = ctx_rd.pmtu;
     rw_d.pi            = (ctx_rd.pmtu >= 3'd1 && ctx_rd.pmtu <= 3'd5) ? ctx_rd.pmtu - 3'd1 : 3'd0;
     rw_d.access        = ctx_rd.access;
@@ -547,6 +565,11 @@ module roce_resp_check #(
   // (fewer levels than decoding v_c): answered duplicate, NAK of an out-of-
   // sequence packet, NAK of an in-order packet, executed.
   logic werr_c, c_dup, c_nak_seq, c_ino_nak, c_exec, c_drop_dup;
+  // c_fatal: an in-order request NAKed for a reason that ends the connection
+  // (invalid request, remote access, remote operational error; not RNR,
+  // whose only failing check is the receive WQE's presence): the QP enters
+  // ERROR (IBA 9.9.3, rxe's do_class_ac_error)
+  logic c_fatal;
 
   // pre: QPN, state and opcode pass; ino: in order (PSN == ePSN); ok_a /
   // ok_b: every check of an in-order request but the receive WQE's presence.
@@ -559,6 +582,8 @@ module roce_resp_check #(
     c_nak_seq  = fl_q.pre && fl_q.oos && !dc_q.nak;
     c_ino_nak  = ino && !ok;
     c_exec     = ino && ok;
+    c_fatal    = ino && (!(fl_q.ok_a && fl_q.len_ok && fl_q.mr_ok) ||
+                         (hf_q.send && lkv_q && (!fl_q.wqe_ok || fl_q.wlen_bad)));
   end
 
   always_comb begin
@@ -711,6 +736,13 @@ module roce_resp_check #(
     .clk(clk), .wr_en(dyn_we), .wr_addr(dyn_wa), .wr_data(dyn_wd),
     .rd_en(rd0_q), .rd_addr(qpn), .rd_data(dyn_rd_raw));
 
+  // the error bit of each QP beside its dynamic state (same port): set with
+  // the fatal NAK's write-back (fk_q: the verdict of the header in C_EXEC),
+  // cleared by qp_reset (also the start-up sweep's)
+  roce_ram_sdp #(.WIDTH(1), .DEPTH(NQP)) u_err (
+    .clk(clk), .wr_en(dyn_we), .wr_addr(dyn_wa), .wr_data(!qp_reset_valid && fk_q),
+    .rd_en(rd0_q), .rd_addr(qpn), .rd_data(er_rd));
+
   // Output FIFOs: a roce_fifo each behind an output register (m_* from
   // flip-flops). A word pushed while its FIFO is empty and the register free
   // goes straight into the register (out the next cycle, as from a bare
@@ -769,6 +801,11 @@ module roce_resp_check #(
   // The kind of the header in C_EXEC is latched in C_SEL: a header taken while
   // C_EXEC waits for room replaces h_q.
   logic [4:0]  mk_q, mk_d;   // {payload > PMTU, send, atomic, read, write message start}
+  logic        fkx_q;        // fk_q of the header that fired
+  logic [QW-1:0] qx2_q;      // qpn_x_q a cycle ago (the QPN of the header that fired)
+  logic        erv_q, erv_d;
+  logic [QW-1:0] erq_q;
+  logic [4:0]  ers_q, ers_d;
   logic [4:0]  mkx_q;        // mk_q of the header that fired
   logic        exf_q, drf_q; // exec_fire, drop_fire a cycle ago
   verdict_e    vx_q;         // v_q a cycle ago
@@ -777,6 +814,13 @@ module roce_resp_check #(
     mk_d = mk_q;
     // payload > PMTU: the length check's own facts (hf_q.le, the QP's PMTU index)
     if (st_q == C_SEL) mk_d = {!hf_q.read && !hf_q.le[rw_q.pi], hf_q.send && first_q, hf_q.atomic, hf_q.read, hf_q.write && first_q};
+    fk_d  = (st_q == C_SEL) ? c_fatal : fk_q;
+    erv_d = exf_q && fkx_q;
+    unique case (vx_q)
+      V_NAK_ACC: ers_d = roce_qp_pkg::WC_REM_ACCESS_ERR;
+      V_NAK_OP:  ers_d = roce_qp_pkg::WC_REM_OP_ERR;
+      default:   ers_d = roce_qp_pkg::WC_REM_INV_REQ_ERR;
+    endcase
     for (int i = 0; i < 4; i++) inc_d[13+i] = exf_q && vx_q == V_EXEC && mkx_q[i];
     inc_d[17] = exf_q && vx_q == V_NAK_INV && mkx_q[4];
     inc_d[0]  = exf_q && vx_q == V_DROP_QPN;
@@ -796,14 +840,24 @@ module roce_resp_check #(
   always_ff @(posedge clk) begin
     mkx_q <= mk_q;
     vx_q  <= v_q;
+    fk_q  <= fk_d;
+    fkx_q <= fk_q;
+    qx2_q <= qpn_x_q;
+    erq_q <= qx2_q;
+    ers_q <= ers_d;
     if (rst) begin
       exf_q <= 1'b0;
       drf_q <= 1'b0;
+      erv_q <= 1'b0;
     end else begin
       exf_q <= exec_fire;
       drf_q <= drop_fire;
+      erv_q <= erv_d;
     end
   end
+  assign err_valid  = erv_q;
+  assign err_qpn    = erq_q;
+  assign err_status = ers_q;
   assign {inc_nak_pmtu, inc_rx_send, inc_rx_atomic, inc_rx_read, inc_rx_write,
           inc_ok, inc_rnr, inc_nak_op, inc_nak_acc, inc_nak_inv, inc_nak_seq, inc_dup,
           inc_drop_reset, inc_drop_dup, inc_drop_oos, inc_drop_opcode, inc_drop_state, inc_drop_qpn} = inc_q;

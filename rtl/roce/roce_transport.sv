@@ -12,6 +12,11 @@
 //   roce_wrgen (work-request generator): a second WQE source into roce_sq beside
 //       the register post (round robin); its tagged CQEs are diverted to it
 //       before the CQ
+//   QP errors: every move of a QP to ERROR by the completer or the responder
+//       sets its state in the QP table to ERROR (what every engine reads) and
+//       a per-QP error flag (qp_hw_state.error, cleared by a context write),
+//       and is queued for the firmware as an event (qp_event, docs/transport.md
+//       "QP errors")
 //   DMA: 2 read clients (requester payload, responder READ data) and 3 write
 //   clients (responder payload, responder atomics, completer READ data), each an
 //   AXI4 client of the NIC's memory arbiter (mem_axi_arb in nic_top).
@@ -340,7 +345,10 @@ module roce_transport #(
     .gen_win_min_i     (gen_win_min),
     .gen_cycle_lo_i    (gen_now[31:0]),
     .gen_cycle_lo_re   (gen_cycle_lo_re),
-    .gen_cycle_hi_i    (gen_cyc_hi_q)
+    .gen_cycle_hi_i    (gen_cyc_hi_q),
+    .qp_event_i        (qev_word),
+    .qp_event_re       (qev_re),
+    .qp_events_lost_i  (qev_lost_q)
   );
 
   // ============================================================ QP and MR tables
@@ -359,9 +367,15 @@ module roce_transport #(
   logic [23:0]          qp_reset_qpn;
   logic                 qp_init_done, mr_init_done;
   logic                 ctx_pend_q, ctx_pend_d, mr_pend_q, mr_pend_d;
-  logic [NQP-1:0]       qp_err_q, qp_err_d;   // the completer moved the QP to ERROR
+  logic [NQP-1:0]       qp_err_q, qp_err_d;   // the completer or the responder moved the QP to ERROR
   logic                 qp_err_valid;
   logic [23:0]          qp_err_qpn;
+  logic                 rqe_v_q, rqe_v_d;     // the completer's move, with its reason (below)
+  logic [23:0]          rqe_qpn_q, rqe_qpn_d;
+  logic [4:0]           rqe_st_q, rqe_st_d;
+  logic                 rs_err_v;             // the responder moved a QP to ERROR
+  logic [QW-1:0]        rs_err_qpn;
+  logic [4:0]           rs_err_st;
 
   // staged fields in qp_ctx_t's order (a concatenation: Yosys 0.23 has no casts to package enums)
   assign ctx_w = {qp_state, qp_pmtu, qp_remote_qpn, qp_remote_ip, qp_remote_mac_hi, qp_remote_mac_lo,
@@ -377,12 +391,89 @@ module roce_transport #(
     mr_pend_d    = (mr_pend_q || mr_write_we) && !(mr_wr_valid && mr_wr_ready);
   end
 
-  // ERROR flags: set by the completer, cleared when the firmware writes the context
+  // ERROR flags (qp_hw_state.error): set by the completer or the responder,
+  // cleared when the firmware writes the context. Every move to ERROR also
+  // sets the QP's state in the QP table (its state RAMs' second writer, fed
+  // from the event stream below), so each engine reads ERROR in the context
+  // (IBA 10.3.1: a QP has one state): the responder drops, the requester
+  // flushes. The responder's own fatal NAKs also set its dynamic state's
+  // error bit, exact from the next request on.
+  //
+  // The completer's reason: the status of the QP's first error completion,
+  // taken from the completer's CQE stream (roce_comp reports only the QPN: a
+  // status port there moved abc9's mapping of its S_STEP paths past 6 levels).
+  // That CQE leaves the completer in the cycle of its qp_err_valid or later
+  // (after the event's write-back), rarely a cycle or two before: the last
+  // error CQE is kept 16 cycles (lc_*). A move waits (rp_*) for its CQE at most
+  // 1024 cycles (a full CQ holds it back) and then goes with status 0; so does
+  // a wait that a second move ends. The event and the QP table's ERROR follow.
   always_comb begin
     qp_err_d = qp_err_q;
     if (qp_err_valid && qp_err_qpn < 24'(NQP)) qp_err_d[qp_err_qpn[QW-1:0]] = 1'b1;
+    if (rs_err_v) qp_err_d[rs_err_qpn] = 1'b1;
     if (ctx_wr_valid && ctx_wr_ready) qp_err_d[qp_qpn[QW-1:0]] = 1'b0;
   end
+
+  // (everything from registers: the CQE stream and the completer's move a
+  // cycle late; QPNs compared on their QW bits: both are local QPNs < NQP)
+  logic          ce_v_q, qe_v_q, lc_v_q, lc_v_d, rp_v_q, rp_v_d;
+  logic [QW-1:0] ce_qpn_q, qe_qpn_q, lc_qpn_q, lc_qpn_d, rp_qpn_q, rp_qpn_d;
+  logic [4:0]    ce_st_q, lc_st_q, lc_st_d;
+  logic [3:0]    lc_age_q, lc_age_d;
+  logic [9:0]    rp_age_q, rp_age_d;
+  always_comb begin
+    logic hit_lc, hit_now, hit_rp;
+    hit_lc   = lc_v_q && lc_qpn_q == qe_qpn_q;
+    hit_now  = ce_v_q && ce_qpn_q == qe_qpn_q;
+    hit_rp   = ce_v_q && ce_qpn_q == rp_qpn_q;
+    lc_v_d   = ce_v_q || (lc_v_q && lc_age_q != 4'd15);
+    lc_age_d = ce_v_q ? 4'd0 : lc_age_q + 4'(lc_v_q && lc_age_q != 4'd15);
+    lc_qpn_d = ce_v_q ? ce_qpn_q : lc_qpn_q;
+    lc_st_d  = ce_v_q ? ce_st_q : lc_st_q;
+    // a waiting move goes with its CQE's status, or status 0 when it waited
+    // too long or a second move comes; a new move goes at once when its CQE
+    // is here or was just seen, else it waits (the fields below matter only
+    // with rqe_v_d / rp_v_d)
+    rqe_v_d   = rp_v_q ? (hit_rp || rp_age_q == 10'h3FF || qe_v_q) : (qe_v_q && (hit_lc || hit_now));
+    rqe_qpn_d = rp_v_q ? 24'(rp_qpn_q) : 24'(qe_qpn_q);
+    rqe_st_d  = rp_v_q ? (hit_rp ? ce_st_q : 5'd0) : (hit_now ? ce_st_q : lc_st_q);
+    rp_v_d    = qe_v_q ? (rp_v_q || !(hit_lc || hit_now)) : (rp_v_q && !(hit_rp || rp_age_q == 10'h3FF));
+    rp_qpn_d  = qe_v_q ? qe_qpn_q : rp_qpn_q;
+    rp_age_d  = qe_v_q ? 10'd0 : rp_age_q + 10'(rp_v_q);
+  end
+
+  // Asynchronous QP events (qp_event): every move to ERROR, queued for the
+  // firmware, {responder, status, qpn}. The completer and the responder can
+  // report in the same cycle: the responder's waits a cycle in a register
+  // (each reports at most once per five cycles). The read that sees a valid
+  // word takes it off (qp_event_re comes a cycle after the read sampled the
+  // head: qev_hv_q says the head it sampled was valid).
+  localparam int QEV_W = 1 + 5 + 24;
+  logic             qev_in_v, qev_in_r, qev_out_v, qev_pop, qev_re, qev_hv_q;
+  logic [QEV_W-1:0] qev_in, qev_out;
+  logic             rsh_v_q, rsh_v_d;             // the responder's event held a cycle
+  logic [QEV_W-1:0] rsh_q, rsh_d;
+  logic [31:0]      qev_word, qev_lost_q, qev_lost_d;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [4:0]       qev_cnt;
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    logic [QEV_W-1:0] rs_w;
+    rs_w     = {1'b1, rs_err_st, 24'(rs_err_qpn)};
+    qev_in_v = rqe_v_q || rs_err_v || rsh_v_q;
+    qev_in   = rqe_v_q ? {1'b0, rqe_st_q, rqe_qpn_q} : rsh_v_q ? rsh_q : rs_w;
+    // the responder's event waits when the completer's goes first or one is held
+    rsh_v_d  = rs_err_v && (rqe_v_q || rsh_v_q);
+    rsh_d    = rsh_v_q && rqe_v_q ? rsh_q : rs_w;
+    if (!rs_err_v && rsh_v_q && rqe_v_q) rsh_v_d = 1'b1;
+    qev_pop    = qev_re && qev_hv_q;
+    qev_word   = {qev_out_v, qev_out[QEV_W-1], 1'b0, qev_out[QEV_W-2:0]};
+    qev_lost_d = qev_lost_q + 32'(qev_in_v && !qev_in_r);
+  end
+  roce_fifo #(.WIDTH(QEV_W), .DEPTH(16)) u_qev (
+    .clk, .rst,
+    .in_valid(qev_in_v), .in_ready(qev_in_r), .in_data(qev_in),
+    .out_valid(qev_out_v), .out_ready(qev_pop), .out_data(qev_out), .count(qev_cnt));
 
   always_comb begin
     ctx_re = {1'b1, ctx_re_comp, ctx_re_req, ctx_re_resp};
@@ -402,12 +493,43 @@ module roce_transport #(
   always_ff @(posedge clk) begin
     qp_err_grp_q <= qp_err_grp_d;
     qp_err_sel_q <= qp_err_sel_d;
+    rsh_q        <= rsh_d;
+    ce_qpn_q     <= cp_cqe.qpn[QW-1:0];
+    ce_st_q      <= cp_cqe.status;
+    qe_qpn_q     <= qp_err_qpn[QW-1:0];
+    lc_qpn_q     <= lc_qpn_d;
+    lc_st_q      <= lc_st_d;
+    lc_age_q     <= lc_age_d;
+    rp_qpn_q     <= rp_qpn_d;
+    rp_age_q     <= rp_age_d;
+    rqe_qpn_q    <= rqe_qpn_d;
+    rqe_st_q     <= rqe_st_d;
+    if (rst) begin
+      ce_v_q     <= 1'b0;
+      qe_v_q     <= 1'b0;
+      lc_v_q     <= 1'b0;
+      rp_v_q     <= 1'b0;
+      rqe_v_q    <= 1'b0;
+      rsh_v_q    <= 1'b0;
+      qev_hv_q   <= 1'b0;
+      qev_lost_q <= '0;
+    end else begin
+      ce_v_q     <= cp_cqe_v && cp_cqe_r && !cp_cqe.is_recv && cp_cqe.status != roce_qp_pkg::WC_SUCCESS;
+      qe_v_q     <= qp_err_valid;
+      lc_v_q     <= lc_v_d;
+      rp_v_q     <= rp_v_d;
+      rqe_v_q    <= rqe_v_d;
+      rsh_v_q    <= rsh_v_d;
+      qev_hv_q   <= qev_out_v;
+      qev_lost_q <= qev_lost_d;
+    end
   end
   assign qp_hw_state = {qp_err_sel_q, 4'd0, ctx_rd_regs[roce_qp_pkg::QP_CTX_W-1 -: 3]};  // .state
 
   roce_qp_table #(.NQP(NQP), .NRD(NRD_QP)) u_qpt (
     .clk, .rst,
     .wr_valid(ctx_wr_valid), .wr_ready(ctx_wr_ready), .wr_qpn(qp_qpn[QW-1:0]), .wr_ctx(ctx_w),
+    .err_valid(qev_in_v), .err_qpn(qev_in[QW-1:0]),
     .rd_en(ctx_re), .rd_qpn(ctx_qa), .rd_ctx(ctx_rd),
     .qp_reset_valid(qp_reset), .qp_reset_qpn(qp_reset_q), .init_done(qp_init_done)
   );
@@ -558,7 +680,8 @@ module roce_transport #(
     .cnt_nak_tx(r_nak_tx), .cnt_rd_pkt(r_rd_pkt), .cnt_atomic(r_atomic), .cnt_atomic_miss(r_atomic_miss),
     .cnt_dma_err(r_dma_err), .cnt_post_err(r_post_err),
     .cnt_rx_write(r_rx_write), .cnt_rx_read(r_rx_read), .cnt_rx_atomic(r_rx_atomic), .cnt_rx_send(r_rx_send),
-    .cnt_nak_pmtu(r_nak_pmtu)
+    .cnt_nak_pmtu(r_nak_pmtu),
+    .err_valid(rs_err_v), .err_qpn(rs_err_qpn), .err_status(rs_err_st)
   );
 
   // ============================================================ requester side

@@ -281,6 +281,58 @@ def case_pair_nic0_listens():
         bw_table(out, 16384, 16)
 
 
+def case_pair_qp_error_console():
+    """A QP in ERROR as the console tells it (docs/transport.md "QP errors"): a WRITE
+    with a wrong rkey fails with IBV_WC_REM_ACCESS_ERR; both NICs announce their
+    QP's move to ERROR (the requester's and the responder's, each with its reason);
+    qp show / qp list say ERROR and why; a later WRITE is flushed; qp reset takes
+    the QP back to RESET, and a new exchange gives a QP on which a WRITE works."""
+    with pair() as (a, b):
+        qpn, _ = exchange(b, a, "10.0.0.2", "10.0.0.1")
+        rkey = key_of(b)
+        q = f"{qpn:#x}"
+        x = BUF + 0x20000
+        out = cmd(a, f"write {q} {x:#x} {x:#x} {rkey ^ 0x100:#x} 0x100")
+        check_true("a wrong rkey: REM_ACCESS_ERR", re.search(r"^write: IBV_WC_REM_ACCESS_ERR, 0 bytes, \d+ us$",
+                                                            out, re.M) is not None,
+                   "write: IBV_WC_REM_ACCESS_ERR, 0 bytes, N us", out)
+        out += cmd(a, f"qp show {q}")
+        ev = (rf"roce: QP 0x{qpn:06x} entered ERROR: IBV_WC_REM_ACCESS_ERR \(as requester\); "
+              rf"'qp reset 0x{qpn:x}' or a new exchange brings it back\n")
+        check_true("NIC 0 announces its QP's ERROR", re.search(ev, out) is not None, ev, out)
+        show = (rf"qp 0x{qpn:06x}: ERROR, created by the exchange\n"
+                rf"  in ERROR since the transport said so \(context written as RTS\): IBV_WC_REM_ACCESS_ERR, "
+                rf"as requester; 'qp reset' or a new exchange brings it back\n")
+        check_true("qp show: ERROR and why", re.search(show, out) is not None, show, out)
+        # the responder NIC: its QP entered ERROR when it sent the NAK
+        got = b.wait_for(rf"roce: QP 0x{qpn:06x} entered ERROR: responder sent NAK remote access error "
+                         rf"\(as responder\)", 60)
+        check_true("NIC 1 announces its QP's ERROR", "entered ERROR" in got, "roce: QP ... entered ERROR", got)
+        out = cmd(b, "qp list")
+        row = (rf"^0x{qpn:06x} ERROR .*\n"
+               rf"         why: responder sent NAK remote access error\n")
+        check_true("qp list: ERROR and why", re.search(row, out, re.M) is not None, row, out)
+        out = cmd(a, f"write {q} {x:#x} {x:#x} {rkey:#x} 0x100")
+        check_true("a WRITE on the QP in ERROR is flushed", re.search(r"^write: IBV_WC_WR_FLUSH_ERR, 0 bytes",
+                                                                     out, re.M) is not None,
+                   "write: IBV_WC_WR_FLUSH_ERR, 0 bytes, N us", out)
+        out = cmd(a, "stats")
+        check_true("stats counts the QP event", re.search(r"qp_errors 1 qp_events_lost 0", out) is not None,
+                   "qp_errors 1 qp_events_lost 0", out)
+        for con in (a, b):
+            check(f"qp reset {q}", f"qp 0x{qpn:06x} back to RESET\n", cmd(con, f"qp reset {q}"))
+        out = cmd(a, f"qp show {q}")
+        check_true("after qp reset: RESET, no reason", out.startswith(f"qp 0x{qpn:06x}: RESET,")
+                   and "in ERROR" not in out, "qp ...: RESET, created by ...", out)
+        # a new exchange: a new QP, a WRITE works
+        qpn2, _ = exchange(b, a, "10.0.0.2", "10.0.0.1")
+        rkey = key_of(b)
+        moved(a, b, lambda: wr(a, f"write {qpn2:#x} {x:#x} {x:#x} {rkey:#x} 0x1000", "write", 4096), x, 0x1000, 111)
+        out = cmd(a, "qp list")
+        check_true("the new QP is RTS", re.search(rf"^0x{qpn2:06x} RTS ", out, re.M) is not None,
+                   f"0x{qpn2:06x} RTS ...", out)
+
+
 def case_pair_bench_read_depth3():
     """bench read 65536 8 --depth 3 (it once hung with comp_drop_resp counting up):
     it must finish with a bounded table, and the READ data must have arrived

@@ -17,6 +17,7 @@ _TESTS = [
     ("nak_remote_access_invalid_nothing_written_flush_reset_reuse", "nak_access"),
     ("rnr_then_success_and_rnr_retry_exhausted", "rnr"),
     ("wire_cut_retry_exhausted_flush_reset_reuse", "retry_exc"),
+    ("qp_error_opcode_out_of_sequence_responder_error_drops_access_nak_both_sides_events_reset", "qp_err"),
     ("small_reads_of_3_qps_pass_a_4mib_read", "read_mix"),
     ("write_1mib_mtu4096_at_least_95pct_of_wire", "perf"),
     ("wrgen_every_byte_round_robin_errors_abort_reset_timeout", "gen"),

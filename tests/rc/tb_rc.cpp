@@ -129,6 +129,37 @@ static std::unique_ptr<VerilatedContext> ctx;
 
 // tests may watch every frame a side sends (before the wire)
 static std::function<void(int, const wire::Frame &)> on_tx_frame;
+// tests may change a frame a side sends before it goes on the wire (then
+// icrc_fix() makes its ICRC right again)
+static std::function<void(int, wire::Frame &)> tx_mutate;
+
+// RoCEv2 ICRC of a frame (Ethernet + IPv4 + UDP + BTH...; the last 4 bytes
+// are the ICRC): CRC-32 over 8 bytes of 1s, the IPv4 header with TOS, TTL and
+// checksum as 1s, the UDP header with its checksum as 1s, the BTH with its
+// reserved byte 4 as 1s, and the rest up to the ICRC
+static uint32_t icrc_of(const wire::Frame &f) {
+    std::vector<uint8_t> b(8, 0xFF);
+    b.insert(b.end(), f.begin() + 14, f.end() - 4);
+    uint8_t *ip = &b[8], *udp = ip + 20, *bth = udp + 8;
+    ip[1] = 0xFF, ip[8] = 0xFF, ip[10] = 0xFF, ip[11] = 0xFF;
+    udp[6] = 0xFF, udp[7] = 0xFF;
+    bth[4] = 0xFF;
+    uint32_t c = 0xFFFFFFFFu;
+    for (uint8_t x : b) {
+        c ^= x;
+        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1)));
+    }
+    return ~c;
+}
+static uint32_t icrc_stored(const wire::Frame &f) {
+    size_t n = f.size();
+    return f[n - 4] | (f[n - 3] << 8) | (f[n - 2] << 16) | ((uint32_t)f[n - 1] << 24);
+}
+static void icrc_fix(wire::Frame &f) {
+    uint32_t c = icrc_of(f);
+    size_t n = f.size();
+    for (int i = 0; i < 4; i++) f[n - 4 + i] = (uint8_t)(c >> (8 * i));
+}
 
 static void set_inputs(Side &s) {
     Vtb_rc_side *m = s.m.get();
@@ -196,6 +227,7 @@ static void sample(Side &s) {
                 printf("%s\n", s.cut ? " (cut)" : "");
             }
             if (on_tx_frame) on_tx_frame(s.id, s.txf);
+            if (tx_mutate) tx_mutate(s.id, s.txf);
             if (s.cut) s.cut_frames++;
             else s.out->send(cyc, std::move(s.txf));
             s.txf = wire::Frame();

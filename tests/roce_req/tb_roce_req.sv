@@ -141,6 +141,7 @@ module tb_roce_req #(
     .clk, .rst,
     .wr_valid(ctx_we), .wr_ready(), .wr_qpn(ctx_qpn[QAW-1:0]), .wr_ctx(ctx_w),
     .rd_en({ctx_re_comp, ctx_re_req}), .rd_qpn({ctx_qa_comp, ctx_qa_req}), .rd_ctx({ctx_rd_comp, ctx_rd_req}),
+    .err_valid(qp_err_valid), .err_qpn(qp_err_qpn[QAW-1:0]),   // the completer's moves to ERROR, as roce_transport
     .qp_reset_valid(qp_reset), .qp_reset_qpn(qp_reset_q), .init_done()
   );
   assign qp_reset_qpn = 24'(qp_reset_q);

@@ -279,6 +279,9 @@ class Model:
             return
         d = (psn - q["epsn"]) % (1 << 24)
         nak = lambda syn, p=psn: (self.emit(qpn, ("NAK", p, syn, q["msn"])), q.__setitem__("nak", True))
+        # IBA 9.9.3: an invalid request, remote access or remote operational error
+        # NAK of an in-order request moves the QP to ERROR: later requests dropped
+        fatal = lambda syn: (nak(syn), q.__setitem__("state", ERR))
         if d >= (1 << 23):
             self.cnt["dup"] += 1
             if kind in ("SEND", "WRITE"):
@@ -334,13 +337,13 @@ class Model:
             self.cnt["nak_inv"] += 1
             if kind != "READ_REQ" and n > pm:
                 self.cnt["nak_pmtu"] += 1
-            return nak(0x61)
+            return fatal(0x61)
         if q["access"] & need != need or not key_ok:
             self.cnt["nak_acc"] += 1
-            return nak(0x62)
+            return fatal(0x62)
         if kind in ("CMP_SWAP", "FETCH_ADD") and va % 8:
             self.cnt["nak_inv"] += 1
-            return nak(0x61)
+            return fatal(0x61)
         if needs_wqe and not self.rq[qpn]:
             self.cnt["rnr"] += 1
             return nak(0x20 | q["min_rnr"])
@@ -352,13 +355,13 @@ class Model:
                 self.rq[qpn].pop(0)
                 q["msg"] = None
                 self.cqes.append(dict(wr_id=wid, status=4, opcode=128, qpn=qpn))
-                return nak(0x63)
+                return fatal(0x63)
             if off + n > wl:
                 self.cnt["nak_inv"] += 1
                 self.rq[qpn].pop(0)
                 q["msg"] = None
                 self.cqes.append(dict(wr_id=wid, status=1, opcode=128, qpn=qpn))
-                return nak(0x61)
+                return fatal(0x61)
         self.cnt["req_ok"] += 1
         # request messages by kind (rdma statistic's rx_*_requests): counted once per message
         if kind == "READ_REQ" or (kind in ("WRITE", "SEND") and first):

@@ -49,7 +49,11 @@ module tb_roce_resp #(
   output logic [25*32-1:0]                        counters,
   // where payload waits (bench figures): no payload action yet / DMA back-pressure
   output logic                                    dbg_wait_act,
-  output logic                                    dbg_wait_dma
+  output logic                                    dbg_wait_dma,
+  // the responder moved a QP to ERROR (a fatal NAK it sent): QPN and the NAK's ibv_wc_status
+  output logic                                    resp_err_valid,
+  output logic [$clog2(NQP)-1:0]                  resp_err_qpn,
+  output logic [4:0]                              resp_err_status
 );
   localparam int QW = $clog2(NQP);
   localparam int MW = $clog2(NMR);
@@ -67,6 +71,7 @@ module tb_roce_resp #(
   roce_qp_table #(.NQP(NQP), .NRD(1)) u_qpt (
     .clk, .rst, .wr_valid(ctx_wr_valid), .wr_ready(ctx_wr_ready), .wr_qpn(ctx_wr_qpn[QW-1:0]),
     .wr_ctx(ctx_wr), .rd_en(ctx_rd_en), .rd_qpn(ctx_rd_qpn), .rd_ctx(ctx_rd),
+    .err_valid(resp_err_valid), .err_qpn(resp_err_qpn),   // the responder's moves to ERROR, as roce_transport
     .qp_reset_valid, .qp_reset_qpn, .init_done(qt_done));
 
   roce_mr_table #(.NMR(NMR), .NRD(1)) u_mrt (
@@ -119,7 +124,8 @@ module tb_roce_resp #(
     .cnt_dma_err(counters[18*32 +: 32]), .cnt_post_err(counters[19*32 +: 32]),
     .cnt_rx_write(counters[20*32 +: 32]), .cnt_rx_read(counters[21*32 +: 32]),
     .cnt_rx_atomic(counters[22*32 +: 32]), .cnt_rx_send(counters[23*32 +: 32]),
-    .cnt_nak_pmtu(counters[24*32 +: 32]));
+    .cnt_nak_pmtu(counters[24*32 +: 32]),
+    .err_valid(resp_err_valid), .err_qpn(resp_err_qpn), .err_status(resp_err_status));
 
   assign dbg_wait_act = u_resp.pf_valid && !u_resp.act_valid;
   assign dbg_wait_dma = w_tvalid && !w_tready;
