@@ -6,8 +6,8 @@ The NIC runs in build/sim/solonic_sim with its port on a unix datagram socket
 (`--eth0 unix:PATH:PEER`): lossless both ways (a frame the NIC cannot take yet
 blocks the peer's send), so every frame the peer sends reaches the NIC and the
 peer's own count of what it sent is the expectation the NIC's counters are
-checked against. The peer answers ARP for its address and ICMP echo requests
-as tests/mgmt/nicpeer.py does, so that tests/qpx's Tcp helper (a TCP peer built
+checked against. The peer is tests/mgmt/nicpeer.py's (it answers ARP for its address
+and ICMP echo requests) on that socket, so that tests/qpx's Tcp helper (a TCP peer built
 by hand on Scapy) runs the QP exchange over it unchanged.
 """
 import os
@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests/mgmt"))
 sys.path.insert(0, os.path.join(ROOT, "tests/qpx"))
 
 import simcon  # noqa: E402
+from nicpeer import NicPeer  # noqa: E402
 from simcon import Failure, Sim, check, check_true, tail  # noqa: E402,F401
 
 PEER_MAC = "02:00:00:00:00:64"
@@ -181,15 +182,26 @@ def write_pcap(path, frames):
 
 
 # ---------------------------------------------------------------- the peer
-class Peer:
-    """solonic_sim with its console, its port on a unix datagram socket pair; the peer counts
+class Peer(NicPeer):
+    """tests/mgmt's NicPeer with its port on a unix datagram socket pair; the peer counts
     every frame it sends (self.sent) and keeps the last ones (self.recent) for a pcap.
 
     NIC frames: RoCE ones go to self.roce_q as (opcode, dqpn, psn, rest, ib) unless self.roce_hook
-    (called in the reader thread) takes them; ARP requests for the peer and ICMP echo requests to
-    it are answered; every other frame goes to self.frames (parsed by Scapy) for expect()."""
+    (called in the reader thread) takes them; the others go to NicPeer (ARP and ICMP echo for
+    the peer answered, the rest to self.frames for expect())."""
 
     def __init__(self, keys="", max_cycles=4_000_000_000, max_seconds=3600, extra=(), keep_recent=4096):
+        self.lock = threading.Lock()
+        self.sent = 0
+        self.recent = []
+        self.keep_recent = keep_recent
+        self.roce_q = queue.Queue()
+        self.roce_hook = None
+        self.received = 0
+        super().__init__(keys, max_cycles=max_cycles, max_seconds=max_seconds, keep_stdin=True, extra=extra)
+        self.sim.timeout = WAIT
+
+    def _open_port(self):
         self.dir = tempfile.mkdtemp(prefix="solonic_fuzz_")
         self.nic_path = os.path.join(self.dir, "nic")
         self.peer_path = os.path.join(self.dir, "peer")
@@ -197,23 +209,7 @@ class Peer:
         self.sock.bind(self.peer_path)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
         self.sock.settimeout(0.1)
-        self.lock = threading.Lock()
-        self.sent = 0
-        self.recent = []
-        self.keep_recent = keep_recent
-        self.frames = queue.Queue()
-        self.roce_q = queue.Queue()
-        self.roce_hook = None
-        self.received = 0
-        self.answer_arp = True
-        self.answer_echo = True
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        simcon.SIM = os.path.join(ROOT, "build/sim/solonic_sim")
-        self.sim = Sim(keys, max_cycles=max_cycles, max_seconds=max_seconds,
-                       extra=["--eth0", f"unix:{self.nic_path}:{self.peer_path}", *extra], keep_stdin=True)
-        self.sim.timeout = WAIT
-        self._thread.start()
+        return f"unix:{self.nic_path}:{self.peer_path}"
 
     # ---- the wire
     def send(self, pkt):
@@ -236,53 +232,18 @@ class Peer:
             if len(self.recent) > self.keep_recent:
                 del self.recent[:len(self.recent) - self.keep_recent]
 
-    def _run(self):
-        from scapy.layers.inet import ICMP, IP
-        from scapy.layers.l2 import ARP, Ether
-        while not self._stop.is_set():
-            try:
-                data = self.sock.recv(65536)
-            except socket.timeout:
-                continue
-            except OSError:
-                return
-            self.received += 1
-            r = roce_of(data)
-            if r is not None and data[30:34] == ip_b(PEER_IP):
-                h = self.roce_hook
-                if h is None or not h(r):
-                    self.roce_q.put(r)
-                continue
-            f = Ether(data)
-            if ARP in f and f[ARP].op == 1 and f[ARP].pdst == PEER_IP and self.answer_arp:
-                self.send(Ether(dst=f.src, src=PEER_MAC) /
-                          ARP(op=2, hwsrc=PEER_MAC, psrc=PEER_IP, hwdst=f[ARP].hwsrc, pdst=f[ARP].psrc))
-                continue
-            if IP in f and ICMP in f and f[IP].dst == PEER_IP and f[ICMP].type == 8 and self.answer_echo:
-                self.send(Ether(dst=f.src, src=PEER_MAC) / IP(src=PEER_IP, dst=f[IP].src) /
-                          ICMP(type=0, id=f[ICMP].id, seq=f[ICMP].seq) / bytes(f[ICMP].payload))
-                continue
-            self.frames.put((time.monotonic(), f))
+    def _take(self, data):
+        self.received += 1
+        r = roce_of(data)
+        if r is not None and data[30:34] == ip_b(PEER_IP):
+            h = self.roce_hook
+            if h is None or not h(r):
+                self.roce_q.put(r)
+            return
+        super()._take(data)
 
     def expect(self, match, what, timeout=WAIT):
-        deadline = time.monotonic() + timeout
-        skipped = []
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Failure(what, f"such a frame within {timeout} s",
-                              f"{len(skipped)} other frames: " + "; ".join(f.summary() for f in skipped[-5:]) +
-                              self.sim_note())
-            try:
-                _, f = self.frames.get(timeout=min(left, 0.5))
-            except queue.Empty:
-                if self.sim.p.poll() is not None:
-                    raise Failure(what, "a frame from the running simulator",
-                                  f"the simulator ended (exit {self.sim.p.returncode})" + self.sim_note())
-                continue
-            if match(f):
-                return f
-            skipped.append(f)
+        return super().expect(match, what, timeout)
 
     def expect_roce(self, match, what, timeout=WAIT):
         deadline = time.monotonic() + timeout
@@ -305,13 +266,6 @@ class Peer:
             except queue.Empty:
                 return out
 
-    def sim_note(self):
-        try:
-            self.sim._read(0)
-        except (OSError, ValueError):
-            pass
-        return "\n  console: " + repr(tail(self.sim.text, 600)) + self.sim.stderr_note()
-
     # ---- the console
     def cmd(self, line, timeout=WAIT):
         self.sim.send(line + "\r")
@@ -319,14 +273,8 @@ class Peer:
         return self.sim.expect(r"(.*?)" + re.escape(simcon.PROMPT), timeout=timeout,
                                what=f"output of {line!r}").group(1)
 
-    def boot(self):
-        return self.sim.boot()
-
     def close(self):
-        self.sim.stop()
-        self._stop.set()
-        self._thread.join(timeout=5)
-        self.sock.close()
+        super().close()
         for p in (self.peer_path, self.nic_path):
             try:
                 os.unlink(p)
@@ -336,12 +284,6 @@ class Peer:
             os.rmdir(self.dir)
         except OSError:
             pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 # ---------------------------------------------------------------- stats

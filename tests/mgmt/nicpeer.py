@@ -68,24 +68,29 @@ def valid_checksums(pkt):
 class NicPeer:
     """The simulator with its console, and the peer on its Ethernet port."""
 
-    def __init__(self, keys="", instance=None, max_cycles=400_000_000, max_seconds=150, keep_stdin=False):
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.settimeout(0.1)
-        self.nic_port = free_udp_port()
+    def __init__(self, keys="", instance=None, max_cycles=400_000_000, max_seconds=150, keep_stdin=False,
+                 extra=()):
         self.frames = queue.Queue()
         self.arp_requests = 0    # ARP requests for the peer's address, answered
         self.echo_requests = []  # (id, seq, payload) of ICMP echo requests to the peer, answered
         self.answer_arp = True
         self.answer_echo = True
+        extra = ["--eth0", self._open_port(), *extra]
+        if instance is not None:
+            extra += ["--instance", str(instance)]
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
-        extra = ["--eth0", f"udp:127.0.0.1:{self.nic_port}:{self.sock.getsockname()[1]}"]
-        if instance is not None:
-            extra += ["--instance", str(instance)]
         simcon.SIM = os.environ.get("SOLONIC_NIC_SIM", os.path.join(ROOT, "build/sim/solonic_sim"))
         self.sim = Sim(keys, max_cycles=max_cycles, max_seconds=max_seconds, extra=extra, keep_stdin=keep_stdin)
+
+    def _open_port(self):
+        """Open the peer's end (self.sock); return the simulator's --eth0 for the NIC's end."""
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.1)
+        self.nic_port = free_udp_port()
+        return f"udp:127.0.0.1:{self.nic_port}:{self.sock.getsockname()[1]}"
 
     # ---- the wire
     def send(self, pkt):
@@ -99,18 +104,20 @@ class NicPeer:
                 continue
             except OSError:
                 return
-            f = Ether(data)
-            if ARP in f and f[ARP].op == 1 and f[ARP].pdst == PEER_IP and self.answer_arp:
-                self.arp_requests += 1
-                self.send(Ether(dst=f.src, src=PEER_MAC) /
-                          ARP(op=2, hwsrc=PEER_MAC, psrc=PEER_IP, hwdst=f[ARP].hwsrc, pdst=f[ARP].psrc))
-                continue
-            if (IP in f and ICMP in f and f[IP].dst == PEER_IP and f[ICMP].type == 8
-                    and self.answer_echo):
-                self.echo_requests.append((f[ICMP].id, f[ICMP].seq, bytes(f[ICMP].payload)))
-                self.send(Ether(dst=f.src, src=PEER_MAC) / IP(src=PEER_IP, dst=f[IP].src) /
-                          ICMP(type=0, id=f[ICMP].id, seq=f[ICMP].seq) / bytes(f[ICMP].payload))
-                continue
+            self._take(data)
+
+    def _take(self, data):
+        """A frame from the NIC: answered (ARP for the peer, ICMP echo to it) or queued for expect()."""
+        f = Ether(data)
+        if ARP in f and f[ARP].op == 1 and f[ARP].pdst == PEER_IP and self.answer_arp:
+            self.arp_requests += 1
+            self.send(Ether(dst=f.src, src=PEER_MAC) /
+                      ARP(op=2, hwsrc=PEER_MAC, psrc=PEER_IP, hwdst=f[ARP].hwsrc, pdst=f[ARP].psrc))
+        elif IP in f and ICMP in f and f[IP].dst == PEER_IP and f[ICMP].type == 8 and self.answer_echo:
+            self.echo_requests.append((f[ICMP].id, f[ICMP].seq, bytes(f[ICMP].payload)))
+            self.send(Ether(dst=f.src, src=PEER_MAC) / IP(src=PEER_IP, dst=f[IP].src) /
+                      ICMP(type=0, id=f[ICMP].id, seq=f[ICMP].seq) / bytes(f[ICMP].payload))
+        else:
             self.frames.put((time.monotonic(), f))
 
     def expect(self, match, what, timeout=WAIT):

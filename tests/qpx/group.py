@@ -40,6 +40,11 @@ CONSOLE = "tests/qpx/test_qpx_console.py"
 SYSTEM = "tests/qpx/test_qpx_system.py"
 
 
+# the longest cases first, so that the group does not end on one of them alone
+LONG_FIRST = ["pair_perftest_tools", "pair_nic1_listens", "pair_perftest_two_qps", "pair_cm_rping",
+              "pair_qp_error_console"]
+
+
 def cases():
     c = [{"name": "msg_codec", "pytest": "tests/qpx/test_qpx_msg.py", "timeout": 120},
          {"name": "cm_codec", "pytest": "tests/qpx/test_cm_mad.py", "timeout": 120},
@@ -49,5 +54,5 @@ def cases():
     c += [{"name": n, "cmd": [PY, CONSOLE, n], "timeout": 600} for n in names]
     names = subprocess.run([PY, SYSTEM, "--list"], stdout=subprocess.PIPE, text=True,
                            check=True).stdout.split()
-    c += [{"name": "system_" + n, "cmd": [PY, SYSTEM, n], "timeout": 600} for n in names]
-    return c
+    names.sort(key=lambda n: LONG_FIRST.index(n) if n in LONG_FIRST else len(LONG_FIRST))
+    return [{"name": "system_" + n, "cmd": [PY, SYSTEM, n], "timeout": 600} for n in names] + c

@@ -134,7 +134,7 @@ ARGS = [
     ("connect 10.0.0.2 --idle 5", "connect: --idle is a listen option"),
     ("listen --idle 0", "listen: --idle: expected 1..3600000 ms, got 0"),
     ("listen --idle", "listen: --idle needs a value"),
-    ("listen --qps 17", "listen: --qps: expected 1..16, got 17"),
+    ("listen --qps 255", "listen: --qps: expected 1..254, got 255"),
     ("listen --qps 2", "listen: --qps is for perftest's bandwidth tests (write_bw, read_bw, send_bw, atomic_bw): "
                        "ibv_rc_pingpong and the latency tests use one QP"),
     ("connect 10.0.0.2 --test write_lat --qps 2", "connect: --qps is for perftest's bandwidth tests (write_bw, "
