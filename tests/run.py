@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """solonic test runner.
 
-Walks tests/*/group.py (docs/DEVELOPING.md), builds each group's make targets,
-runs its cases two at a time, prints build and run seconds per group and ends
-with the line `N passed, N failed`. Exits non-zero on any failure.
+Walks tests/*/group.py (docs/DEVELOPING.md), builds each group's make targets in
+group order and runs the cases of the groups already built, two things at a time
+(class Schedule), prints build and case seconds per group and ends with the line
+`N passed, N failed`. Exits non-zero on any failure.
 """
 import argparse
 import concurrent.futures as cf
@@ -13,6 +14,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -106,16 +108,64 @@ def run_pytest_case(group, case):
         return results
 
 
+class Schedule:
+    """Builds and cases over one pool of J slots, so that no core idles at a group's end.
+
+    The groups' builds run one after another, in group order, each in a slot of its own
+    (`make -j2`: a build shares the machine with at most J - 1 cases); a free slot goes to
+    the build waiting for one first, since it unblocks cases. A group's cases become ready
+    when its build has passed and are taken in group order, then in the group's order."""
+
+    def __init__(self, slots):
+        self.cv = threading.Condition()
+        self.free = slots
+        self.build_waiting = False
+        self.ready = []          # (group index, case index, group name, case)
+        self.builds_done = False
+
+    def take_build_slot(self):
+        with self.cv:
+            self.build_waiting = True
+            self.cv.wait_for(lambda: self.free > 0)
+            self.free -= 1
+            self.build_waiting = False
+
+    def release(self):
+        with self.cv:
+            self.free += 1
+            self.cv.notify_all()
+
+    def add_ready(self, items):
+        with self.cv:
+            self.ready.extend(items)
+            self.ready.sort(key=lambda r: (r[0], r[1]))
+            self.cv.notify_all()
+
+    def end_builds(self):
+        with self.cv:
+            self.builds_done = True
+            self.cv.notify_all()
+
+    def take_case(self):
+        """The next ready case with a slot for it, or None when nothing is left to run."""
+        with self.cv:
+            self.cv.wait_for(lambda: (self.free > 0 and not self.build_waiting and self.ready)
+                             or (self.builds_done and not self.ready))
+            if not self.ready:
+                return None
+            self.free -= 1
+            return self.ready.pop(0)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-k", dest="pattern", help="run only cases whose group/name contains this")
-    ap.add_argument("-j", type=int, default=2, help="cases run at once (default 2)")
+    ap.add_argument("-j", type=int, default=2, help="builds and cases run at once (default 2)")
     ap.add_argument("-v", action="store_true", help="print the output of passing cases too")
     a = ap.parse_args()
 
-    passed = failed = 0
-    summary = []
     t_all = time.monotonic()
+    plan = []
     for gname, mod in load_groups():
         try:
             listed = mod.cases()
@@ -123,52 +173,81 @@ def main():
             mod = BrokenGroup(f"tests/{gname}/group.py: cases() failed: {type(e).__name__}: {e}")
             listed = mod.cases()
         cases = [c for c in listed if not a.pattern or a.pattern in f"{gname}/{c['name']}"]
-        if not cases:
-            continue
-        print(f"== {gname}: building", flush=True)
-        t0 = time.monotonic()
-        build = getattr(mod, "BUILD", [])
-        build_ok = True
-        if build:
-            p = subprocess.run(["make", "-j2", "--no-print-directory"] + list(build), cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               errors="replace")
-            build_ok = p.returncode == 0
-            if not build_ok:
-                print(tail(p.stdout, 60))
-        t_build = time.monotonic() - t0
-        t0 = time.monotonic()
-        g_pass = g_fail = 0
-        if not build_ok:
-            for c in cases:
-                print(f"FAIL {gname}/{c['name']}: the group's build failed")
-            g_fail = len(cases)
-        else:
-            with cf.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
-                futs = [ex.submit(run_pytest_case if "pytest" in c else run_cmd_case, gname, c)
-                        for c in cases]
-                for fut in futs:
-                    for name, ok, why, out, secs in fut.result():
-                        if ok:
-                            g_pass += 1
-                            print(f"PASS {name} ({secs:.1f} s)", flush=True)
-                            if a.v and out:
-                                print(tail(out))
-                        else:
-                            g_fail += 1
-                            print(f"FAIL {name} ({secs:.1f} s): {why}", flush=True)
-                            if out:
-                                print("  | " + tail(out).replace("\n", "\n  | "))
-        t_run = time.monotonic() - t0
-        summary.append((gname, t_build, t_run, g_pass, g_fail))
-        passed += g_pass
-        failed += g_fail
+        if cases:
+            plan.append((gname, mod, cases))
 
+    sched = Schedule(max(1, a.j))
+    lock = threading.Lock()
+    stats = {g: {"build": 0.0, "run": 0.0, "pass": 0, "fail": 0} for g, _, _ in plan}
+
+    def report(gname, results):
+        with lock:
+            for name, ok, why, out, secs in results:
+                stats[gname]["run"] += secs
+                if ok:
+                    stats[gname]["pass"] += 1
+                    print(f"PASS {name} ({secs:.1f} s)", flush=True)
+                    if a.v and out:
+                        print(tail(out))
+                else:
+                    stats[gname]["fail"] += 1
+                    print(f"FAIL {name} ({secs:.1f} s): {why}", flush=True)
+                    if out:
+                        print("  | " + tail(out).replace("\n", "\n  | "), flush=True)
+
+    def builder():
+        for gi, (gname, mod, cases) in enumerate(plan):
+            build = getattr(mod, "BUILD", [])
+            ok = True
+            if build:
+                sched.take_build_slot()
+                t0 = time.monotonic()
+                with lock:
+                    print(f"== {gname}: building", flush=True)
+                p = subprocess.run(["make", "-j2", "--no-print-directory"] + list(build), cwd=ROOT,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   errors="replace")
+                sched.release()
+                stats[gname]["build"] = time.monotonic() - t0
+                ok = p.returncode == 0
+                if not ok:
+                    with lock:
+                        print(f"== {gname}: the build failed")
+                        print(tail(p.stdout, 60), flush=True)
+            if ok:
+                sched.add_ready([(gi, ci, gname, c) for ci, c in enumerate(cases)])
+            else:
+                report(gname, [(f"{gname}/{c['name']}", False, "the group's build failed", "", 0.0)
+                               for c in cases])
+        sched.end_builds()
+
+    def worker():
+        while True:
+            item = sched.take_case()
+            if item is None:
+                return
+            _, _, gname, case = item
+            try:
+                results = (run_pytest_case if "pytest" in case else run_cmd_case)(gname, case)
+            except Exception as e:  # a runner fault is a failure of that case, not a crash
+                results = [(f"{gname}/{case['name']}", False, f"runner: {type(e).__name__}: {e}", "", 0.0)]
+            sched.release()
+            report(gname, results)
+
+    threads = [threading.Thread(target=builder)] + [threading.Thread(target=worker) for _ in range(max(1, a.j))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+    passed = sum(v["pass"] for v in stats.values())
+    failed = sum(v["fail"] for v in stats.values())
     print()
-    print(f"{'group':<14} {'build s':>8} {'run s':>8} {'passed':>7} {'failed':>7}")
-    for g, tb, tr, gp, gf in summary:
-        print(f"{g:<14} {tb:8.1f} {tr:8.1f} {gp:7d} {gf:7d}")
-    print(f"total {time.monotonic() - t_all:.1f} s")
+    print(f"{'group':<14} {'build s':>8} {'case s':>8} {'passed':>7} {'failed':>7}")
+    for g, _, _ in plan:
+        v = stats[g]
+        print(f"{g:<14} {v['build']:8.1f} {v['run']:8.1f} {v['pass']:7d} {v['fail']:7d}")
+    print(f"total {time.monotonic() - t_all:.1f} s (case s: the group's cases added up; {max(1, a.j)} at once)")
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and passed > 0 else 1
 

@@ -149,12 +149,21 @@ def run(*opts, max_cycles=20_000_000):
 
 class Collector(threading.Thread):
     """Receives datagrams on a socket into a list until stopped; `stall` seconds
-    of not reading after the first datagram (to fill the socket queue)."""
+    of not reading after the first datagram (to fill the socket queue). With
+    `stall_until` (a function), the stall lasts at least `stall` seconds and then
+    until it returns true, at most 60 s: on a loaded machine the simulator may
+    not fill the queue within a fixed time."""
 
-    def __init__(self, sock, stall=0.0):
+    def __init__(self, sock, stall=0.0, stall_until=None):
         super().__init__(daemon=True)
         self.sock, self.stall, self.frames, self.stop_at = sock, stall, [], None
+        self.stall_until = stall_until
         self.sock.settimeout(0.2)
+
+    def wait_until(self):
+        end = time.monotonic() + 60
+        while not self.stall_until() and time.monotonic() < end:
+            time.sleep(0.2)
 
     def run(self):
         while self.stop_at is None or time.monotonic() < self.stop_at:
@@ -164,6 +173,8 @@ class Collector(threading.Thread):
                 continue
             if not self.frames and self.stall:
                 time.sleep(self.stall)
+                if self.stall_until is not None:
+                    self.wait_until()
             self.frames.append(d)
 
     def finish(self, linger=0.5):
@@ -447,10 +458,14 @@ def case_unix_backpressure_lossless():
         peer = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         peer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)  # a few frames
         peer.bind(peer_path)
-        col = Collector(peer, stall=3.0)
-        col.start()
         n, length = 300, 1000
         live = Live("--eth0", f"unix:{path}:{peer_path}", "--pcap", pcap, "--stats")
+        # the stall ends once the NIC has put 20 frames on its port (its pcap: 24 bytes of
+        # file header, 16 of record header a frame): more than the socket's queue holds
+        # (net.unix.max_dgram_qlen, 10 by default), so the socket has blocked by then
+        col = Collector(peer, stall=3.0, stall_until=lambda: os.path.exists(pcap) and
+                        os.path.getsize(pcap) >= 24 + 20 * (16 + length))
+        col.start()
         try:
             live.expect(re.escape(PROMPT), 30, "first prompt")
             out = live.cmd(f"tx {n} {length}", timeout=90)
