@@ -869,6 +869,7 @@ module rv_core #(
   end
 
   // ---------------------------------------------------------------- pipeline registers
+  // One block per stage boundary: what W, M, E and D take next.
   always_comb begin
     // W <- M
     w_valid_d  = w_valid_q;
@@ -925,7 +926,9 @@ module rv_core #(
       w_exc_d.cause = w_ctrl_q.load ? core_pkg::EXC_LOAD_ACCESS : core_pkg::EXC_STORE_ACCESS;
       w_exc_d.tval  = w_result_q;
     end
+  end
 
+  always_comb begin
     // M <- E
     m_valid_d  = m_valid_q;
     m_pc_d     = m_pc_q;
@@ -984,7 +987,9 @@ module rv_core #(
       m_shr_d    = e_sh_r;
       m_bmisal_d = e_ctrl_q.branch && e_tmis_q;
     end
+  end
 
+  always_comb begin
     // E <- D
     e_valid_d  = e_valid_q;
     e_pc_d     = e_pc_q;
@@ -1026,7 +1031,9 @@ module rv_core #(
     end
     r_go_d = e_go;
     r_pc_d = e_redirect_pc;
+  end
 
+  always_comb begin
     // D <- F. A redirect (W, E or a jump in D) sends F to the target and
     // empties D: the word arriving next cycle is the old path's.
     d_valid_d  = d_valid_q;

@@ -310,24 +310,17 @@ module mem_pattern #(
     end
   end
 
+  // The generator's and the checker's counters; a start loads them.
   always_comb begin
-    st_d    = st_q;
-    mode_d  = mode_q;
-    seed_d  = seed_q;
-    sub_d   = sub_q;
-    addr_d  = addr_q;
-    len_d   = len_q;
     lkeep_d = lkeep_q;
     gword_d = gword_q;
     gleft_d = gleft_q;
     gone_d  = gone_q;
     caddr_d = caddr_q;
-    done_d  = done_q;
     errs_d  = errs_q;
     cyc_d   = cyc_q;
     fbv_d   = fbv_q;
     fba_d   = fba_q;
-    dst_d   = dst_q;
     pfirst_d = pfirst_q;
     peek_d   = peek_q;
 
@@ -346,7 +339,6 @@ module mem_pattern #(
         gone_d  = gleft_q == BW'(2);
       end else begin
         caddr_d = caddr_q + 64'd64;
-        if (rs_last) dst_d = mem_pkg::status_merge(dst_q, rs_user.status);
       end
     end
 
@@ -359,6 +351,38 @@ module mem_pattern #(
       end
     end
 
+    if (st_q == ST_IDLE && start) begin
+      gword_d = addr[63:3];
+      // beats of the fill stream: ceil(len / 64), one null beat for len 0
+      gleft_d = (len == '0) ? BW'(1) : BW'(({1'b0, len} + 33'd63) >> 6);
+      gone_d  = len <= 32'd64;
+      lkeep_d = (len[5:0] == 6'd0) ? {SW{1'b1}} : ~({SW{1'b1}} << len[5:0]);
+      if (len == '0) lkeep_d = '0;
+      caddr_d = addr;
+      errs_d  = '0;
+      cyc_d   = '0;
+      fbv_d   = 1'b0;
+      fba_d   = '0;
+      pfirst_d = 1'b1;
+      peek_d   = '0;
+    end
+  end
+
+  // The run: command, data, completion (fill) or the last beat counted (check).
+  always_comb begin
+    st_d    = st_q;
+    mode_d  = mode_q;
+    seed_d  = seed_q;
+    sub_d   = sub_q;
+    addr_d  = addr_q;
+    len_d   = len_q;
+    done_d  = done_q;
+    dst_d   = dst_q;
+
+    if (g0_v && en && mode_q != mem_pkg::PAT_FILL && rs_last) begin
+      dst_d = mem_pkg::status_merge(dst_q, rs_user.status);
+    end
+
     unique case (st_q)
       ST_IDLE: begin
         if (start) begin
@@ -368,21 +392,8 @@ module mem_pattern #(
           len_d   = len;
           seed_d  = seed;
           sub_d   = addr[2:0];
-          gword_d = addr[63:3];
-          // beats of the fill stream: ceil(len / 64), one null beat for len 0
-          gleft_d = (len == '0) ? BW'(1) : BW'(({1'b0, len} + 33'd63) >> 6);
-          gone_d  = len <= 32'd64;
-          lkeep_d = (len[5:0] == 6'd0) ? {SW{1'b1}} : ~({SW{1'b1}} << len[5:0]);
-          if (len == '0) lkeep_d = '0;
-          caddr_d = addr;
           done_d  = 1'b0;
-          errs_d  = '0;
-          cyc_d   = '0;
-          fbv_d   = 1'b0;
-          fba_d   = '0;
           dst_d   = mem_pkg::DMA_OK;
-          pfirst_d = 1'b1;
-          peek_d   = '0;
         end
       end
       ST_CMD: begin

@@ -126,6 +126,32 @@ module roce_sq #(
   logic [PW-1:0] used, head_nx;
   logic [PW-1:0] cptr;
 
+  // The SQ's fill, a rejected WQE's error CQE and the completer's copy of a
+  // posted one: all from the WQE held in w_q and the head and cptr read for it.
+  always_comb begin
+    cptr    = cpub_rd_data.inited ? cpub_rd_data.cptr : '0;
+    used    = (head_rdata - cptr) & PW'(2 * SQ_DEPTH - 1);
+    head_nx = (head_rdata + PW'(1)) & PW'(2 * SQ_DEPTH - 1);
+
+    m_cqe          = '0;
+    m_cqe.wr_id    = w_q.wr_id;
+    m_cqe.status   = roce_qp_pkg::WC_LOC_QP_OP_ERR;
+    m_cqe.qpn      = w_q.qpn;
+    unique case (w_q.opcode)
+      roce_qp_pkg::WR_RDMA_WRITE, roce_qp_pkg::WR_RDMA_WRITE_WITH_IMM: m_cqe.opcode = roce_qp_pkg::WC_OP_RDMA_WRITE;
+      roce_qp_pkg::WR_RDMA_READ:            m_cqe.opcode = roce_qp_pkg::WC_OP_RDMA_READ;
+      roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP:   m_cqe.opcode = roce_qp_pkg::WC_OP_COMP_SWAP;
+      roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD: m_cqe.opcode = roce_qp_pkg::WC_OP_FETCH_ADD;
+      default:                              m_cqe.opcode = roce_qp_pkg::WC_OP_SEND;
+    endcase
+
+    cw.opcode   = w_q.opcode;
+    cw.laddr    = w_q.local_addr;
+    cw.len      = w_q.length;
+    cw.wr_id    = w_q.wr_id;
+    cw.signaled = w_q.signaled;
+  end
+
   always_comb begin
     st_d       = st_q;
     init_d     = init_q;
@@ -148,22 +174,6 @@ module roce_sq #(
     m_kick_valid = 1'b0;
     m_kick_qpn   = w_q.qpn;
     m_cqe_valid  = 1'b0;
-
-    cptr    = cpub_rd_data.inited ? cpub_rd_data.cptr : '0;
-    used    = (head_rdata - cptr) & PW'(2 * SQ_DEPTH - 1);
-    head_nx = (head_rdata + PW'(1)) & PW'(2 * SQ_DEPTH - 1);
-
-    m_cqe          = '0;
-    m_cqe.wr_id    = w_q.wr_id;
-    m_cqe.status   = roce_qp_pkg::WC_LOC_QP_OP_ERR;
-    m_cqe.qpn      = w_q.qpn;
-    unique case (w_q.opcode)
-      roce_qp_pkg::WR_RDMA_WRITE, roce_qp_pkg::WR_RDMA_WRITE_WITH_IMM: m_cqe.opcode = roce_qp_pkg::WC_OP_RDMA_WRITE;
-      roce_qp_pkg::WR_RDMA_READ:            m_cqe.opcode = roce_qp_pkg::WC_OP_RDMA_READ;
-      roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP:   m_cqe.opcode = roce_qp_pkg::WC_OP_COMP_SWAP;
-      roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD: m_cqe.opcode = roce_qp_pkg::WC_OP_FETCH_ADD;
-      default:                              m_cqe.opcode = roce_qp_pkg::WC_OP_SEND;
-    endcase
 
     unique case (st_q)
       S_INIT: begin
@@ -210,12 +220,6 @@ module roce_sq #(
       end
       default: st_d = S_IDLE;
     endcase
-
-    cw.opcode   = w_q.opcode;
-    cw.laddr    = w_q.local_addr;
-    cw.len      = w_q.length;
-    cw.wr_id    = w_q.wr_id;
-    cw.signaled = w_q.signaled;
   end
 
   always_ff @(posedge clk) begin

@@ -1,0 +1,9 @@
+"""The house rules that a reader checks by eye, checked by a script: no always_comb block
+longer than a screen (issue 13 item 4, docs/DEVELOPING.md) and every relative link in the
+tree's Markdown resolving to a file that exists."""
+ORDER = 6
+BUILD = []
+
+
+def cases():
+    return [{"name": "house", "pytest": "tests/house/test_house.py"}]
