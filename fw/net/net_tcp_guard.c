@@ -39,7 +39,7 @@ static struct {
     uint32_t evicted;      /* half-open connections evicted for a new SYN */
     uint32_t idle_aborted; /* connections aborted after the idle bound */
     uint32_t idle_ms;
-    uint32_t last_poll_ms;
+    uint64_t next_poll; /* cycles: the list is walked once per millisecond */
     uint8_t ext_id; /* the PCB ext arg holding the last-segment stamp */
 } g = {.idle_ms = NET_TCP_IDLE_MS};
 
@@ -87,9 +87,10 @@ void net_tcp_guard_init(void) {
 }
 
 void net_tcp_guard_poll(void) {
+    uint64_t c = tmr_cycles(); /* cheap, unlike sys_now's division: net_poll runs in busy loops */
+    if (c < g.next_poll) return;
+    g.next_poll = c + tmr_ms_to_cycles(1);
     uint32_t now = sys_now();
-    if (now == g.last_poll_ms) return; /* once per millisecond is enough */
-    g.last_poll_ms = now;
 again:
     for (struct tcp_pcb *p = tcp_active_pcbs; p != NULL; p = p->next) {
         if (!bounded(p)) continue;
