@@ -381,9 +381,9 @@ CON_COMMAND_MORE(ping, "ADDR [COUNT [TIMEOUT_MS]]", "ICMP echo: round-trip times
 
 /* ---- tcp */
 
-static const char *const tcp_state_names[] = {"CLOSED",      "LISTEN",     "SYN_SENT", "SYN_RCVD",
-                                              "ESTABLISHED", "FIN_WAIT_1", "FIN_WAIT_2", "CLOSE_WAIT",
-                                              "CLOSING",     "LAST_ACK",   "TIME_WAIT"};
+static const char *const tcp_state_names[] = {
+    "CLOSED",     "LISTEN",     "SYN_SENT", "SYN_RCVD", "ESTABLISHED", "FIN_WAIT_1",
+    "FIN_WAIT_2", "CLOSE_WAIT", "CLOSING",  "LAST_ACK", "TIME_WAIT"};
 
 static void tcp_rows(const struct tcp_pcb *p, int *shown) {
     for (; p != NULL; p = p->next) {
@@ -483,9 +483,10 @@ static int cmd_stats(int argc, char **argv) {
     net_tcp_guard_stats(&t);
     printf("tcp     half_open_evicted %lu idle_aborted %lu pcbs_in_use %lu of %u: active %lu "
            "time_wait %lu listening %lu of %u\n",
-           (unsigned long)t.half_open_evicted, (unsigned long)t.idle_aborted, (unsigned long)t.in_use,
-           (unsigned)MEMP_NUM_TCP_PCB, (unsigned long)t.active, (unsigned long)t.time_wait,
-           (unsigned long)t.listening, (unsigned)MEMP_NUM_TCP_PCB_LISTEN);
+           (unsigned long)t.half_open_evicted, (unsigned long)t.idle_aborted,
+           (unsigned long)t.in_use, (unsigned)MEMP_NUM_TCP_PCB, (unsigned long)t.active,
+           (unsigned long)t.time_wait, (unsigned long)t.listening,
+           (unsigned)MEMP_NUM_TCP_PCB_LISTEN);
     printf("heap    used %lu max %lu of %lu bytes, %lu failed allocations\n",
            (unsigned long)lwip_stats.mem.used, (unsigned long)lwip_stats.mem.max,
            (unsigned long)lwip_stats.mem.avail, (unsigned long)lwip_stats.mem.err);
@@ -497,8 +498,8 @@ static int cmd_stats(int argc, char **argv) {
         for (const char *c = memp_names[i]; *c && k + 1 < sizeof name; c++)
             name[k++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
         name[k] = '\0';
-        printf("memp    %-14s %6lu %6lu %6lu %6lu\n", name, (unsigned long)m->used, (unsigned long)m->max,
-               (unsigned long)m->avail, (unsigned long)m->err);
+        printf("memp    %-14s %6lu %6lu %6lu %6lu\n", name, (unsigned long)m->used,
+               (unsigned long)m->max, (unsigned long)m->avail, (unsigned long)m->err);
     }
     const struct mgmtif_drops *d = mgmtif_drops();
     printf("driver  rx_nomem %lu rx_runt %lu tx_busy %lu tx_long %lu\n", (unsigned long)d->rx_nomem,

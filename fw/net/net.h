@@ -64,7 +64,7 @@ void net_gsi_counts(uint32_t *qp1, uint32_t *other);
  * port and one closed by its owner that waits for its peer are aborted (RST) when
  * the peer has sent nothing for the idle bound. net_tcp_guard_poll from net_poll.
  */
-#define NET_TCP_IDLE_MS 10000u     /* the idle bound at boot */
+#define NET_TCP_IDLE_MS 10000u      /* the idle bound at boot */
 #define NET_TCP_IDLE_MAX_MS 600000u /* the longest the console sets */
 #define NET_TCP_IDLE_UNKNOWN 0xffffffffu
 void net_tcp_guard_init(void);

@@ -40,7 +40,7 @@ static struct {
     uint32_t idle_aborted; /* connections aborted after the idle bound */
     uint32_t idle_ms;
     uint64_t next_poll; /* cycles: the list is walked once per millisecond */
-    uint8_t ext_id; /* the PCB ext arg holding the last-segment stamp */
+    uint8_t ext_id;     /* the PCB ext arg holding the last-segment stamp */
 } g = {.idle_ms = NET_TCP_IDLE_MS};
 
 /* The stamp is sys_now() + 1 (0: not stamped yet), in the PCB's ext arg. */
