@@ -9,8 +9,10 @@
 #include "lwip/inet_chksum.h"
 #include "lwip/ip.h"
 #include "lwip/mem.h"
+#include "lwip/memp.h"
 #include "lwip/prot/icmp.h"
 #include "lwip/prot/ip4.h"
+#include "lwip/priv/tcp_priv.h"
 #include "lwip/raw.h"
 #include "lwip/stats.h"
 #include "mgmtif.h"
@@ -377,7 +379,81 @@ static void ping_help_more(void) {
 CON_COMMAND_MORE(ping, "ADDR [COUNT [TIMEOUT_MS]]", "ICMP echo: round-trip times in microseconds",
                  cmd_ping, ping_help_more);
 
+/* ---- tcp */
+
+static const char *const tcp_state_names[] = {
+    "CLOSED",     "LISTEN",     "SYN_SENT", "SYN_RCVD", "ESTABLISHED", "FIN_WAIT_1",
+    "FIN_WAIT_2", "CLOSE_WAIT", "CLOSING",  "LAST_ACK", "TIME_WAIT"};
+
+static void tcp_rows(const struct tcp_pcb *p, int *shown) {
+    for (; p != NULL; p = p->next) {
+        if ((*shown)++ == 0) printf("state        local  peer                  idle ms\n");
+        printf("%-12s %5u", p->state <= TIME_WAIT ? tcp_state_names[p->state] : "?", p->local_port);
+        if (p->state == LISTEN) {
+            printf("\n");
+            continue;
+        }
+        char peer[24];
+        snprintf(peer, sizeof peer, "%s:%u", ip4addr_ntoa(ip_2_ip4(&p->remote_ip)), p->remote_port);
+        uint32_t idle = net_tcp_idle_of(p);
+        if (idle == NET_TCP_IDLE_UNKNOWN)
+            printf("  %-21s %7s\n", peer, "-");
+        else
+            printf("  %-21s %7lu\n", peer, (unsigned long)idle);
+    }
+}
+
+static int cmd_tcp(int argc, char **argv) {
+    uint32_t ms;
+
+    if (argc != 1 && argc != 3) {
+        printf("tcp: expected no arguments or 'idle MS' (see 'help tcp')\n");
+        return CON_ERR;
+    }
+    if (argc == 3) {
+        if (strcmp(argv[1], "idle") != 0) {
+            printf("tcp: expected 'idle MS', got '%s'\n", argv[1]);
+            return CON_ERR;
+        }
+        if (con_parse_u32("tcp", "MS", argv[2], &ms) != 0) return CON_ERR;
+        if (ms < 1 || ms > NET_TCP_IDLE_MAX_MS) {
+            printf("tcp: MS: expected 1..%lu, got %lu\n", (unsigned long)NET_TCP_IDLE_MAX_MS,
+                   (unsigned long)ms);
+            return CON_ERR;
+        }
+    }
+    if (!need_netif("tcp")) return CON_ERR;
+    if (argc == 3) net_tcp_set_idle_ms(ms);
+    struct net_tcp_stats t;
+    net_tcp_guard_stats(&t);
+    printf("tcp: idle bound %lu ms, half_open_evicted %lu idle_aborted %lu\n",
+           (unsigned long)net_tcp_idle_ms(), (unsigned long)t.half_open_evicted,
+           (unsigned long)t.idle_aborted);
+    int shown = 0;
+    tcp_rows((const struct tcp_pcb *)tcp_listen_pcbs.listen_pcbs, &shown);
+    tcp_rows(tcp_active_pcbs, &shown);
+    tcp_rows(tcp_tw_pcbs, &shown);
+    if (!shown) printf("tcp: no connections\n");
+    return CON_OK;
+}
+
+static void tcp_help_more(void) {
+    printf("  lists lwIP's TCP connections (idle: since the peer's last segment). A half-open\n");
+    printf("  connection, one on the echo port (7) and one closed here that waits for its peer\n");
+    printf("  are aborted with a RST after the idle bound without a segment from the peer\n");
+    printf("  (boot default %lu ms); 'idle MS' sets it (1..%lu).\n", (unsigned long)NET_TCP_IDLE_MS,
+           (unsigned long)NET_TCP_IDLE_MAX_MS);
+}
+CON_COMMAND_MORE(tcp, "[idle MS]", "TCP connections and the idle bound on silent ones", cmd_tcp,
+                 tcp_help_more);
+
 /* ---- stats */
+
+/* lwIP's pool names (its own are compiled in only with LWIP_DEBUG), in memp_t order */
+static const char *const memp_names[MEMP_MAX] = {
+#define LWIP_MEMPOOL(name, num, size, desc) #name,
+#include "lwip/priv/memp_std.h"
+};
 
 static void stats_row(const char *name, const struct stats_proto *s) {
     printf("%-7s %8lu %8lu %8lu %8lu %8lu %8lu %8lu %8lu %8lu\n", name, (unsigned long)s->xmit,
@@ -401,13 +477,30 @@ static int cmd_stats(int argc, char **argv) {
     stats_row("icmp", &lwip_stats.icmp);
     stats_row("udp", &lwip_stats.udp);
     stats_row("tcp", &lwip_stats.tcp);
-    uint32_t evicted, in_use;
-    net_tcp_guard_counts(&evicted, &in_use);
-    printf("tcp     half_open_evicted %lu pcbs_in_use %lu of %u\n", (unsigned long)evicted,
-           (unsigned long)in_use, (unsigned)MEMP_NUM_TCP_PCB);
+    printf("ip      opterr %lu (fragments and IP options, dropped: no reassembly)\n",
+           (unsigned long)lwip_stats.ip.opterr);
+    struct net_tcp_stats t;
+    net_tcp_guard_stats(&t);
+    printf("tcp     half_open_evicted %lu idle_aborted %lu pcbs_in_use %lu of %u: active %lu "
+           "time_wait %lu listening %lu of %u\n",
+           (unsigned long)t.half_open_evicted, (unsigned long)t.idle_aborted,
+           (unsigned long)t.in_use, (unsigned)MEMP_NUM_TCP_PCB, (unsigned long)t.active,
+           (unsigned long)t.time_wait, (unsigned long)t.listening,
+           (unsigned)MEMP_NUM_TCP_PCB_LISTEN);
     printf("heap    used %lu max %lu of %lu bytes, %lu failed allocations\n",
            (unsigned long)lwip_stats.mem.used, (unsigned long)lwip_stats.mem.max,
            (unsigned long)lwip_stats.mem.avail, (unsigned long)lwip_stats.mem.err);
+    printf("memp    %-14s %6s %6s %6s %6s\n", "pool", "used", "max", "avail", "err");
+    for (int i = 0; i < MEMP_MAX; i++) {
+        const struct stats_mem *m = lwip_stats.memp[i];
+        char name[16];
+        size_t k = 0;
+        for (const char *c = memp_names[i]; *c && k + 1 < sizeof name; c++)
+            name[k++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+        name[k] = '\0';
+        printf("memp    %-14s %6lu %6lu %6lu %6lu\n", name, (unsigned long)m->used,
+               (unsigned long)m->max, (unsigned long)m->avail, (unsigned long)m->err);
+    }
     const struct mgmtif_drops *d = mgmtif_drops();
     printf("driver  rx_nomem %lu rx_runt %lu tx_busy %lu tx_long %lu\n", (unsigned long)d->rx_nomem,
            (unsigned long)d->rx_runt, (unsigned long)d->tx_busy, (unsigned long)d->tx_long);
@@ -440,5 +533,5 @@ static int cmd_stats(int argc, char **argv) {
     roce_stats_print(); /* fw/roce: the transport's counters */
     return CON_OK;
 }
-CON_COMMAND(stats, "", "lwIP's link/ARP/IP/ICMP/UDP/TCP counters and the mgmt buffer counters",
+CON_COMMAND(stats, "", "lwIP's counters, pools and heap, the mgmt buffer and datapath counters",
             cmd_stats);

@@ -18,18 +18,25 @@
 #define LWIP_NETCONN 0
 #define LWIP_NETIF_API 0
 
-/* ---- memory: lwIP's heap and pools in .bss */
+/* ---- memory: lwIP's heap and pools in .bss
+   Sized for the services the port has (fw/README.md, "The management port under abuse"):
+   the exchange session on 18515 (one connection at a time), the echo service on 7, a
+   NIC client's connect, and room for half-open connections of a SYN flood, which the
+   guard (net_tcp_guard.c) evicts oldest first and aborts after the idle bound. `stats`
+   prints every pool's used/max/avail/err. */
 #define MEM_LIBC_MALLOC 0
 #define MEMP_MEM_MALLOC 0
 #define MEM_ALIGNMENT 4
 #define MEM_SIZE (24 * 1024) /* PBUF_RAM: TCP segments being sent, ICMP replies */
 #define MEMP_NUM_PBUF 16     /* PBUF_REF/ROM headers */
 #define MEMP_NUM_RAW_PCB 2   /* ping */
-#define MEMP_NUM_UDP_PCB 4
-#define MEMP_NUM_TCP_PCB 6
-#define MEMP_NUM_TCP_PCB_LISTEN 4
-#define MEMP_NUM_TCP_SEG 24
-#define PBUF_POOL_SIZE 20 /* receive buffers: every RX frame goes into one */
+#define MEMP_NUM_UDP_PCB 4   /* echo, the RDMA CM's port 4791 */
+#define MEMP_NUM_TCP_PCB 6   /* connections (with TIME_WAIT ones, which lwIP reuses first) */
+#define MEMP_NUM_TCP_PCB_LISTEN 4 /* echo, the exchange's listen */
+#define MEMP_NUM_TCP_SEG 24  /* queued segments: 4 KiB send buffers of a few connections */
+#define PBUF_POOL_SIZE 20 /* receive buffers: every RX frame goes into one (a frame longer than
+                             the MTU, up to a mgmt slot, into two) */
+#define LWIP_TCP_PCB_NUM_EXT_ARGS 1 /* the guard's last-segment stamp */
 
 /* ---- link and network layers */
 #define LWIP_ARP 1
@@ -41,7 +48,8 @@
 #define LWIP_IPV4 1
 #define LWIP_IPV6 0
 #define IP_FORWARD 0
-#define IP_REASSEMBLY 0 /* management traffic stays below the MTU */
+#define IP_REASSEMBLY 0 /* management traffic stays below the MTU: fragments are dropped,
+                           counted in lwIP's ip drop and opterr */
 #define IP_FRAG 0
 #define IP_DEFAULT_TTL 64
 #define LWIP_ICMP 1

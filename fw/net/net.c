@@ -87,6 +87,7 @@ int net_init(void) {
     netif_set_link_up(&net.netif);
     netif_set_up(&net.netif);
     net.up = true;
+    net_tcp_guard_init();
     if (net_echo_init() != 0) printf("net: warning: the echo services did not start\n");
     if (net_gsi_init() != 0) printf("net: warning: the QP 1 (RDMA CM) handler did not start\n");
     print_config();
@@ -98,6 +99,7 @@ void net_poll(void) {
     if (!net.up) return;
     mgmtif_poll(&net.netif);
     sys_check_timeouts();
+    net_tcp_guard_poll();
 }
 
 void net_set_addr(const ip4_addr_t *ip, const ip4_addr_t *mask, const ip4_addr_t *gw) {

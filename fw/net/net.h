@@ -12,6 +12,8 @@
 #include "lwip/ip4_addr.h"
 #include "lwip/netif.h"
 
+struct tcp_pcb;
+
 /* The subnet every NIC instance starts in: 10.0.0.(1 + instance)/24, no gateway. */
 #define NET_DEFAULT_NET0 10
 #define NET_DEFAULT_PREFIX 24
@@ -56,8 +58,31 @@ int net_echo_init(void);
 int net_gsi_init(void);
 void net_gsi_counts(uint32_t *qp1, uint32_t *other);
 
-/* Half-open connections evicted so far; TCP PCBs in use now (of MEMP_NUM_TCP_PCB). */
-void net_tcp_guard_counts(uint32_t *half_open_evicted, uint32_t *in_use);
+/*
+ * Bounds on TCP connections (net_tcp_guard.c): a SYN that finds the PCB pool full
+ * evicts the oldest half-open connection; a half-open connection, one on the echo
+ * port and one closed by its owner that waits for its peer are aborted (RST) when
+ * the peer has sent nothing for the idle bound. net_tcp_guard_poll from net_poll.
+ */
+#define NET_TCP_IDLE_MS 10000u      /* the idle bound at boot */
+#define NET_TCP_IDLE_MAX_MS 600000u /* the longest the console sets */
+#define NET_TCP_IDLE_UNKNOWN 0xffffffffu
+void net_tcp_guard_init(void);
+/* Before a tcp_new: when the PCB pool is full, evict the oldest half-open connection. */
+void net_tcp_make_room(void);
+void net_tcp_guard_poll(void);
+uint32_t net_tcp_idle_ms(void);
+void net_tcp_set_idle_ms(uint32_t ms);
+/* ms since the peer's last segment on pcb; NET_TCP_IDLE_UNKNOWN before its first */
+uint32_t net_tcp_idle_of(const struct tcp_pcb *pcb);
+struct net_tcp_stats {
+    uint32_t half_open_evicted; /* for a new SYN */
+    uint32_t idle_aborted;      /* after the idle bound */
+    uint32_t in_use;            /* TCP PCBs in use (of MEMP_NUM_TCP_PCB): active + time_wait */
+    uint32_t active, time_wait; /* connections by list */
+    uint32_t listening;         /* listening PCBs (of MEMP_NUM_TCP_PCB_LISTEN) */
+};
+void net_tcp_guard_stats(struct net_tcp_stats *s);
 
 
 #endif

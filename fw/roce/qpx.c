@@ -1230,6 +1230,7 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
         return 0;
     }
 
+    net_tcp_make_room(); /* a SYN flood's half-open connections do not keep us out */
     struct tcp_pcb *p = tcp_new();
     if (!p) {
         *err = "no free TCP PCB";

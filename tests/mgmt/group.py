@@ -7,7 +7,10 @@
 - lwIP end to end (test_lwip_*.py): Scapy talks ARP, ICMP, TCP and UDP to the
   firmware of the real NIC (build/sim/solonic_sim --eth0 udp:...), through its
   packet layer and management buffers. SOLONIC_NIC_SIM picks another simulator
-  with the same options (build/mgmt/Vtb_fw_mgmt: the SoC and the buffers only)."""
+  with the same options (build/mgmt/Vtb_fw_mgmt: the SoC and the buffers only).
+- The port under abuse (test_mgmt_abuse.py): SYN floods, silent connections, garbage,
+  RST storms and oversized frames against ports 7 and 18515, each followed by a real
+  exchange; lwIP's pools and connections back at their idle values."""
 import subprocess
 
 ORDER = 45
@@ -48,6 +51,8 @@ def cases():
     c += [{"name": "fw_" + n, "cmd": [PY, FW_SCRIPT, n], "timeout": 240} for n in names]
     for t in ("arp", "icmp", "tcp"):
         c.append({"name": f"lwip_{t}", "pytest": f"tests/mgmt/test_lwip_{t}.py", "timeout": 900})
+    # the port under abuse: every attack, then echo and a real exchange, in one run
+    c.append({"name": "abuse", "pytest": "tests/mgmt/test_mgmt_abuse.py", "timeout": 900})
     # through the real NIC (its packet layer routes QP 1 to the firmware)
     c.append({"name": "gsi_qp1", "pytest": "tests/mgmt/test_gsi.py", "timeout": 300})
     return c

@@ -9,8 +9,9 @@ build/mgmt/Vtb_fw_mgmt (the SoC with only the management buffers) takes the
 same options and can stand in for it.
 
 The peer (10.0.0.100, 02:00:00:00:00:64) answers ARP requests for its address
-and ICMP echo requests to it on its own, counting them; every other frame goes
-to a queue the test reads with expect(). Every wait has a wall-clock deadline.
+(and for every other address a test puts in `hosts`) and ICMP echo requests to
+it on its own, counting them; every other frame goes to a queue the test reads
+with expect(). Every wait has a wall-clock deadline.
 """
 import os
 import queue
@@ -74,6 +75,7 @@ class NicPeer:
         self.arp_requests = 0    # ARP requests for the peer's address, answered
         self.echo_requests = []  # (id, seq, payload) of ICMP echo requests to the peer, answered
         self.answer_arp = True
+        self.hosts = {PEER_IP: PEER_MAC}  # the addresses whose ARP requests the peer answers
         self.answer_echo = True
         extra = ["--eth0", self._open_port(), *extra]
         if instance is not None:
@@ -109,10 +111,11 @@ class NicPeer:
     def _take(self, data):
         """A frame from the NIC: answered (ARP for the peer, ICMP echo to it) or queued for expect()."""
         f = Ether(data)
-        if ARP in f and f[ARP].op == 1 and f[ARP].pdst == PEER_IP and self.answer_arp:
+        if ARP in f and f[ARP].op == 1 and f[ARP].pdst in self.hosts and self.answer_arp:
             self.arp_requests += 1
-            self.send(Ether(dst=f.src, src=PEER_MAC) /
-                      ARP(op=2, hwsrc=PEER_MAC, psrc=PEER_IP, hwdst=f[ARP].hwsrc, pdst=f[ARP].psrc))
+            mac = self.hosts[f[ARP].pdst]
+            self.send(Ether(dst=f.src, src=mac) /
+                      ARP(op=2, hwsrc=mac, psrc=f[ARP].pdst, hwdst=f[ARP].hwsrc, pdst=f[ARP].psrc))
         elif IP in f and ICMP in f and f[IP].dst == PEER_IP and f[ICMP].type == 8 and self.answer_echo:
             self.echo_requests.append((f[ICMP].id, f[ICMP].seq, bytes(f[ICMP].payload)))
             self.send(Ether(dst=f.src, src=PEER_MAC) / IP(src=PEER_IP, dst=f[IP].src) /

@@ -33,7 +33,8 @@ def case_boot_without_port():
 
 
 def case_commands_report_missing_port():
-    cmds = ["ip", "ip 10.0.0.9/24", "mac", "mac 02:00:00:00:00:09", "arp", "ping 10.0.0.2", "stats"]
+    cmds = ["ip", "ip 10.0.0.9/24", "mac", "mac 02:00:00:00:00:09", "arp", "ping 10.0.0.2", "stats", "tcp",
+            "tcp idle 5"]
     with Sim(typed(*cmds)) as s:
         s.boot()
         for c in cmds:
@@ -62,6 +63,12 @@ def case_argument_errors():
         ("ping 10.0.0.2 1001", "ping: COUNT: expected 1..1000, got 1001\n"),
         ("ping 10.0.0.2 1 0", "ping: TIMEOUT_MS: expected 1..10000, got 0\n"),
         ("stats x", "stats: takes no arguments\n"),
+        ("tcp x", "tcp: expected no arguments or 'idle MS' (see 'help tcp')\n"),
+        ("tcp idle", "tcp: expected no arguments or 'idle MS' (see 'help tcp')\n"),
+        ("tcp wait 5", "tcp: expected 'idle MS', got 'wait'\n"),
+        ("tcp idle x", "tcp: MS: expected a number (decimal or 0x hex), got 'x'\n"),
+        ("tcp idle 0", "tcp: MS: expected 1..600000, got 0\n"),
+        ("tcp idle 600001", "tcp: MS: expected 1..600000, got 600001\n"),
     ]
     with Sim(typed(*[c for c, _ in cases])) as s:
         s.boot()
@@ -73,7 +80,7 @@ def case_argument_errors():
 def case_help_lists_network_commands():
     table = {name: (args, text) for name, args, text in command_table()}
     want = {"ip": "[ADDR/PREFIX [GW]]", "mac": "[XX:XX:XX:XX:XX:XX]", "arp": "",
-            "ping": "ADDR [COUNT [TIMEOUT_MS]]", "stats": ""}
+            "ping": "ADDR [COUNT [TIMEOUT_MS]]", "stats": "", "tcp": "[idle MS]"}
     for name, args in want.items():
         check_true(f"'{name}' in the command table", name in table, name, sorted(table))
         check(f"'{name}' synopsis", args, table[name][0])
