@@ -7,7 +7,8 @@
 //   read the QP's requester state, SQ head, completer state and context;
 //   read the WQE at the send pointer (and its MR at the WQE's first packet:
 //   a local range outside the lkey's region is an EV_LOCERR to the
-//   completer, nothing is sent); cut the next packet: FIRST/MIDDLE exactly
+//   completer, nothing is sent; so is an lkey whose MR belongs to another
+//   protection domain than the QP); cut the next packet: FIRST/MIDDLE exactly
 //   one PMTU, LAST/ONLY the rest, PSN assigned (mod 2^24), AckReq on the
 //   last packet, on READ/atomic and at least every ACKREQ_EVERY packets;
 //   push the header (roce_qp_pkg::qp_tx_hdr_t) and a DMA read command of
@@ -560,8 +561,8 @@ module roce_req #(
   logic [3:0]           mr_need;
   logic                 mr_ok;
   logic [65:0]          mr_sa, mr_sb, mr_sc, mr_s, mr_k;   // base + length - vend, carry-saved
-  (* keep *) logic [10:0] mr_keq;        // key bits 3g .. 3g+2 equal
-  logic [32:0]          mr_k33, wq_k33;
+  (* keep *) logic [13:0] mr_keq;        // {PD, key} bits 3g .. 3g+2 equal
+  logic [41:0]          mr_k42, wq_k42;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [64:0]          mr_lo;           // only the signs are used
   logic [65:0]          mr_hi;
@@ -673,8 +674,10 @@ module roce_req #(
     // needs local write. roce_qp_pkg::mr_check's range test, rewritten with
     // the end of the range from S_WQE: va >= base and va + len <= base + length.
     mr_need = (is_rd || is_at) ? roce_qp_pkg::ACC_LOCAL_WRITE : 4'b0000;
-    // The key compare as a tree (3 bit pairs per LUT, kept apart), the range
-    // tests as carry chains (the sign of a difference).
+    // The key compare as a tree (3 bit pairs per LUT, kept apart), the MR's
+    // PD against the QP's in the same tree (an lkey of another PD fails like
+    // a wrong key: LOC_PROT_ERR), the range tests as carry chains (the sign
+    // of a difference).
     // base + length - vend as one carry chain: the three operands (vend
     // negated, the +1 in the carries' free low bit) added carry-save first
     mr_sa   = {2'b0, mr_rd_data.base};
@@ -682,9 +685,9 @@ module roce_req #(
     mr_sc   = ~{1'b0, vend_q};
     mr_s    = mr_sa ^ mr_sb ^ mr_sc;
     mr_k    = {(mr_sa[64:0] & mr_sb[64:0]) | (mr_sa[64:0] & mr_sc[64:0]) | (mr_sb[64:0] & mr_sc[64:0]), 1'b1};
-    mr_k33  = {1'b0, mr_rd_data.key};
-    wq_k33  = {1'b0, wqe_q.lkey};
-    for (int g = 0; g < 11; g++) mr_keq[g] = mr_k33[3*g +: 3] == wq_k33[3*g +: 3];
+    mr_k42  = {2'b0, mr_rd_data.pd, mr_rd_data.key};
+    wq_k42  = {2'b0, ctx_q.pd, wqe_q.lkey};
+    for (int g = 0; g < 14; g++) mr_keq[g] = mr_k42[3*g +: 3] == wq_k42[3*g +: 3];
     mr_lo   = {1'b0, wqe_q.local_addr} - {1'b0, mr_rd_data.base};    // [64]: local_addr < base
     mr_hi   = mr_s + mr_k;                                             // [65]: base + length < vend
     mr_ok   = mr_rd_data.valid && &mr_keq && (mr_rd_data.access & mr_need) == mr_need && !mr_lo[64] && !mr_hi[65];
