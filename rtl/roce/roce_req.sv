@@ -561,12 +561,20 @@ module roce_req #(
   logic [3:0]           mr_need;
   logic                 mr_ok;
   logic [65:0]          mr_sa, mr_sb, mr_sc, mr_s, mr_k;   // base + length - vend, carry-saved
-  (* keep *) logic [13:0] mr_keq;        // {PD, key} bits 3g .. 3g+2 equal
-  logic [41:0]          mr_k42, wq_k42;
+  // the compared bits: the key above the row index (the row was read with the
+  // lkey's index bits, and roce_transport stores every key's index bits as its
+  // row: they always match) and the PD
+  localparam int KC_G = (32 - MAW + roce_qp_pkg::PD_W + 2) / 3;
+  (* keep *) logic [KC_G-1:0] mr_keq;    // {PD, key tag} bits 3g .. 3g+2 equal
+  logic [3*KC_G-1:0]    mr_kc, wq_kc;
+  // the range tests' signs, each from two half-width chains in parallel (the high
+  // half with and without the low half's carry/borrow) picked by the low half's
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [64:0]          mr_lo;           // only the signs are used
-  logic [65:0]          mr_hi;
+  logic [32:0]          mr_lo_l, mr_lo_h0, mr_lo_h1;   // local_addr - base: low 32, high 32 (+ borrow)
+  logic [33:0]          mr_hi_l;                       // mr_s + mr_k: low 33 bits (+ carry)
+  logic [32:0]          mr_hi_h0, mr_hi_h1;            // high 33 bits
   /* verilator lint_on UNUSEDSIGNAL */
+  logic                 mr_lo_neg, mr_hi_neg;          // local_addr < base; base + length < vend
 
   always_comb begin
     pmtu_b  = roce_qp_pkg::pmtu_bytes(ctx_q.pmtu);
@@ -676,8 +684,8 @@ module roce_req #(
     mr_need = (is_rd || is_at) ? roce_qp_pkg::ACC_LOCAL_WRITE : 4'b0000;
     // The key compare as a tree (3 bit pairs per LUT, kept apart), the MR's
     // PD against the QP's in the same tree (an lkey of another PD fails like
-    // a wrong key: LOC_PROT_ERR), the range tests as carry chains (the sign
-    // of a difference).
+    // a wrong key: LOC_PROT_ERR) in place of the index bits, the range tests
+    // as carry chains (the sign of a difference) of half the width each.
     // base + length - vend as one carry chain: the three operands (vend
     // negated, the +1 in the carries' free low bit) added carry-save first
     mr_sa   = {2'b0, mr_rd_data.base};
@@ -685,12 +693,18 @@ module roce_req #(
     mr_sc   = ~{1'b0, vend_q};
     mr_s    = mr_sa ^ mr_sb ^ mr_sc;
     mr_k    = {(mr_sa[64:0] & mr_sb[64:0]) | (mr_sa[64:0] & mr_sc[64:0]) | (mr_sb[64:0] & mr_sc[64:0]), 1'b1};
-    mr_k42  = {2'b0, mr_rd_data.pd, mr_rd_data.key};
-    wq_k42  = {2'b0, ctx_q.pd, wqe_q.lkey};
-    for (int g = 0; g < 14; g++) mr_keq[g] = mr_k42[3*g +: 3] == wq_k42[3*g +: 3];
-    mr_lo   = {1'b0, wqe_q.local_addr} - {1'b0, mr_rd_data.base};    // [64]: local_addr < base
-    mr_hi   = mr_s + mr_k;                                             // [65]: base + length < vend
-    mr_ok   = mr_rd_data.valid && &mr_keq && (mr_rd_data.access & mr_need) == mr_need && !mr_lo[64] && !mr_hi[65];
+    mr_kc   = (3*KC_G)'({mr_rd_data.pd, mr_rd_data.key[31:MAW]});
+    wq_kc   = (3*KC_G)'({ctx_q.pd, wqe_q.lkey[31:MAW]});
+    for (int g = 0; g < KC_G; g++) mr_keq[g] = mr_kc[3*g +: 3] == wq_kc[3*g +: 3];
+    mr_lo_l   = {1'b0, wqe_q.local_addr[31:0]} - {1'b0, mr_rd_data.base[31:0]};
+    mr_lo_h0  = {1'b0, wqe_q.local_addr[63:32]} - {1'b0, mr_rd_data.base[63:32]};
+    mr_lo_h1  = {1'b0, wqe_q.local_addr[63:32]} + {1'b1, ~mr_rd_data.base[63:32]};   // - base - 1
+    mr_lo_neg = mr_lo_l[32] ? mr_lo_h1[32] : mr_lo_h0[32];
+    mr_hi_l   = {1'b0, mr_s[32:0]} + {1'b0, mr_k[32:0]};
+    mr_hi_h0  = mr_s[65:33] + mr_k[65:33];
+    mr_hi_h1  = mr_s[65:33] + mr_k[65:33] + 33'd1;
+    mr_hi_neg = mr_hi_l[33] ? mr_hi_h1[32] : mr_hi_h0[32];
+    mr_ok   = mr_rd_data.valid && &mr_keq && (mr_rd_data.access & mr_need) == mr_need && !mr_lo_neg && !mr_hi_neg;
     pre_n.mrbad = mrchk_q && !mr_ok;
     pre_n.ok    = !pre_n.mrbad && pre_n.win;
   end

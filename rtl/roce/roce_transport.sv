@@ -546,7 +546,10 @@ module roce_transport #(
   logic [31:0]            mr_rk_resp, mr_rk_req;
   logic                   mr_valid_q, mr_valid_d;   // the commit's valid bit, held while it waits
   assign mr_valid_d = mr_write_we ? mr_write_wdata : mr_valid_q;
-  assign mr_w = {mr_valid_q, mr_access, mr_key, {mr_base_hi, mr_base_lo}, {mr_len_hi, mr_len_lo}, mr_pd};
+  // the key's index bits are the row's (a key reads only the row of its index bits, so
+  // roce_req compares the bits above them only)
+  assign mr_w = {mr_valid_q, mr_access, mr_key[31:MW], mr_index[MW-1:0], {mr_base_hi, mr_base_lo},
+                 {mr_len_hi, mr_len_lo}, mr_pd};
 
   roce_mr_table #(.NMR(NMR), .NRD(2)) u_mrt (
     .clk, .rst,
@@ -959,7 +962,8 @@ module roce_transport #(
   logic unused;
   always_comb begin
     cnt_tx_pkts_d = cnt_tx_pkts_q + 32'(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast);
-    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW]};
+    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
+               mr_key[MW-1:0]};   // the row index stands for the key's index bits
   end
 
   always_ff @(posedge clk) begin

@@ -12,7 +12,9 @@ fail); bench's tables parsed and bounded (0 < BW average <= BW peak < the
 wire's 100 Gb/s, latencies ordered); Ctrl-C and a peer that stopped answering
 end a bench run within its bounds.
 
-args_bench: every wrong input of the new console command, exact messages.
+args_bench_and_pd: every wrong input of bench, exact messages; then protection domains on the
+console: qp create / mr reg --pd checked and shown (qp show, qp list, mr list), a work request
+finds an lkey of its QP's PD only.
 
 peer_*: one NIC with the transport, a Scapy TCP peer on its --eth0 udp port
 (tests/qpx/test_qpx_console.py's Tcp): an exchange the peer abandons halfway,
@@ -419,11 +421,32 @@ ARGS = [
 ]
 
 
-def case_args_bench():
-    lines = [a for a, _ in ARGS]
-    with Sim(typed(*lines, "help bench", "help"), max_cycles=80_000_000, max_seconds=120) as s:
+# protection domains on the console (docs/transport.md "Protection domains"), after ARGS (which
+# made QP 0x11 in PD 0): --pd checked and shown; a QP's work request takes an lkey of its own PD
+# only (the MR key: tag 1, row 0)
+ARGS_PD = [
+    ("qp create --pd", "qp create: --pd takes one N and comes last"),
+    ("qp create --pd 5 7", "qp create: --pd takes one N and comes last"),
+    ("qp create --pd 256", "qp create: --pd: expected a protection domain 0..255, got 256"),
+    ("qp create --pd x", "qp create: --pd: expected a number (decimal or 0x hex), got 'x'"),
+    ("mr reg 0x4000000 0x1000 --pd 0x100", "mr reg: --pd: expected a protection domain 0..255, got 0x100"),
+    ("mr reg 0x4000000 --pd 5", "mr reg: expected ADDR LEN [ACCESS] [--pd N]"),
+    ("qp create --pd 5", "qp 0x000012 created (INIT, PD 5)"),
+    ("qp create", "qp 0x000013 created (INIT, PD 0)"),
+    ("mr reg 0x4000000 0x1000 0x1 --pd 5", "mr key 0x00000100: 0x4000000 + 0x1000 access 0x1 pd 5"),
+    ("mr list", "key        base               length             access  pd\n"
+                "0x00000100 0x0000000004000000 0x0000000000001000 0x1      5"),
+    ("write 0x13 0x4000000 0 0x100 16", "write: no memory region of PD 0 covers 0x4000000 + 0x10 (see 'mr list')"),
+    ("write 0x12 0x4000000 0 0x100 16", "write: QP 0x12 is in INIT, not RTS (listen or connect programs it)"),
+]
+
+
+def case_args_bench_and_pd():
+    lines = [a for a, _ in ARGS + ARGS_PD]
+    with Sim(typed(*lines, "help bench", "help", "qp show 0x12", "qp list"), max_cycles=80_000_000,
+             max_seconds=120) as s:
         s.boot()
-        for line, want in ARGS:
+        for line, want in ARGS + ARGS_PD:
             check(f"output of {line!r}", want + "\n", s.reply(line).replace("\r", ""))
         out = s.reply("help bench")
         for want in ("usage: bench [lat] write|read|send SIZE ITERS [QPN] [OPTIONS]", "--rkey KEY", "--depth N",
@@ -432,40 +455,13 @@ def case_args_bench():
         out = s.reply("help")
         check_true("help lists bench", re.search(r"^  bench \[lat\] write\|read\|send", out, re.M) is not None,
                    "  bench [lat] write|read|send ...", tail(out))
-        check("exit code", 0, s.wait_exit())
-
-
-# protection domains on the console (docs/transport.md "Protection domains"): --pd checked and
-# shown; a QP's work request takes an lkey of its own PD only (the MR key: tag 1, row 0)
-ARGS_PD = [
-    ("qp create --pd", "qp create: --pd takes one N and comes last"),
-    ("qp create --pd 5 7", "qp create: --pd takes one N and comes last"),
-    ("qp create --pd 256", "qp create: --pd: expected a protection domain 0..255, got 256"),
-    ("qp create --pd x", "qp create: --pd: expected a number (decimal or 0x hex), got 'x'"),
-    ("mr reg 0x4000000 0x1000 --pd 0x100", "mr reg: --pd: expected a protection domain 0..255, got 0x100"),
-    ("mr reg 0x4000000 --pd 5", "mr reg: expected ADDR LEN [ACCESS] [--pd N]"),
-    ("qp create --pd 5", "qp 0x000011 created (INIT, PD 5)"),
-    ("qp create", "qp 0x000012 created (INIT, PD 0)"),
-    ("mr reg 0x4000000 0x1000 0x1 --pd 5", "mr key 0x00000100: 0x4000000 + 0x1000 access 0x1 pd 5"),
-    ("mr list", "key        base               length             access  pd\n"
-                "0x00000100 0x0000000004000000 0x0000000000001000 0x1      5"),
-    ("write 0x12 0x4000000 0 0x100 16", "write: no memory region of PD 0 covers 0x4000000 + 0x10 (see 'mr list')"),
-    ("write 0x11 0x4000000 0 0x100 16", "write: QP 0x11 is in INIT, not RTS (listen or connect programs it)"),
-]
-
-
-def case_args_pd():
-    lines = [a for a, _ in ARGS_PD]
-    with Sim(typed(*lines, "qp show 0x11", "qp list"), max_cycles=80_000_000, max_seconds=120) as s:
-        s.boot()
-        for line, want in ARGS_PD:
-            check(f"output of {line!r}", want + "\n", s.reply(line).replace("\r", ""))
-        out = s.reply("qp show 0x11").replace("\r", "")
+        out = s.reply("qp show 0x12").replace("\r", "")
         check_true("qp show: the PD", re.search(r" access 0xe pd 5\n", out) is not None, "... access 0xe pd 5", out)
         out = s.reply("qp list").replace("\r", "")
-        check_true("qp list: the PD column", re.search(r"^0x000011 INIT .* 0x000000 0x000000   5 console$", out, re.M)
-                   is not None and re.search(r"^0x000012 INIT .* 0x000000 0x000000   0 console$", out, re.M)
-                   is not None, "0x000011 INIT ... 5 console / 0x000012 ... 0 console", out)
+        rows = [(0x11, 0), (0x12, 5), (0x13, 0)]
+        check_true("qp list: the PD column", all(re.search(rf"^0x{q:06x} INIT .* 0x000000 0x000000 {pd:3d} console$",
+                                                           out, re.M) for q, pd in rows),
+                   "0x000011 INIT ... 0 console / 0x000012 ... 5 / 0x000013 ... 0", out)
         check("exit code", 0, s.wait_exit())
 
 
