@@ -293,7 +293,7 @@ class Model:
             if kind in ("SEND", "WRITE"):
                 self.emit(qpn, ("ACK", (q["epsn"] - 1) % (1 << 24), q["msn"]))
             elif kind == "READ_REQ":
-                if q["access"] & ACC_RR and (dlen == 0 or self.mr_ok(rkey, va, dlen, ACC_RR)):
+                if q["access"] & ACC_RR and (dlen == 0 or self.mr_ok(rkey, va, dlen, ACC_RR, q["pd"])):
                     self.read_resp(qpn, psn, va, dlen, q["msn"])
                 else:
                     self.cnt["drop_dup"] += 1
