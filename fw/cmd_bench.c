@@ -210,7 +210,7 @@ static int setup(struct bench_cfg *c, uint32_t qpn, bool rkey_given, uint32_t rk
         }
     }
     uint32_t acc = c->op == BOP_READ ? ROCE_ACC_LOCAL_WRITE : 0;
-    struct roce_mr *mr = roce_mr_covering(QPX_BUF_BASE, c->size, acc);
+    struct roce_mr *mr = roce_mr_covering(QPX_BUF_BASE, c->size, acc, c->qp->ctx.pd);
     if (!mr) {
         printf("bench: no memory region covers the test buffer 0x%x + 0x%lx%s (listen or connect "
                "registers it)\n",

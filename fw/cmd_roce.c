@@ -75,6 +75,27 @@ static struct roce_qp *our_qp(const char *cmd, uint32_t qpn) {
     return qp;
 }
 
+/* Takes a trailing "--pd N" off argv: 0 with *pd set (left as it was without the option),
+   -1 after saying what was wrong. */
+static int take_pd(const char *cmd, int *argc, char **argv, uint32_t *pd) {
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--pd") != 0) continue;
+        if (i + 2 != *argc) {
+            printf("%s: --pd takes one N and comes last\n", cmd);
+            return -1;
+        }
+        if (con_parse_u32(cmd, "--pd", argv[i + 1], pd) != 0) return -1;
+        if (*pd > ROCE_PD_MAX) {
+            printf("%s: --pd: expected a protection domain 0..%u, got %s\n", cmd, ROCE_PD_MAX,
+                   argv[i + 1]);
+            return -1;
+        }
+        *argc -= 2;
+        return 0;
+    }
+    return 0;
+}
+
 /* ---- qp */
 
 /* Who made the QP; for the CM's, also where its connection stands. */
@@ -88,12 +109,12 @@ static const char *owner_name(const struct roce_qp *q) {
 
 static void qp_line(const struct roce_qp *q) {
     const struct roce_qp_ctx *c = &q->ctx;
-    printf("0x%06lx %-5s 0x%06lx %3lu.%lu.%lu.%lu %5u %4lu 0x%06lx 0x%06lx %s\n",
+    printf("0x%06lx %-5s 0x%06lx %3lu.%lu.%lu.%lu %5u %4lu 0x%06lx 0x%06lx %3u %s\n",
            (unsigned long)q->qpn, roce_qp_state_now(q), (unsigned long)c->remote_qpn,
            (unsigned long)(c->remote_ip >> 24), (unsigned long)(c->remote_ip >> 16 & 0xffu),
            (unsigned long)(c->remote_ip >> 8 & 0xffu), (unsigned long)(c->remote_ip & 0xffu),
            c->udp_sport, (unsigned long)(128u << c->pmtu), (unsigned long)c->sq_psn,
-           (unsigned long)c->rq_psn, owner_name(q));
+           (unsigned long)c->rq_psn, c->pd, owner_name(q));
     if (q->in_error) printf("         why: %s\n", roce_qp_err_reason(q->err_resp, q->err_status));
 }
 
@@ -114,9 +135,10 @@ static void qp_show(const struct roce_qp *q) {
            c->remote_mac[2], c->remote_mac[3], c->remote_mac[4], c->remote_mac[5], c->udp_sport,
            (unsigned long)(128u << c->pmtu));
     printf("  sq_psn 0x%06lx rq_psn 0x%06lx retry_cnt %u rnr_retry %u timeout %u "
-           "min_rnr_timer %u max_rd_atomic %u max_dest_rd_atomic %u access 0x%x\n",
+           "min_rnr_timer %u max_rd_atomic %u max_dest_rd_atomic %u access 0x%x pd %u\n",
            (unsigned long)c->sq_psn, (unsigned long)c->rq_psn, c->retry_cnt, c->rnr_retry,
-           c->timeout, c->min_rnr_timer, c->max_rd_atomic, c->max_dest_rd_atomic, c->access);
+           c->timeout, c->min_rnr_timer, c->max_rd_atomic, c->max_dest_rd_atomic, c->access,
+           c->pd);
     printf("  send completions %lu (%llu bytes), errors %lu; receives posted %lu, "
            "completed %lu, errors %lu\n",
            (unsigned long)q->send_done, (unsigned long long)q->send_bytes,
@@ -132,15 +154,16 @@ static void qp_show(const struct roce_qp *q) {
 }
 
 static int cmd_qp(int argc, char **argv) {
-    uint32_t qpn = 0;
+    uint32_t qpn = 0, pd = 0;
     const char *sub = argc >= 2 ? argv[1] : "";
     bool one = strcmp(sub, "show") == 0 || strcmp(sub, "reset") == 0 ||
                strcmp(sub, "destroy") == 0;
 
     if (argc < 2) {
-        printf("qp: expected create, list, show N, reset N or destroy N\n");
+        printf("qp: expected create [--pd N], list, show N, reset N or destroy N\n");
         return CON_ERR;
     }
+    if (strcmp(sub, "create") == 0 && take_pd("qp create", &argc, argv, &pd) != 0) return CON_ERR;
     if (strcmp(sub, "create") == 0 || strcmp(sub, "list") == 0) {
         if (argc != 2) {
             printf("qp %s: takes no arguments\n", sub);
@@ -160,12 +183,12 @@ static int cmd_qp(int argc, char **argv) {
 
     if (strcmp(sub, "create") == 0) {
         const char *err;
-        struct roce_qp *q = roce_qp_create(ROCE_OWNER_CONSOLE, &err);
+        struct roce_qp *q = roce_qp_create(ROCE_OWNER_CONSOLE, pd, &err);
         if (!q) {
             printf("qp: %s\n", err);
             return CON_ERR;
         }
-        printf("qp 0x%06lx created (INIT)\n", (unsigned long)q->qpn);
+        printf("qp 0x%06lx created (INIT, PD %lu)\n", (unsigned long)q->qpn, (unsigned long)pd);
         return CON_OK;
     }
     if (strcmp(sub, "list") == 0) {
@@ -175,7 +198,7 @@ static int cmd_qp(int argc, char **argv) {
             const struct roce_qp *q = roce_qp_slot(i);
             if (!q->used) continue;
             if (shown++ == 0)
-                printf("qpn      state remote   remote_ip       sport pmtu sq_psn   rq_psn   by\n");
+                printf("qpn      state remote   remote_ip       sport pmtu sq_psn   rq_psn    pd by\n");
             qp_line(q);
         }
         if (!shown) printf("qp: no QPs (qp create, listen or connect make one)\n");
@@ -197,12 +220,14 @@ static int cmd_qp(int argc, char **argv) {
 }
 
 static void qp_help_more(void) {
-    printf("  create: a new QP in INIT (QPNs from 0x11 up, as rxe); list: the QPs made here;\n");
+    printf("  create: a new QP in INIT (QPNs from 0x11 up, as rxe) in protection domain N (default 0;\n");
+    printf("  it uses only MRs of its PD); list: the QPs made here;\n");
     printf("  show N: context and completion counts; reset N: back to RESET (the transport\n");
     printf("  clears its state, the QP stays ours); destroy N: reset and free it.\n");
-    printf("  listen and connect create and program QPs through the exchange.\n");
+    printf("  listen and connect create and program QPs through the exchange, each session in\n");
+    printf("  a protection domain of its own (the lowest no other session holds: 1 when alone).\n");
 }
-CON_COMMAND_MORE(qp, "create|list|show N|reset N|destroy N", "RC queue pairs of the transport",
+CON_COMMAND_MORE(qp, "create [--pd N]|list|show N|reset N|destroy N", "RC queue pairs of the transport",
                  cmd_qp, qp_help_more);
 
 /* ---- mr */
@@ -210,15 +235,16 @@ CON_COMMAND_MORE(qp, "create|list|show N|reset N|destroy N", "RC queue pairs of 
 static int cmd_mr(int argc, char **argv) {
     const char *sub = argc >= 2 ? argv[1] : "";
     uint64_t addr = 0, len = 0;
-    uint32_t access = ROCE_MR_ACCESS_ALL, key = 0;
+    uint32_t access = ROCE_MR_ACCESS_ALL, key = 0, pd = 0;
 
     if (argc < 2) {
-        printf("mr: expected reg ADDR LEN [ACCESS], list or dereg KEY\n");
+        printf("mr: expected reg ADDR LEN [ACCESS] [--pd N], list or dereg KEY\n");
         return CON_ERR;
     }
     if (strcmp(sub, "reg") == 0) {
+        if (take_pd("mr reg", &argc, argv, &pd) != 0) return CON_ERR;
         if (argc < 4 || argc > 5) {
-            printf("mr reg: expected ADDR LEN [ACCESS]\n");
+            printf("mr reg: expected ADDR LEN [ACCESS] [--pd N]\n");
             return CON_ERR;
         }
         if (roce_parse_u64("mr", "ADDR", argv[2], &addr) != 0) return CON_ERR;
@@ -259,22 +285,24 @@ static int cmd_mr(int argc, char **argv) {
 
     if (strcmp(sub, "reg") == 0) {
         const char *err;
-        struct roce_mr *m = roce_mr_reg(addr, len, access, &err);
+        struct roce_mr *m = roce_mr_reg(addr, len, access, pd, &err);
         if (!m) {
             printf("mr: %s\n", err);
             return CON_ERR;
         }
-        printf("mr key 0x%08lx: 0x%llx + 0x%llx access 0x%lx\n", (unsigned long)m->key,
-               (unsigned long long)m->base, (unsigned long long)m->len, (unsigned long)m->access);
+        printf("mr key 0x%08lx: 0x%llx + 0x%llx access 0x%lx pd %lu\n", (unsigned long)m->key,
+               (unsigned long long)m->base, (unsigned long long)m->len, (unsigned long)m->access,
+               (unsigned long)m->pd);
     } else if (strcmp(sub, "list") == 0) {
         int shown = 0;
         for (uint32_t i = 0; roce_mr_slot(i); i++) {
             const struct roce_mr *m = roce_mr_slot(i);
             if (!m->used) continue;
-            if (shown++ == 0) printf("key        base               length             access\n");
-            printf("0x%08lx 0x%016llx 0x%016llx 0x%lx\n", (unsigned long)m->key,
+            if (shown++ == 0)
+                printf("key        base               length             access  pd\n");
+            printf("0x%08lx 0x%016llx 0x%016llx 0x%lx    %3lu\n", (unsigned long)m->key,
                    (unsigned long long)m->base, (unsigned long long)m->len,
-                   (unsigned long)m->access);
+                   (unsigned long)m->access, (unsigned long)m->pd);
         }
         if (!shown) printf("mr: no memory regions\n");
     } else {
@@ -292,8 +320,10 @@ static int cmd_mr(int argc, char **argv) {
 static void mr_help_more(void) {
     printf("  ADDR, LEN: on-board memory bytes (64-bit); ACCESS bits (default 0xf): 0 local\n");
     printf("  write, 1 remote write, 2 remote read, 3 remote atomic. lkey = rkey = KEY.\n");
+    printf("  --pd N: the protection domain 0..255 (default 0): only QPs of that PD may use the\n");
+    printf("  key (a request of another PD's QP: remote access NAK, or IBV_WC_LOC_PROT_ERR locally).\n");
 }
-CON_COMMAND_MORE(mr, "reg ADDR LEN [ACCESS]|list|dereg KEY", "memory regions of the transport",
+CON_COMMAND_MORE(mr, "reg ADDR LEN [ACCESS] [--pd N]|list|dereg KEY", "memory regions of the transport",
                  cmd_mr, mr_help_more);
 
 /* ---- work requests */
@@ -320,10 +350,13 @@ static int run_wr(const char *cmd, struct roce_wr *wr) {
     return wc.status == 0 ? CON_OK : CON_ERR;
 }
 
-/* The lkey of our MR covering [addr, addr+len) with access; 0 for an empty message. */
-static int find_lkey(const char *cmd, uint64_t addr, uint32_t len, uint32_t access,
+/* The lkey of our MR of QP qpn's protection domain covering [addr, addr+len) with access; 0 for
+   an empty message. */
+static int find_lkey(const char *cmd, uint32_t qpn, uint64_t addr, uint32_t len, uint32_t access,
                      uint32_t *lkey) {
-    struct roce_mr *m = roce_mr_covering(addr, len ? len : 1u, access);
+    const struct roce_qp *qp = roce_qp_find(qpn);
+    uint32_t pd = qp ? qp->ctx.pd : 0u; /* a QP not ours: run_wr says so */
+    struct roce_mr *m = roce_mr_covering(addr, len ? len : 1u, access, pd);
     if (m) {
         *lkey = m->key;
         return 0;
@@ -332,8 +365,9 @@ static int find_lkey(const char *cmd, uint64_t addr, uint32_t len, uint32_t acce
         *lkey = 0;
         return 0;
     }
-    printf("%s: no memory region covers 0x%llx + 0x%lx%s (see 'mr list')\n", cmd,
-           (unsigned long long)addr, (unsigned long)len, access ? " with local write" : "");
+    printf("%s: no memory region of PD %lu covers 0x%llx + 0x%lx%s (see 'mr list')\n", cmd,
+           (unsigned long)pd, (unsigned long long)addr, (unsigned long)len,
+           access ? " with local write" : "");
     return -1;
 }
 
@@ -377,7 +411,7 @@ static int cmd_rdma(int argc, char **argv, uint8_t opcode) {
     if (roce_need(cmd) != 0) return CON_ERR;
     wr.opcode = with_imm ? ROCE_WR_WRITE_IMM : opcode;
     uint32_t acc = opcode == ROCE_WR_READ ? ROCE_ACC_LOCAL_WRITE : 0;
-    if (find_lkey(cmd, wr.laddr, wr.len, acc, &wr.lkey) != 0) return CON_ERR;
+    if (find_lkey(cmd, wr.qpn, wr.laddr, wr.len, acc, &wr.lkey) != 0) return CON_ERR;
     return run_wr(cmd, &wr);
 }
 
@@ -415,7 +449,7 @@ static int cmd_send(int argc, char **argv) {
     }
     if (roce_need("send") != 0) return CON_ERR;
     wr.opcode = with_imm ? ROCE_WR_SEND_IMM : ROCE_WR_SEND;
-    if (find_lkey("send", wr.laddr, wr.len, 0, &wr.lkey) != 0) return CON_ERR;
+    if (find_lkey("send", wr.qpn, wr.laddr, wr.len, 0, &wr.lkey) != 0) return CON_ERR;
     return run_wr("send", &wr);
 }
 CON_COMMAND(send, "QPN LADDR LEN [--imm VALUE]",
@@ -439,7 +473,7 @@ static int cmd_recv(int argc, char **argv) {
     struct roce_qp *qp = our_qp("recv", qpn);
     if (!qp) return CON_ERR;
     uint32_t lkey;
-    if (find_lkey("recv", addr, len, ROCE_ACC_LOCAL_WRITE, &lkey) != 0) return CON_ERR;
+    if (find_lkey("recv", qpn, addr, len, ROCE_ACC_LOCAL_WRITE, &lkey) != 0) return CON_ERR;
     const char *err;
     if (roce_post_recv(qp, addr, len, lkey, &err) != 0) {
         printf("recv: %s\n", err);
@@ -490,7 +524,7 @@ static int cmd_atomic(int argc, char **argv) {
     if (roce_need("atomic") != 0) return CON_ERR;
     wr.opcode = cas ? ROCE_WR_CMP_SWAP : ROCE_WR_FETCH_ADD;
     wr.len = 8;
-    if (find_lkey("atomic", wr.laddr, 8, ROCE_ACC_LOCAL_WRITE, &wr.lkey) != 0) return CON_ERR;
+    if (find_lkey("atomic", wr.qpn, wr.laddr, 8, ROCE_ACC_LOCAL_WRITE, &wr.lkey) != 0) return CON_ERR;
     int r = run_wr("atomic", &wr);
     if (r == CON_OK) printf("atomic: the original 8 bytes are at LADDR 0x%llx\n",
                             (unsigned long long)wr.laddr);

@@ -300,10 +300,11 @@ static void on_req(const struct cm_addr *a, const struct cm_msg *m) {
         return;
     }
     memset(c, 0, sizeof *c);
-    c->mr = roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, &err);
+    uint32_t pd = roce_pd_session(&err); /* the connection's own protection domain */
+    c->mr = pd ? roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, pd, &err) : NULL;
     if (c->mr) {
         c->mr_key = c->mr->key;
-        c->qp = roce_qp_create(ROCE_OWNER_CM, &err);
+        c->qp = roce_qp_create(ROCE_OWNER_CM, pd, &err);
     }
     if (!c->mr || !c->qp) {
         printf("cm: REQ from %s: %s: REJ (no QP)\n", b, err);
@@ -685,10 +686,11 @@ int cm_connect(uint32_t peer_ip, uint16_t port, uint8_t mtu, uint8_t tool, const
         return -1;
     }
     memset(c, 0, sizeof *c);
-    c->mr = roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, err);
+    uint32_t pd = roce_pd_session(err); /* the connection's own protection domain */
+    c->mr = pd ? roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, pd, err) : NULL;
     if (c->mr) {
         c->mr_key = c->mr->key;
-        c->qp = roce_qp_create(ROCE_OWNER_CM, err);
+        c->qp = roce_qp_create(ROCE_OWNER_CM, pd, err);
     }
     if (!c->mr || !c->qp) {
         release(c);

@@ -1206,10 +1206,13 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
         release_last();
     }
     if (!o->dry && !o->rdma_cm) { /* perftest -R: RDMA CM makes the QPs and MRs (cm.c) */
-        s.mr = roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, err);
+        /* the session's own protection domain: its QPs and the MR over its buffer */
+        uint32_t pd = roce_pd_session(err);
+        if (!pd) return -1;
+        s.mr = roce_mr_reg(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL, pd, err);
         if (!s.mr) return -1;
         for (uint32_t i = 0; i < s.nqp; i++) {
-            s.qp[i] = roce_qp_create(ROCE_OWNER_QPX, err);
+            s.qp[i] = roce_qp_create(ROCE_OWNER_QPX, pd, err);
             if (!s.qp[i]) goto undo;
             s.me[i].qpn = s.qp[i]->qpn;
             s.me[i].rkey = s.mr->key;

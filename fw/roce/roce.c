@@ -128,7 +128,11 @@ static void take_qp_events(void) {
     }
 }
 
-struct roce_qp *roce_qp_create(uint8_t owner, const char **err) {
+struct roce_qp *roce_qp_create(uint8_t owner, uint32_t pd, const char **err) {
+    if (pd > ROCE_PD_MAX) {
+        *err = "the protection domain is out of range";
+        return NULL;
+    }
     uint32_t qpn = free_qpn();
     if (!qpn) {
         *err = "no free QP (the transport's QPNs are all in use)";
@@ -152,6 +156,7 @@ struct roce_qp *roce_qp_create(uint8_t owner, const char **err) {
     c.max_dest_rd_atomic = (uint8_t)k->max_rd_atomic;
     c.access = ROCE_ACC_REMOTE_WRITE | ROCE_ACC_REMOTE_READ | ROCE_ACC_REMOTE_ATOMIC;
     c.udp_sport = 0xc000;
+    c.pd = (uint8_t)pd;
     roce_qp_modify(qp, &c); /* clears whatever an earlier user left */
     c.state = ROCE_QPS_INIT;
     roce_qp_modify(qp, &c);
@@ -182,7 +187,8 @@ struct roce_mr *roce_mr_slot(uint32_t i) {
     return i < ROCE_MAX_MRS ? &rc.mrs[i] : NULL;
 }
 
-struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, const char **err) {
+struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, uint32_t pd,
+                            const char **err) {
     const struct roce_caps *k = roce_hw_caps();
     struct roce_mr *mr = NULL;
     uint32_t index = 0;
@@ -202,6 +208,10 @@ struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, const 
         *err = "the region is empty or wraps around";
         return NULL;
     }
+    if (pd > ROCE_PD_MAX) {
+        *err = "the protection domain is out of range";
+        return NULL;
+    }
     rc.mr_tag = (rc.mr_tag + 1u) & (0xffffffffu >> k->log2_nmr);
     if (rc.mr_tag == 0) rc.mr_tag = 1;
     mr->used = true;
@@ -210,7 +220,8 @@ struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, const 
     mr->base = base;
     mr->len = len;
     mr->access = access & ROCE_MR_ACCESS_ALL;
-    roce_hw_mr_write(index, mr->key, base, len, mr->access);
+    mr->pd = pd;
+    roce_hw_mr_write(index, mr->key, base, len, mr->access, pd);
     return mr;
 }
 
@@ -219,14 +230,27 @@ void roce_mr_dereg(struct roce_mr *mr) {
     mr->used = false;
 }
 
-struct roce_mr *roce_mr_covering(uint64_t addr, uint64_t len, uint32_t access) {
+struct roce_mr *roce_mr_covering(uint64_t addr, uint64_t len, uint32_t access, uint32_t pd) {
     for (uint32_t i = 0; i < ROCE_MAX_MRS; i++) {
         struct roce_mr *m = &rc.mrs[i];
-        if (m->used && (m->access & access) == access && addr >= m->base &&
+        if (m->used && m->pd == pd && (m->access & access) == access && addr >= m->base &&
             addr - m->base <= m->len && len <= m->len - (addr - m->base))
             return m;
     }
     return NULL;
+}
+
+uint32_t roce_pd_session(const char **err) {
+    for (uint32_t pd = 1; pd <= ROCE_PD_MAX; pd++) {
+        bool taken = false;
+        for (uint32_t q = 0; q < ROCE_MAX_QPS && !taken; q++) {
+            const struct roce_qp *qp = &rc.qps[q];
+            taken = qp->used && qp->owner != ROCE_OWNER_CONSOLE && qp->ctx.pd == pd;
+        }
+        if (!taken) return pd;
+    }
+    *err = "every protection domain is taken by a session";
+    return 0;
 }
 
 /* ---- receive queue */

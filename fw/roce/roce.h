@@ -24,6 +24,9 @@
 #define ROCE_DEFAULT_PMTU 3u /* 1024, rxe's active MTU on a 1500-byte link */
 #define ROCE_MAX_PMTU 5u     /* 4096, the largest IB MTU (the NIC takes 9018-byte frames) */
 #define ROCE_MR_ACCESS_ALL 0xfu
+/* Protection domains (docs/transport.md, "Protection domains"): 0..255. The console's
+   QPs and MRs are in PD 0 unless told otherwise; each exchange session takes its own. */
+#define ROCE_PD_MAX 255u
 
 enum roce_owner { ROCE_OWNER_CONSOLE = 0, ROCE_OWNER_QPX = 1, ROCE_OWNER_CM = 2 };
 
@@ -50,7 +53,7 @@ struct roce_qp {
 
 struct roce_mr {
     bool used;
-    uint32_t index, key, access;
+    uint32_t index, key, access, pd;
     uint64_t base, len;
 };
 
@@ -61,8 +64,9 @@ const char *roce_absent_reason(void);
 /* 0 when the transport exists; else prints "CMD: no RoCE transport (why)" and -1. */
 int roce_need(const char *cmd);
 
-/* A new QP in INIT with the defaults (PMTU 1024, all remote access); NULL + *err when none is free. */
-struct roce_qp *roce_qp_create(uint8_t owner, const char **err);
+/* A new QP in INIT in protection domain pd (0..ROCE_PD_MAX) with the defaults (PMTU 1024, all
+   remote access); NULL + *err when none is free. */
+struct roce_qp *roce_qp_create(uint8_t owner, uint32_t pd, const char **err);
 struct roce_qp *roce_qp_find(uint32_t qpn);
 /* The i-th table slot (used or not; slot i holds QPN i), NULL past the end. */
 struct roce_qp *roce_qp_slot(uint32_t i);
@@ -77,13 +81,20 @@ const char *roce_qp_err_reason(bool resp, uint32_t status);
 /* RESET and free the slot. */
 void roce_qp_destroy(struct roce_qp *qp);
 
-/* Register [base, base+len) with access bits (ROCE_ACC_*): NULL + *err on failure. */
-struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, const char **err);
+/* Register [base, base+len) with access bits (ROCE_ACC_*) in protection domain pd: NULL + *err
+   on failure. */
+struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, uint32_t pd,
+                            const char **err);
 struct roce_mr *roce_mr_find(uint32_t key);
 struct roce_mr *roce_mr_slot(uint32_t i);
 void roce_mr_dereg(struct roce_mr *mr);
-/* An MR of ours that covers [addr, addr+len) with all of access, or NULL. */
-struct roce_mr *roce_mr_covering(uint64_t addr, uint64_t len, uint32_t access);
+/* An MR of ours in protection domain pd that covers [addr, addr+len) with all of access, or NULL. */
+struct roce_mr *roce_mr_covering(uint64_t addr, uint64_t len, uint32_t access, uint32_t pd);
+
+/* A protection domain for a new exchange session: the lowest of 1..ROCE_PD_MAX that no
+   session's QP (owner exchange or RDMA CM) is in (sessions one after another all get PD 1;
+   sessions side by side get one each). 0 + *err when every one is taken. */
+uint32_t roce_pd_session(const char **err);
 
 /*
  * Keep the QP's receive queue filled with WQEs for [addr, addr+len) (all

@@ -81,10 +81,12 @@ void roce_hw_qp_write(uint32_t qpn, const struct roce_qp_ctx *x) {
                                     << ROCE_QP_RD_ATOMIC_MAX_DEST_RD_ATOMIC_SHIFT &
                                 ROCE_QP_RD_ATOMIC_MAX_DEST_RD_ATOMIC_MASK);
     REG32(ROCE_QP_ACCESS) = x->access & 0xeu;
+    REG32(ROCE_QP_PD) = x->pd;
     REG32(ROCE_QP_WRITE) = 1;
 }
 
-void roce_hw_mr_write(uint32_t index, uint32_t key, uint64_t base, uint64_t len, uint32_t access) {
+void roce_hw_mr_write(uint32_t index, uint32_t key, uint64_t base, uint64_t len, uint32_t access,
+                      uint32_t pd) {
     REG32(ROCE_MR_INDEX) = index;
     REG32(ROCE_MR_KEY) = key;
     REG32(ROCE_MR_BASE_LO) = (uint32_t)base;
@@ -92,6 +94,7 @@ void roce_hw_mr_write(uint32_t index, uint32_t key, uint64_t base, uint64_t len,
     REG32(ROCE_MR_LEN_LO) = (uint32_t)len;
     REG32(ROCE_MR_LEN_HI) = (uint32_t)(len >> 32);
     REG32(ROCE_MR_ACCESS) = access & 0xfu;
+    REG32(ROCE_MR_PD) = pd & 0xffu;
     REG32(ROCE_MR_WRITE) = 1;
 }
 
@@ -229,6 +232,7 @@ const struct roce_hw_counter roce_hw_counters[] = {
     CNT("resp_acks_sent", ROCE_RESP_ACKS_SENT), CNT("resp_naks_sent", ROCE_RESP_NAKS_SENT),
     CNT("resp_read_resp_pkts", ROCE_RESP_READ_RESP_PKTS), CNT("resp_atomic_miss", ROCE_RESP_ATOMIC_MISS),
     CNT("resp_dma_err", ROCE_RESP_DMA_ERR),   CNT("resp_nak_pmtu", ROCE_RESP_NAK_PMTU),
+    CNT("resp_nak_pd", ROCE_RESP_NAK_PD),
     CNT("req_packets", ROCE_REQ_PACKETS),
     CNT("req_local_err", ROCE_REQ_LOCAL_ERR), CNT("comp_nak_seq", ROCE_COMP_NAK_SEQ),
     CNT("comp_nak_inv", ROCE_COMP_NAK_INV),   CNT("comp_nak_acc", ROCE_COMP_NAK_ACC),

@@ -55,6 +55,7 @@ struct roce_qp_ctx {
     uint8_t retry_cnt, rnr_retry, timeout, min_rnr_timer;
     uint8_t max_rd_atomic, max_dest_rd_atomic;
     uint8_t access; /* ROCE_ACC_REMOTE_* */
+    uint8_t pd;     /* protection domain: only MRs of this PD serve the QP */
 };
 
 struct roce_wr {
@@ -86,8 +87,9 @@ const struct roce_caps *roce_hw_caps(void);
 /* Stage every field of ctx and commit it to QP qpn (qp_write). */
 void roce_hw_qp_write(uint32_t qpn, const struct roce_qp_ctx *ctx);
 
-/* Store MR row index (valid) or invalidate it. */
-void roce_hw_mr_write(uint32_t index, uint32_t key, uint64_t base, uint64_t len, uint32_t access);
+/* Store MR row index (valid, in protection domain pd) or invalidate it. */
+void roce_hw_mr_write(uint32_t index, uint32_t key, uint64_t base, uint64_t len, uint32_t access,
+                      uint32_t pd);
 void roce_hw_mr_invalidate(uint32_t index);
 
 /* Post a receive WQE; -1 when the transport refused it (queue full: rq_overflow grew). */

@@ -4,8 +4,8 @@
 // a key. One write port (the firmware registers), NRD read ports (one
 // block-RAM copy each): rd_entry is the row of rd_key's index the cycle after
 // rd_en and holds until the next rd_en. The caller checks it with
-// roce_qp_pkg::mr_check (whole key, bounds without overflow, access), so a
-// stale or guessed key never passes.
+// roce_qp_pkg::mr_check (whole key, PD, bounds without overflow, access), so a
+// stale or guessed key, or one of another protection domain, never passes.
 //
 // After rst every row is swept invalid (NMR cycles, init_done low, writes
 // wait).

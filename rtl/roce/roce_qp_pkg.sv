@@ -19,6 +19,11 @@ package roce_qp_pkg;
   localparam int PSN_W = 24;
   localparam int MSN_W = 24;
   localparam int KEY_W = 32;
+  // Protection domain number (docs/transport.md, "Protection domains"): 8 bits
+  // name 256 PDs, one per QP of the default NQP 256 (the firmware gives one to
+  // each session, and a session has at least one QP), and keep the PD compare
+  // within the LUT level of the key compare it is folded into.
+  localparam int PD_W  = 8;
 
   // ------------------------------------------------------------ QP state
   // ibv_qp_state numbering (SQD is not used by this NIC).
@@ -66,20 +71,23 @@ package roce_qp_pkg;
     logic [4:0]  max_rd_atomic;       // as requester, <= 16
     logic [4:0]  max_dest_rd_atomic;  // as responder, <= 16
     logic [3:0]  access;              // ACC_REMOTE_* allowed on this QP
+    logic [7:0]  pd;                  // protection domain: only MRs of this PD serve the QP
   } qp_ctx_t;
-  localparam int QP_CTX_W = 3 + 3 + 24 + 32 + 48 + 16 + 24 + 24 + 3 + 3 + 5 + 5 + 5 + 5 + 4;  // 204
+  localparam int QP_CTX_W = 3 + 3 + 24 + 32 + 48 + 16 + 24 + 24 + 3 + 3 + 5 + 5 + 5 + 5 + 4 + PD_W;  // 212
 
   // -------------------------------------------------------------- MR entry
   // A key is {tag, index}: the low log2(NMR) bits index the table, the whole
-  // key must equal the stored one. lkey == rkey.
+  // key must equal the stored one. lkey == rkey. A QP may use the MR only when
+  // their PDs are equal (the engines fold that into their key compare).
   typedef struct packed {
     logic        valid;
     logic [3:0]  access;              // ACC_*
     logic [31:0] key;
     logic [63:0] base;                // virtual = on-board byte address
     logic [63:0] length;              // bytes
+    logic [7:0]  pd;                  // protection domain
   } mr_entry_t;
-  localparam int MR_ENTRY_W = 1 + 4 + 32 + 64 + 64;  // 165
+  localparam int MR_ENTRY_W = 1 + 4 + 32 + 64 + 64 + PD_W;  // 173
 
   // ----------------------------------------------------------- receive WQE
   typedef struct packed {
@@ -201,27 +209,30 @@ package roce_qp_pkg;
   endfunction
 
   // MR check: 1 when the entry grants `need` (ACC_* bits) for the byte range
-  // [va, va + len) under key `key`. The range must lie in [base, base +
-  // length) with no wrap of any sum; len = 0 needs only a valid, matching,
-  // permitting entry and va inside [base, base + length].
+  // [va, va + len) under key `key` to a QP of protection domain `pd`. The
+  // range must lie in [base, base + length) with no wrap of any sum; len = 0
+  // needs only a valid, matching, permitting entry of that PD and va inside
+  // [base, base + length].
   function automatic logic mr_check(input logic [MR_ENTRY_W-1:0] mr_vec, input logic [31:0] key,
                                     input logic [63:0] va, input logic [31:0] len,
-                                    input logic [3:0] need);
+                                    input logic [3:0] need, input logic [7:0] pd);
     // fields of mr_entry_t by position (Yosys 0.23 takes no struct local here)
     logic        m_valid;
     logic [3:0]  m_access;
     logic [31:0] m_key;
     logic [63:0] m_base, m_length;
+    logic [7:0]  m_pd;
     logic [64:0] off;     // va - base (bit 64: borrow, va < base)
     logic [64:0] room;    // length - off
-    m_valid  = mr_vec[164];
-    m_access = mr_vec[163:160];
-    m_key    = mr_vec[159:128];
-    m_base   = mr_vec[127:64];
-    m_length = mr_vec[63:0];
+    m_valid  = mr_vec[172];
+    m_access = mr_vec[171:168];
+    m_key    = mr_vec[167:136];
+    m_base   = mr_vec[135:72];
+    m_length = mr_vec[71:8];
+    m_pd     = mr_vec[7:0];
     off  = {1'b0, va} - {1'b0, m_base};
     room = {1'b0, m_length} - {1'b0, off[63:0]};
-    mr_check = m_valid && (m_key == key) && ((m_access & need) == need) &&
+    mr_check = m_valid && (m_key == key) && (m_pd == pd) && ((m_access & need) == need) &&
                !off[64] && !room[64] && (room[63:0] >= {32'd0, len});
   endfunction
 

@@ -7,7 +7,8 @@
 //   read the QP's requester state, SQ head, completer state and context;
 //   read the WQE at the send pointer (and its MR at the WQE's first packet:
 //   a local range outside the lkey's region is an EV_LOCERR to the
-//   completer, nothing is sent); cut the next packet: FIRST/MIDDLE exactly
+//   completer, nothing is sent; so is an lkey whose MR belongs to another
+//   protection domain than the QP); cut the next packet: FIRST/MIDDLE exactly
 //   one PMTU, LAST/ONLY the rest, PSN assigned (mod 2^24), AckReq on the
 //   last packet, on READ/atomic and at least every ACKREQ_EVERY packets;
 //   push the header (roce_qp_pkg::qp_tx_hdr_t) and a DMA read command of
@@ -560,16 +561,21 @@ module roce_req #(
   logic [3:0]           mr_need;
   logic                 mr_ok;
   logic [65:0]          mr_sa, mr_sb, mr_sc, mr_s, mr_k;   // base + length - vend, carry-saved
-  (* keep *) logic [10:0] mr_keq;        // key bits 3g .. 3g+2 equal
-  logic [32:0]          mr_k33, wq_k33;
+  // the compared bits: the key above the row index (the row was read with the
+  // lkey's index bits, and roce_transport stores every key's index bits as its
+  // row: they always match) and the PD
+  localparam int KC_G = (32 - MAW + roce_qp_pkg::PD_W + 2) / 3;
+  (* keep *) logic [KC_G-1:0] mr_keq;    // {PD, key tag} bits 3g .. 3g+2 equal
+  logic [3*KC_G-1:0]    mr_kc, wq_kc;
+  // the range tests' signs, each from two half-width chains in parallel (the high
+  // half with and without the low half's carry/borrow) picked by the low half's
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [64:0]          mr_lo;           // only the signs are used
-  logic [65:0]          mr_hi;
+  logic [32:0]          mr_lo_l, mr_lo_h0, mr_lo_h1;   // local_addr - base: low 32, high 32 (+ borrow)
+  logic [33:0]          mr_hi_l;                       // mr_s + mr_k: low 33 bits (+ carry)
+  logic [32:0]          mr_hi_h0, mr_hi_h1;            // high 33 bits
   /* verilator lint_on UNUSEDSIGNAL */
+  logic                 mr_lo_neg, mr_hi_neg;          // local_addr < base; base + length < vend
 
-  logic ackreq_n, win_n, mrbad_n;   // pre_n's flags, each from its own block below
-
-  // The packet's kind: opcode, first/last, payload length, PSNs it takes.
   always_comb begin
     pmtu_b  = roce_qp_pkg::pmtu_bytes(ctx_q.pmtu);
     unique case (pmtu_b)
@@ -611,11 +617,8 @@ module roce_req #(
       default: opc = (wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP) ? roce_pkg::OP_RC_COMPARE_SWAP
                                                                            : roce_pkg::OP_RC_FETCH_ADD;
     endcase
-    ackreq_n = is_rd || is_at || ((is_wr || is_send) && last) || (ws_q.nack >= 8'(ACKREQ_EVERY - 1));
-  end
+    pre_n.ackreq = is_rd || is_at || ((is_wr || is_send) && last) || (ws_q.nack >= 8'(ACKREQ_EVERY - 1));
 
-  // The send window: PSNs outstanding and READs/atomics in flight.
-  always_comb begin
     // After a resend started, ACKs of the first transmission may move una (and
     // rd_done) past where the requester was sent back to: it then sends
     // packets already acknowledged (the responder answers them as
@@ -625,17 +628,14 @@ module roce_req #(
     rd_out = ws_q.rd_sent - (cpub_q.inited ? cpub_q.rd_done : '0);
     if (rd_out[RW-1]) rd_out = '0;
     rd_max = (ctx_q.max_rd_atomic == '0) ? 5'd1 : ctx_q.max_rd_atomic;
-    win_n  = outst < 24'(WINDOW) && (!(is_rd || is_at) || rd_out < RW'(rd_max));
-  end
+    pre_n.win = outst < 24'(WINDOW) && (!(is_rd || is_at) || rd_out < RW'(rd_max));
 
-  // The packet's headers and the commands it gives the DMA engine and the timer.
-  always_comb begin
     th                  = '0;
     th.hdr.bth.opcode   = opc;
     th.hdr.bth.se       = wqe_q.solicited && is_send && last;
     th.hdr.bth.pkey     = 16'hFFFF;
     th.hdr.bth.dqpn     = ctx_q.remote_qpn;
-    th.hdr.bth.ackreq   = ackreq_n;
+    th.hdr.bth.ackreq   = pre_n.ackreq;
     th.hdr.bth.psn      = ws_q.npsn;
     th.hdr.reth.va      = is_rd ? wqe_q.remote_addr + 64'(ws_q.soff) : wqe_q.remote_addr;
     th.hdr.reth.rkey    = wqe_q.rkey;
@@ -662,10 +662,6 @@ module roce_req #(
     tc_n.psn  = ws_q.npsn + num1;         // the packet's last PSN
     tc_n.texp = ctx_q.timeout;
 
-    pre_n.ackreq = ackreq_n;
-    pre_n.win    = win_n;
-    pre_n.mrbad  = mrbad_n;
-    pre_n.ok     = !mrbad_n && win_n;
     pre_n.hd   = hd_n;
     pre_n.dc   = dc_n;
     pre_n.tc   = tc_n;
@@ -680,17 +676,16 @@ module roce_req #(
     // more work: the WQE goes on, or the next one is posted (soff + PMTU of a
     // WQE that goes on is never 0: it stays below the WQE's length)
     pre_n.kick = pre_n.adv || pre_n.sptr != head_q;
-  end
 
-  // The local MR check of a WQE's first packet.
-  always_comb begin
     // local range check of the WQE's first packet: a WRITE/SEND source needs
     // a valid MR (local read is always allowed), a READ/atomic destination
     // needs local write. roce_qp_pkg::mr_check's range test, rewritten with
     // the end of the range from S_WQE: va >= base and va + len <= base + length.
     mr_need = (is_rd || is_at) ? roce_qp_pkg::ACC_LOCAL_WRITE : 4'b0000;
-    // The key compare as a tree (3 bit pairs per LUT, kept apart), the range
-    // tests as carry chains (the sign of a difference).
+    // The key compare as a tree (3 bit pairs per LUT, kept apart), the MR's
+    // PD against the QP's in the same tree (an lkey of another PD fails like
+    // a wrong key: LOC_PROT_ERR) in place of the index bits, the range tests
+    // as carry chains (the sign of a difference) of half the width each.
     // base + length - vend as one carry chain: the three operands (vend
     // negated, the +1 in the carries' free low bit) added carry-save first
     mr_sa   = {2'b0, mr_rd_data.base};
@@ -698,13 +693,20 @@ module roce_req #(
     mr_sc   = ~{1'b0, vend_q};
     mr_s    = mr_sa ^ mr_sb ^ mr_sc;
     mr_k    = {(mr_sa[64:0] & mr_sb[64:0]) | (mr_sa[64:0] & mr_sc[64:0]) | (mr_sb[64:0] & mr_sc[64:0]), 1'b1};
-    mr_k33  = {1'b0, mr_rd_data.key};
-    wq_k33  = {1'b0, wqe_q.lkey};
-    for (int g = 0; g < 11; g++) mr_keq[g] = mr_k33[3*g +: 3] == wq_k33[3*g +: 3];
-    mr_lo   = {1'b0, wqe_q.local_addr} - {1'b0, mr_rd_data.base};    // [64]: local_addr < base
-    mr_hi   = mr_s + mr_k;                                             // [65]: base + length < vend
-    mr_ok   = mr_rd_data.valid && &mr_keq && (mr_rd_data.access & mr_need) == mr_need && !mr_lo[64] && !mr_hi[65];
-    mrbad_n = mrchk_q && !mr_ok;
+    mr_kc   = (3*KC_G)'({mr_rd_data.pd, mr_rd_data.key[31:MAW]});
+    wq_kc   = (3*KC_G)'({ctx_q.pd, wqe_q.lkey[31:MAW]});
+    for (int g = 0; g < KC_G; g++) mr_keq[g] = mr_kc[3*g +: 3] == wq_kc[3*g +: 3];
+    mr_lo_l   = {1'b0, wqe_q.local_addr[31:0]} - {1'b0, mr_rd_data.base[31:0]};
+    mr_lo_h0  = {1'b0, wqe_q.local_addr[63:32]} - {1'b0, mr_rd_data.base[63:32]};
+    mr_lo_h1  = {1'b0, wqe_q.local_addr[63:32]} + {1'b1, ~mr_rd_data.base[63:32]};   // - base - 1
+    mr_lo_neg = mr_lo_l[32] ? mr_lo_h1[32] : mr_lo_h0[32];
+    mr_hi_l   = {1'b0, mr_s[32:0]} + {1'b0, mr_k[32:0]};
+    mr_hi_h0  = mr_s[65:33] + mr_k[65:33];
+    mr_hi_h1  = mr_s[65:33] + mr_k[65:33] + 33'd1;
+    mr_hi_neg = mr_hi_l[33] ? mr_hi_h1[32] : mr_hi_h0[32];
+    mr_ok   = mr_rd_data.valid && &mr_keq && (mr_rd_data.access & mr_need) == mr_need && !mr_lo_neg && !mr_hi_neg;
+    pre_n.mrbad = mrchk_q && !mr_ok;
+    pre_n.ok    = !pre_n.mrbad && pre_n.win;
   end
 
   // ------------------------------------------------------------ the turn
@@ -908,10 +910,35 @@ module roce_req #(
   (* keep *) roce_req_pkg::rcmd_t cmd_f;
   (* keep *) logic pkt_go;
   logic            pkt_push;
-
-  // The turn's RAM reads (from registers: S_RD, S_LD, S_EVAL, S_WQE) and the
-  // packet's pushes (pkt_push below).
   always_comb begin
+    st_d        = st_q;
+    init_d      = init_q;
+    q_f         = q_q;
+    is_cmd_f    = is_cmd_q;
+    cmd_f       = cmd_q;
+    ws_d        = ws_q;
+    head_d      = head_q;
+    cpub_d      = cpub_q;
+    ctx_d       = ctx_q;
+    wqe_d       = wqe_q;
+    rem_d       = rem_q;
+    remm1_d     = remm1_q;
+    rnz_d       = rnz_q;
+    npsn1_d     = npsn1_q;
+    vend_d      = vend_q;
+    mrchk_d     = mrchk_q;
+    rekick_d    = rekick_q;
+    cnt_pkt_d   = cnt_pkt_q;
+    cnt_lerr_d  = cnt_lerr_q;
+
+    rq_ready    = 1'b0;
+    cm_ready_f  = 1'b0;
+    rf_pop_f    = 1'b0;
+    self_kick_f = 1'b0;
+    sr_we       = 1'b0;
+    sr_waddr    = q_q;
+    sr_wdata    = ws_q;
+    // the turn's reads, from registers (S_RD)
     sr_re       = st_q == S_RD;
     head_rd_en  = st_q == S_RD;
     cpub_rd_en  = st_q == S_RD;
@@ -926,137 +953,32 @@ module roce_req #(
     // is looked at when mrchk)
     mr_rd_en    = st_q == S_WQE;
     mr_rd_key   = wqe_q.lkey;
+    ev_push     = 1'b0;
+    ev_in       = '0;
+    ev_in.qpn   = 24'(q_q);
+    // (the packet's pushes: pkt_push below)
     tc_push     = pkt_push && pre_q.ackreq;
     dc_push     = pkt_push && pre_q.dcp;
     hd_push     = pkt_push;
-  end
+    ws          = ws_q;
 
-  // S_WQE: the WQE's remaining length, its first PSN after this one, the end
-  // of its local range and whether its MR is checked at this packet.
-  always_comb begin
-    rem_d       = rem_q;
-    remm1_d     = remm1_q;
-    rnz_d       = rnz_q;
-    npsn1_d     = npsn1_q;
-    vend_d      = vend_q;
-    mrchk_d     = mrchk_q;
-    if (st_q == S_WQE) begin
-      rem_d   = wqe_q.length - ws_q.soff;
-      remm1_d = wqe_q.length + ~ws_q.soff;
-      rnz_d   = wqe_q.length != ws_q.soff;
-      npsn1_d = ws_q.npsn + 24'd1;
-      // the end of the local range: an atomic's 8 bytes, else the WQE's length
-      vend_d  = {1'b0, wqe_q.local_addr} +
-                ((wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
-                  wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD) ? 65'd8 : 65'(wqe_q.length));
-      // the MR is checked at the first packet of a WQE with a local range
-      mrchk_d = ws_q.soff == '0 && (wqe_q.length != '0 ||
-                                    wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
-                                    wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD);
-    end
-  end
-
-  // S_PKT: the QP's send state after the packet prepared in S_PRE.
-  always_comb begin
-    ws = ws_q;
-    if (pre_q.adv) begin
-      ws.soff = pre_q.soff;
-    end else begin
-      ws.soff = '0;
-      ws.sptr = pre_q.sptr;
-    end
-    ws.npsn = pre_q.npsn;
-    if (roce_req_pkg::psn_lt(ws_q.maxpsn, pre_q.npsn)) ws.maxpsn = pre_q.npsn;
-    if (pre_q.rdat) ws.rd_sent = ws_q.rd_sent + RW'(1);
-    ws.nack = pre_q.ackreq ? 8'd0 : ws_q.nack + 8'd1;
-  end
-
-  // The turn's reads, latched: the SQ head, completer state and context in
-  // S_LD, the WQE in S_EVAL (read in S_LD; a repeated S_EVAL's read in S_EVAL,
-  // which sends nothing) or in S_WQF (read in S_EVAL at ld_q.wa).
-  always_comb begin
-    head_d = (st_q == S_LD) ? head_rd_data : head_q;
-    cpub_d = (st_q == S_LD) ? cpub_rd_data : cpub_q;
-    ctx_d  = (st_q == S_LD) ? ctx_rd_data : ctx_q;
-    wqe_d  = (st_q == S_EVAL || st_q == S_WQF) ? wqe_rd_data : wqe_q;
-  end
-
-  // The completer's events of a turn: S_EVAL's (flushes, local errors found
-  // at the turn's start) and S_PKT's local protection error (the MR check).
-  always_comb begin
-    ev_push    = 1'b0;
-    ev_in      = '0;
-    ev_in.qpn  = 24'(q_q);
-    cnt_lerr_d = cnt_lerr_q;
-    if (st_q == S_EVAL) begin
-      ev_push      = ev_evw && ev_in_ready;
-      ev_in.kind   = ev_kind;
-      ev_in.ptr    = ev_ptr;
-      ev_in.status = ev_status;
-      if (ld_q.k_nsev && !ld_q.k_nsfl && ev_in_ready) cnt_lerr_d = cnt_lerr_q + 32'd1;
-    end else if (st_q == S_PKT && pre_q.mrbad) begin
-      ev_in.kind   = roce_req_pkg::EV_LOCERR;
-      ev_in.ptr    = ws_q.sptr;
-      ev_in.status = roce_qp_pkg::WC_LOC_PROT_ERR;
-      if (ev_in_ready) begin
-        ev_push    = 1'b1;
-        cnt_lerr_d = cnt_lerr_q + 32'd1;
-      end
-    end
-  end
-
-  // The send state RAM's writes: cleared at reset (S_INIT) and by a QP
-  // reset (rq, while idle), the turn's new state in S_WB, or in S_PKT when the
-  // packet goes (S_WB's work in that cycle: one cycle less per packet).
-  always_comb begin
-    sr_we    = 1'b0;
-    sr_waddr = q_q;
-    sr_wdata = ws_q;
     unique case (st_q)
       S_INIT: begin
         sr_we    = 1'b1;
         sr_waddr = init_q;
         sr_wdata = '0;
-      end
-      S_IDLE: begin
-        sr_we    = rq_valid && rq_qpn[23:QAW] == '0;
-        sr_waddr = rq_qpn[QAW-1:0];
-        sr_wdata = '0;
-      end
-      S_PKT: begin
-        sr_we    = !pre_q.mrbad && pkt_go;
-        sr_wdata = ws;
-      end
-      S_WB: sr_we = 1'b1;
-      default: ;
-    endcase
-  end
-
-  // The FSM: the turn's QP and state.
-  always_comb begin
-    st_d        = st_q;
-    init_d      = init_q;
-    q_f         = q_q;
-    is_cmd_f    = is_cmd_q;
-    cmd_f       = cmd_q;
-    ws_d        = ws_q;
-    rekick_d    = rekick_q;
-    cnt_pkt_d   = cnt_pkt_q;
-
-    rq_ready    = 1'b0;
-    cm_ready_f  = 1'b0;
-    rf_pop_f    = 1'b0;
-    self_kick_f = 1'b0;
-
-    unique case (st_q)
-      S_INIT: begin
         init_d   = init_q + QAW'(1);
         if (init_q == QAW'(NQP - 1)) st_d = S_IDLE;
       end
 
       S_IDLE: begin
         rekick_d = 1'b0;
-        rq_ready = rq_valid;
+        if (rq_valid) begin
+          rq_ready = 1'b1;
+          sr_we    = rq_qpn[23:QAW] == '0;
+          sr_waddr = rq_qpn[QAW-1:0];
+          sr_wdata = '0;
+        end
         cm_ready_f = nt_cmd;
         rf_pop_f   = nt_pop;
         if (nt_cmd) cmd_f = cm;
@@ -1072,31 +994,82 @@ module roce_req #(
 
       S_LD: begin
         ws_d   = sr_rdata;
+        head_d = head_rd_data;
+        cpub_d = cpub_rd_data;
+        ctx_d  = ctx_rd_data;
         st_d   = S_EVAL;
       end
 
       S_EVAL: begin
         st_d     = ev_st;
         ws_d     = ev_ws;
+        wqe_d    = wqe_rd_data;   // read in S_LD (a repeated S_EVAL: in S_EVAL; sends nothing)
+        ev_push  = ev_evw && ev_in_ready;
+        ev_in.kind   = ev_kind;
+        ev_in.ptr    = ev_ptr;
+        ev_in.status = ev_status;
+        if (ld_q.k_nsev && !ld_q.k_nsfl && ev_in_ready) cnt_lerr_d = cnt_lerr_q + 32'd1;
         if (ld_q.k_rew) rekick_d = cmd_q.kind == roce_req_pkg::RC_RETRY;
       end
 
-      S_WQF: st_d = S_WQE;
+      S_WQF: begin
+        wqe_d = wqe_rd_data;      // read in S_EVAL at ld_q.wa
+        st_d  = S_WQE;
+      end
 
-      S_WQE: st_d = S_PRE;   // (its reads: the block above)
+      S_WQE: begin
+        rem_d   = wqe_q.length - ws_q.soff;
+        remm1_d = wqe_q.length + ~ws_q.soff;
+        rnz_d   = wqe_q.length != ws_q.soff;
+        npsn1_d = ws_q.npsn + 24'd1;
+        // the end of the local range: an atomic's 8 bytes, else the WQE's length
+        vend_d  = {1'b0, wqe_q.local_addr} +
+                  ((wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
+                    wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD) ? 65'd8 : 65'(wqe_q.length));
+        // the MR is checked at the first packet of a WQE with a local range
+        mrchk_d = ws_q.soff == '0 && (wqe_q.length != '0 ||
+                                      wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
+                                      wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD);
+        st_d    = S_PRE;
+      end
 
       S_PRE: st_d = S_PKT;
 
       S_PKT: begin
         st_d = pkt_st;
-        if (!pre_q.mrbad && pkt_go) begin   // (an MR failure: its event above)
+        if (pre_q.mrbad) begin
+          ev_in.kind   = roce_req_pkg::EV_LOCERR;
+          ev_in.ptr    = ws_q.sptr;
+          ev_in.status = roce_qp_pkg::WC_LOC_PROT_ERR;
+          if (ev_in_ready) begin
+            ev_push    = 1'b1;
+            cnt_lerr_d = cnt_lerr_q + 32'd1;
+          end
+        end else if (pkt_go) begin
           cnt_pkt_d = cnt_pkt_q + 32'd1;
+          if (pre_q.adv) begin
+            ws.soff = pre_q.soff;
+          end else begin
+            ws.soff = '0;
+            ws.sptr = pre_q.sptr;
+          end
+          ws.npsn = pre_q.npsn;
+          if (roce_req_pkg::psn_lt(ws_q.maxpsn, pre_q.npsn)) ws.maxpsn = pre_q.npsn;
+          if (pre_q.rdat) ws.rd_sent = ws_q.rd_sent + RW'(1);
+          ws.nack  = pre_q.ackreq ? 8'd0 : ws_q.nack + 8'd1;
           ws_d     = ws;
-          // (S_WB's write in this cycle; the turn's end: pkt_push below)
+          // S_WB's work in this cycle (one cycle less per packet)
+          sr_we     = 1'b1;
+          sr_waddr  = q_q;
+          sr_wdata  = ws;
+          // (the turn's end: pkt_push below)
         end
       end
 
       S_WB: begin
+        sr_we       = 1'b1;
+        sr_waddr    = q_q;
+        sr_wdata    = ws_q;
         rekick_d    = 1'b0;
         self_kick_f = et_kick;
         cm_ready_f  = et_cmd;

@@ -133,6 +133,7 @@ module roce_resp #(
   output logic [31:0]                      cnt_rx_atomic,    // atomic requests executed
   output logic [31:0]                      cnt_rx_send,      // SEND request messages executed
   output logic [31:0]                      cnt_nak_pmtu,     // of cnt_nak_inv: payload longer than the path MTU
+  output logic [31:0]                      cnt_nak_pd,       // of cnt_nak_acc + cnt_nak_op: the MR belongs to another PD
   // the responder moved a QP to ERROR after a fatal NAK (roce_resp_check: a
   // registered pulse, the QPN and the NAK's ibv_wc_status)
   output logic                             err_valid,
@@ -140,7 +141,7 @@ module roce_resp #(
   output logic [4:0]                       err_status
 );
   localparam int PW   = $clog2(RQ_DEPTH) + 1;
-  localparam int NCNT = 25;
+  localparam int NCNT = 26;
 
   // ---- receive queues
   logic                rq_lk_en, rq_lk_valid, rq_cons_en, post_err;
@@ -174,7 +175,7 @@ module roce_resp #(
     .inc_drop_dup(inc[4]), .inc_drop_reset(inc[5]), .inc_dup(inc[6]), .inc_nak_seq(inc[7]),
     .inc_nak_inv(inc[8]), .inc_nak_acc(inc[9]), .inc_nak_op(inc[10]), .inc_rnr(inc[11]), .inc_ok(inc[12]),
     .inc_rx_write(inc[20]), .inc_rx_read(inc[21]), .inc_rx_atomic(inc[22]), .inc_rx_send(inc[23]),
-    .inc_nak_pmtu(inc[24]),
+    .inc_nak_pmtu(inc[24]), .inc_nak_pd(inc[25]),
     .err_valid, .err_qpn, .err_status);
 
   // ---- payload: FIFO, then to DMA or discarded, one packet per action
@@ -290,6 +291,7 @@ module roce_resp #(
   assign cnt_rx_atomic   = cnt_q[22];
   assign cnt_rx_send     = cnt_q[23];
   assign cnt_nak_pmtu    = cnt_q[24];
+  assign cnt_nak_pd      = cnt_q[25];
 
 `ifndef SYNTHESIS
   // handshake rules on the outputs: valid holds until ready, data stable

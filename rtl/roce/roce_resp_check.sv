@@ -15,8 +15,8 @@
 //           (kinds, lengths against each PMTU, READ packet counts, the MR
 //           check's byte range) are registered from h_q every cycle.
 //   C_RD1   rows arrive: registered (dynamic state of an unused row replaced
-//           by its initial value, the MR row's key compared with mr_key_q,
-//           its base + length summed)
+//           by its initial value, the MR row's key compared with mr_key_q and
+//           its PD with the QP context's in one compare, base + length summed)
 //   C_WQE   (SEND only) wait for the receive WQE; its lkey into mr_key_q
 //   C_MR    (SEND only) MR read of the WQE's lkey
 //   C_MR1   (SEND only) MR row arrives: registered as in C_RD1
@@ -130,6 +130,9 @@ module roce_resp_check #(
   output logic                         inc_rx_send,
   // invalid request NAKs whose packet carried more payload than the QP's path MTU
   output logic                         inc_nak_pmtu,
+  // remote access / operational NAKs whose MR (the rkey's, or a SEND's
+  // receive WQE lkey's) matched its key but belongs to another protection domain
+  output logic                         inc_nak_pd,
   // the responder moved a QP to ERROR (a fatal NAK was sent, IBA 9.9.3):
   // a registered pulse, two cycles after the NAK's C_EXEC; err_status is the
   // ibv_wc_status of the NAK's kind (REM_INV_REQ_ERR, REM_ACCESS_ERR, REM_OP_ERR)
@@ -215,9 +218,9 @@ module roce_resp_check #(
     check_length = is_read ? rd_len_ok : ok;
   endfunction
 
-  // MR row against key, access and the byte range [va, end) (rxe:
-  // check_rkey; roce_qp_pkg::mr_check with the key compared and base +
-  // length summed a stage ahead): va >= base and end <= base + length, no
+  // MR row against key, PD, access and the byte range [va, end) (rxe:
+  // check_rkey; roce_qp_pkg::mr_check with the key and the PD compared and
+  // base + length summed a stage ahead: key_ok is both): va >= base and end <= base + length, no
   // sum wraps (65 bits)
   function automatic logic check_rkey(input logic m_valid, input logic key_ok,
                                       input logic [3:0] m_access, input logic [63:0] m_base,
@@ -463,7 +466,8 @@ module roce_resp_check #(
     logic [15:0] udp_sport;
     logic        m_valid;
     logic [3:0]  m_access;
-    logic        m_key_ok;              // the row's key is the one it was read with (mr_key_q)
+    logic        m_key_ok;              // the row's key is the one it was read with (mr_key_q), its PD the QP's
+    logic        m_pd_bad;              // valid, the key matches, the PD does not (counted)
     logic [63:0] m_base;
     logic [64:0] m_lim;                 // base + length
   } rows_t;
@@ -490,7 +494,9 @@ module roce_resp_check #(
     end
     rw_d.m_valid  = mr_rd.valid;
     rw_d.m_access = mr_rd.access;
-    rw_d.m_key_ok = mr_rd.key == mr_key_q;
+    // key and PD in one compare tree (40 bits: as many levels as the key's 32)
+    rw_d.m_key_ok = {mr_rd.key, mr_rd.pd} == {mr_key_q, ctx_rd.pd};
+    rw_d.m_pd_bad = mr_rd.valid && mr_rd.key == mr_key_q && mr_rd.pd != ctx_rd.pd;
     rw_d.m_base   = mr_rd.base;
     rw_d.m_lim    = {1'b0, mr_rd.base} + {1'b0, mr_rd.length};
   end
@@ -800,20 +806,21 @@ module roce_resp_check #(
   // registered first, so the counters' decode adds no level to C_EXEC's paths).
   // The kind of the header in C_EXEC is latched in C_SEL: a header taken while
   // C_EXEC waits for room replaces h_q.
-  logic [4:0]  mk_q, mk_d;   // {payload > PMTU, send, atomic, read, write message start}
+  logic [5:0]  mk_q, mk_d;   // {MR of another PD, payload > PMTU, send, atomic, read, write message start}
   logic        fkx_q;        // fk_q of the header that fired
   logic [QW-1:0] qx2_q;      // qpn_x_q a cycle ago (the QPN of the header that fired)
   logic        erv_q, erv_d;
   logic [QW-1:0] erq_q;
   logic [4:0]  ers_q, ers_d;
-  logic [4:0]  mkx_q;        // mk_q of the header that fired
+  logic [5:0]  mkx_q;        // mk_q of the header that fired
   logic        exf_q, drf_q; // exec_fire, drop_fire a cycle ago
   verdict_e    vx_q;         // v_q a cycle ago
-  logic [17:0] inc_q, inc_d;
+  logic [18:0] inc_q, inc_d;
   always_comb begin
     mk_d = mk_q;
     // payload > PMTU: the length check's own facts (hf_q.le, the QP's PMTU index)
-    if (st_q == C_SEL) mk_d = {!hf_q.read && !hf_q.le[rw_q.pi], hf_q.send && first_q, hf_q.atomic, hf_q.read, hf_q.write && first_q};
+    if (st_q == C_SEL) mk_d = {rw_q.m_pd_bad, !hf_q.read && !hf_q.le[rw_q.pi], hf_q.send && first_q, hf_q.atomic,
+                               hf_q.read, hf_q.write && first_q};
     fk_d  = (st_q == C_SEL) ? c_fatal : fk_q;
     erv_d = exf_q && fkx_q;
     unique case (vx_q)
@@ -823,6 +830,7 @@ module roce_resp_check #(
     endcase
     for (int i = 0; i < 4; i++) inc_d[13+i] = exf_q && vx_q == V_EXEC && mkx_q[i];
     inc_d[17] = exf_q && vx_q == V_NAK_INV && mkx_q[4];
+    inc_d[18] = exf_q && (vx_q == V_NAK_ACC || vx_q == V_NAK_OP) && mkx_q[5];
     inc_d[0]  = exf_q && vx_q == V_DROP_QPN;
     inc_d[1]  = exf_q && vx_q == V_DROP_STATE;
     inc_d[2]  = exf_q && vx_q == V_DROP_OP;
@@ -858,7 +866,7 @@ module roce_resp_check #(
   assign err_valid  = erv_q;
   assign err_qpn    = erq_q;
   assign err_status = ers_q;
-  assign {inc_nak_pmtu, inc_rx_send, inc_rx_atomic, inc_rx_read, inc_rx_write,
+  assign {inc_nak_pd, inc_nak_pmtu, inc_rx_send, inc_rx_atomic, inc_rx_read, inc_rx_write,
           inc_ok, inc_rnr, inc_nak_op, inc_nak_acc, inc_nak_inv, inc_nak_seq, inc_dup,
           inc_drop_reset, inc_drop_dup, inc_drop_oos, inc_drop_opcode, inc_drop_state, inc_drop_qpn} = inc_q;
 

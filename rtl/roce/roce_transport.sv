@@ -115,10 +115,12 @@ module roce_transport #(
   logic [15:0] qp_remote_mac_hi, qp_udp_sport, qp_timers;
   logic [9:0]  qp_rd_atomic;
   logic [3:0]  qp_access;
+  logic [7:0]  qp_pd;
   logic        qp_write_wdata, qp_write_we;
   logic [15:0] mr_index;
   logic [31:0] mr_key, mr_base_lo, mr_base_hi, mr_len_lo, mr_len_hi;
   logic [3:0]  mr_access;
+  logic [7:0]  mr_pd;
   logic        mr_write_wdata, mr_write_we;
   logic [23:0] rq_qpn;
   logic [31:0] rq_addr_lo, rq_addr_hi, rq_len, rq_lkey, rq_wr_id_lo, rq_wr_id_hi;
@@ -156,7 +158,7 @@ module roce_transport #(
   logic [31:0] q_pkt, q_locerr;
   logic [31:0] p_retry, p_timeout, p_rnr, p_nak_seq, p_nak_inv, p_nak_acc, p_nak_op, p_implicit, p_drop;
   logic [31:0] s_post_cnt, s_reject_cnt;
-  logic [31:0] r_rx_write, r_rx_read, r_rx_atomic, r_rx_send, r_nak_pmtu;
+  logic [31:0] r_rx_write, r_rx_read, r_rx_atomic, r_rx_send, r_nak_pmtu, r_nak_pd;
   // byte counters (below)
   /* verilator lint_off UNUSEDSIGNAL */
   roce_pkg::tx_hdr_t mx_roce;  // its pay_len only
@@ -216,6 +218,7 @@ module roce_transport #(
     .qp_write_wdata    (qp_write_wdata),
     .qp_write_we       (qp_write_we),
     .qp_hw_state_i     (qp_hw_state),
+    .qp_pd_q           (qp_pd),
     .mr_index_q        (mr_index),
     .mr_key_q          (mr_key),
     .mr_base_lo_q      (mr_base_lo),
@@ -225,6 +228,7 @@ module roce_transport #(
     .mr_access_q       (mr_access),
     .mr_write_wdata    (mr_write_wdata),
     .mr_write_we       (mr_write_we),
+    .mr_pd_q           (mr_pd),
     .rq_qpn_q          (rq_qpn),
     .rq_addr_lo_q      (rq_addr_lo),
     .rq_addr_hi_q      (rq_addr_hi),
@@ -310,6 +314,7 @@ module roce_transport #(
     .tx_bytes_lo_i         (bytes_q[1][31:0]),
     .tx_bytes_lo_re        (bytes_lo_re[1]),
     .tx_bytes_hi_i         (bytes_hi_q[1]),
+    .resp_nak_pd_i         (r_nak_pd),
     .gen_opcode_q      (gen_opcode),
     .gen_qpn_q         (gen_qpn),
     .gen_nqp_q         (gen_nqp),
@@ -381,7 +386,7 @@ module roce_transport #(
   assign ctx_w = {qp_state, qp_pmtu, qp_remote_qpn, qp_remote_ip, qp_remote_mac_hi, qp_remote_mac_lo,
                   qp_udp_sport, qp_sq_psn, qp_rq_psn,
                   qp_timers[2:0], qp_timers[5:3], qp_timers[10:6], qp_timers[15:11],   // retry, rnr_retry,
-                  qp_rd_atomic[4:0], qp_rd_atomic[9:5], qp_access};                    // timeout, min_rnr
+                  qp_rd_atomic[4:0], qp_rd_atomic[9:5], qp_access, qp_pd};             // timeout, min_rnr
 
   // a commit waits while the table is busy (the reset sweep): it is never lost
   always_comb begin
@@ -541,7 +546,10 @@ module roce_transport #(
   logic [31:0]            mr_rk_resp, mr_rk_req;
   logic                   mr_valid_q, mr_valid_d;   // the commit's valid bit, held while it waits
   assign mr_valid_d = mr_write_we ? mr_write_wdata : mr_valid_q;
-  assign mr_w = {mr_valid_q, mr_access, mr_key, {mr_base_hi, mr_base_lo}, {mr_len_hi, mr_len_lo}};
+  // the key's index bits are the row's (a key reads only the row of its index bits, so
+  // roce_req compares the bits above them only)
+  assign mr_w = {mr_valid_q, mr_access, mr_key[31:MW], mr_index[MW-1:0], {mr_base_hi, mr_base_lo},
+                 {mr_len_hi, mr_len_lo}, mr_pd};
 
   roce_mr_table #(.NMR(NMR), .NRD(2)) u_mrt (
     .clk, .rst,
@@ -680,7 +688,7 @@ module roce_transport #(
     .cnt_nak_tx(r_nak_tx), .cnt_rd_pkt(r_rd_pkt), .cnt_atomic(r_atomic), .cnt_atomic_miss(r_atomic_miss),
     .cnt_dma_err(r_dma_err), .cnt_post_err(r_post_err),
     .cnt_rx_write(r_rx_write), .cnt_rx_read(r_rx_read), .cnt_rx_atomic(r_rx_atomic), .cnt_rx_send(r_rx_send),
-    .cnt_nak_pmtu(r_nak_pmtu),
+    .cnt_nak_pmtu(r_nak_pmtu), .cnt_nak_pd(r_nak_pd),
     .err_valid(rs_err_v), .err_qpn(rs_err_qpn), .err_status(rs_err_st)
   );
 
@@ -954,7 +962,8 @@ module roce_transport #(
   logic unused;
   always_comb begin
     cnt_tx_pkts_d = cnt_tx_pkts_q + 32'(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast);
-    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW]};
+    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
+               mr_key[MW-1:0]};   // the row index stands for the key's index bits
   end
 
   always_ff @(posedge clk) begin

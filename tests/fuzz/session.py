@@ -18,6 +18,10 @@ B_BASE, B_LEN = 0x4020000, 0x1000   # MR B: local write + remote read only
 GUARD_HI = 0x4030000           # the pattern runs up to here; only MR A may change
 D_BASE, D_LEN = 0x4040000, 0x10000  # MR D: local write only (a READ's destination)
 C_BASE, C_LEN = 0x4060000, 0x1000   # MR E: a fresh QP's WRITE + READ (every access)
+# the protection domain of the exchange's QP and so of the MRs above (docs/transport.md
+# "Protection domains"): a session takes the lowest PD no other live session holds, and
+# every exchange here is the only one (a new listen releases the last)
+SESSION_PD = 1
 
 OPC = {"SEND_ONLY": 0x04, "SEND_ONLY_IMM": 0x05, "WRITE_FIRST": 0x06, "WRITE_MIDDLE": 0x07,
        "WRITE_LAST": 0x08, "WRITE_ONLY": 0x0A, "WRITE_ONLY_IMM": 0x0B, "READ_REQ": 0x0C,
@@ -26,7 +30,7 @@ OPC = {"SEND_ONLY": 0x04, "SEND_ONLY_IMM": 0x05, "WRITE_FIRST": 0x06, "WRITE_MID
 
 
 def mr_reg(p, base, length, access):
-    out = p.cmd(f"mr reg {base:#x} {length:#x} {access:#x}")
+    out = p.cmd(f"mr reg {base:#x} {length:#x} {access:#x} --pd {SESSION_PD}")
     m = re.search(r"mr key (0x[0-9a-f]+):", out)
     check_true(f"mr reg {base:#x}", m is not None, "mr key 0x...", out)
     return int(m.group(1), 16)
@@ -54,6 +58,9 @@ def exchange(p, peer_qpn, peer_psn, tcp_port):
              "the NIC's ACK of our FIN")
     out = p.sim.upto_prompt("the exchange")
     check_true("the exchange ends with the QP in RTS", f"QP {qpn:#x} RTS" in out, f"QP {qpn:#x} RTS", out)
+    out = p.cmd(f"qp show {qpn:#x}")
+    check_true(f"the exchange's QP in PD {SESSION_PD} (the MRs' PD)", f" pd {SESSION_PD}\n" in out.replace("\r", ""),
+               f"... pd {SESSION_PD}", out)
     return qpn, psn
 
 

@@ -12,7 +12,9 @@ fail); bench's tables parsed and bounded (0 < BW average <= BW peak < the
 wire's 100 Gb/s, latencies ordered); Ctrl-C and a peer that stopped answering
 end a bench run within its bounds.
 
-args_bench: every wrong input of the new console command, exact messages.
+args_bench_and_pd: every wrong input of bench, exact messages; then protection domains on the
+console: qp create / mr reg --pd checked and shown (qp show, qp list, mr list), a work request
+finds an lkey of its QP's PD only.
 
 peer_*: one NIC with the transport, a Scapy TCP peer on its --eth0 udp port
 (tests/qpx/test_qpx_console.py's Tcp): an exchange the peer abandons halfway,
@@ -304,6 +306,8 @@ def case_pair_qp_error_console():
                 rf"  in ERROR since the transport said so \(context written as RTS\): IBV_WC_REM_ACCESS_ERR, "
                 rf"as requester; 'qp reset' or a new exchange brings it back\n")
         check_true("qp show: ERROR and why", re.search(show, out) is not None, show, out)
+        check_true("qp show: the session's own PD (1: the only session)", re.search(r" pd 1\n", out) is not None,
+                   "... pd 1", out)
         # the responder NIC: its QP entered ERROR when it sent the NAK
         got = b.wait_for(rf"roce: QP 0x{qpn:06x} entered ERROR: responder sent NAK remote access error "
                          rf"\(as responder\)", 60)
@@ -329,8 +333,12 @@ def case_pair_qp_error_console():
         rkey = key_of(b)
         moved(a, b, lambda: wr(a, f"write {qpn2:#x} {x:#x} {x:#x} {rkey:#x} 0x1000", "write", 4096), x, 0x1000, 111)
         out = cmd(a, "qp list")
-        check_true("the new QP is RTS", re.search(rf"^0x{qpn2:06x} RTS ", out, re.M) is not None,
-                   f"0x{qpn2:06x} RTS ...", out)
+        check_true("the new QP is RTS, in PD 1 (the last session's was released)",
+                   re.search(rf"^0x{qpn2:06x} RTS .*   1 exchange$", out, re.M) is not None,
+                   f"0x{qpn2:06x} RTS ... 1 exchange", out)
+        out = cmd(a, "mr list")
+        check_true("the session's MR in its PD", re.search(r"^0x[0-9a-f]{8} 0x0000000000100000 \S+ 0xf +1$", out, re.M)
+                   is not None, "KEY 0x0000000000100000 LEN 0xf 1", out)
 
 
 def case_pair_bench_read_depth3():
@@ -408,16 +416,37 @@ ARGS = [
     # well-formed, but nothing to run on
     ("bench write 64 1", "bench: no connected QP (run listen or connect first, or give a QPN)"),
     ("bench write 64 1 0x12", "bench: QP 0x12 was not created here (see 'qp list')"),
-    ("qp create", "qp 0x000011 created (INIT)"),
+    ("qp create", "qp 0x000011 created (INIT, PD 0)"),
     ("bench send 64 1 0x11", "bench: QP 0x11 is in INIT, not RTS (listen or connect programs it)"),
 ]
 
 
-def case_args_bench():
-    lines = [a for a, _ in ARGS]
-    with Sim(typed(*lines, "help bench", "help"), max_cycles=80_000_000, max_seconds=120) as s:
+# protection domains on the console (docs/transport.md "Protection domains"), after ARGS (which
+# made QP 0x11 in PD 0): --pd checked and shown; a QP's work request takes an lkey of its own PD
+# only (the MR key: tag 1, row 0)
+ARGS_PD = [
+    ("qp create --pd", "qp create: --pd takes one N and comes last"),
+    ("qp create --pd 5 7", "qp create: --pd takes one N and comes last"),
+    ("qp create --pd 256", "qp create: --pd: expected a protection domain 0..255, got 256"),
+    ("qp create --pd x", "qp create: --pd: expected a number (decimal or 0x hex), got 'x'"),
+    ("mr reg 0x4000000 0x1000 --pd 0x100", "mr reg: --pd: expected a protection domain 0..255, got 0x100"),
+    ("mr reg 0x4000000 --pd 5", "mr reg: expected ADDR LEN [ACCESS] [--pd N]"),
+    ("qp create --pd 5", "qp 0x000012 created (INIT, PD 5)"),
+    ("qp create", "qp 0x000013 created (INIT, PD 0)"),
+    ("mr reg 0x4000000 0x1000 0x1 --pd 5", "mr key 0x00000100: 0x4000000 + 0x1000 access 0x1 pd 5"),
+    ("mr list", "key        base               length             access  pd\n"
+                "0x00000100 0x0000000004000000 0x0000000000001000 0x1      5"),
+    ("write 0x13 0x4000000 0 0x100 16", "write: no memory region of PD 0 covers 0x4000000 + 0x10 (see 'mr list')"),
+    ("write 0x12 0x4000000 0 0x100 16", "write: QP 0x12 is in INIT, not RTS (listen or connect programs it)"),
+]
+
+
+def case_args_bench_and_pd():
+    lines = [a for a, _ in ARGS + ARGS_PD]
+    with Sim(typed(*lines, "help bench", "help", "qp show 0x12", "qp list"), max_cycles=80_000_000,
+             max_seconds=120) as s:
         s.boot()
-        for line, want in ARGS:
+        for line, want in ARGS + ARGS_PD:
             check(f"output of {line!r}", want + "\n", s.reply(line).replace("\r", ""))
         out = s.reply("help bench")
         for want in ("usage: bench [lat] write|read|send SIZE ITERS [QPN] [OPTIONS]", "--rkey KEY", "--depth N",
@@ -426,6 +455,13 @@ def case_args_bench():
         out = s.reply("help")
         check_true("help lists bench", re.search(r"^  bench \[lat\] write\|read\|send", out, re.M) is not None,
                    "  bench [lat] write|read|send ...", tail(out))
+        out = s.reply("qp show 0x12").replace("\r", "")
+        check_true("qp show: the PD", re.search(r" access 0xe pd 5\n", out) is not None, "... access 0xe pd 5", out)
+        out = s.reply("qp list").replace("\r", "")
+        rows = [(0x11, 0), (0x12, 5), (0x13, 0)]
+        check_true("qp list: the PD column", all(re.search(rf"^0x{q:06x} INIT .* 0x000000 0x000000 {pd:3d} console$",
+                                                           out, re.M) for q, pd in rows),
+                   "0x000011 INIT ... 0 console / 0x000012 ... 5 / 0x000013 ... 0", out)
         check("exit code", 0, s.wait_exit())
 
 

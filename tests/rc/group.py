@@ -15,6 +15,7 @@ _TESTS = [
     ("psn_wrap_both_directions", "wrap"),
     ("64_qps_at_once", "many"),
     ("nak_remote_access_invalid_nothing_written_flush_reset_reuse", "nak_access"),
+    ("protection_domains_rkey_and_lkey_of_another_pd_nak_loc_prot_err_counted_right_pd_works", "pd"),
     ("rnr_then_success_and_rnr_retry_exhausted", "rnr"),
     ("wire_cut_retry_exhausted_flush_reset_reuse", "retry_exc"),
     ("qp_error_opcode_out_of_sequence_responder_error_drops_access_nak_both_sides_events_reset", "qp_err"),

@@ -378,6 +378,7 @@ struct QpCfg {
         min_rnr_timer = 1;
     int max_rd_atomic = 16, max_dest_rd_atomic = 16;
     uint32_t access = 0xE;
+    uint32_t pd = 0;   // protection domain
     int state = 3;
 };
 static void qp_write(int side, uint32_t qpn, uint32_t rqpn, const QpCfg &c) {
@@ -395,6 +396,7 @@ static void qp_write(int side, uint32_t qpn, uint32_t rqpn, const QpCfg &c) {
     stage(side, ROCE_QP_TIMERS, c.retry_cnt | (c.rnr_retry << 3) | (c.timeout << 6) | (c.min_rnr_timer << 11));
     stage(side, ROCE_QP_RD_ATOMIC, c.max_rd_atomic | (c.max_dest_rd_atomic << 5));
     stage(side, ROCE_QP_ACCESS, c.access);
+    stage(side, ROCE_QP_PD, c.pd);
     wr(side, ROCE_QP_WRITE, 1);
 }
 static uint32_t qp_hw_state(int side, uint32_t qpn) {
@@ -402,7 +404,8 @@ static uint32_t qp_hw_state(int side, uint32_t qpn) {
     run(4);
     return rd(side, ROCE_QP_HW_STATE);
 }
-static void mr_write(int side, int idx, uint64_t base, uint64_t len, uint32_t access, bool valid = true) {
+static void mr_write(int side, int idx, uint64_t base, uint64_t len, uint32_t access, bool valid = true,
+                     uint32_t pd = 0) {
     stage(side, ROCE_MR_INDEX, idx);
     stage(side, ROCE_MR_KEY, key_of(idx, side));
     stage(side, ROCE_MR_BASE_LO, (uint32_t)base);
@@ -410,6 +413,7 @@ static void mr_write(int side, int idx, uint64_t base, uint64_t len, uint32_t ac
     stage(side, ROCE_MR_LEN_LO, (uint32_t)len);
     stage(side, ROCE_MR_LEN_HI, (uint32_t)(len >> 32));
     stage(side, ROCE_MR_ACCESS, access);
+    stage(side, ROCE_MR_PD, pd);
     wr(side, ROCE_MR_WRITE, valid ? 1 : 0);
 }
 

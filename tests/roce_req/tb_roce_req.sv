@@ -149,7 +149,7 @@ module tb_roce_req #(
   roce_qp_pkg::mr_entry_t mr_rd, mr_w;
   logic                   mr_re;
   logic [31:0]            mr_rk;
-  assign mr_w = {mr_valid, mr_access, mr_key, mr_base, mr_length};
+  assign mr_w = {mr_valid, mr_access, mr_key, mr_base, mr_length, 8'd0};   // PD 0, as every context here
   roce_mr_table #(.NMR(NMR), .NRD(1)) u_mrt (
     .clk, .rst,
     .wr_valid(mr_we), .wr_ready(), .wr_idx(mr_idx[MAW-1:0]), .wr_entry(mr_w),

@@ -5,7 +5,7 @@ ORDER = 40
 BUILD = ["build/roce_resp/Vtb_roce_resp"]
 
 SCENARIOS = ["inorder_mtu256", "inorder_mtu1024", "inorder_mtu4096", "inorder_mtu1024_backpressure",
-             "duplicates", "out_of_sequence", "bad_inputs", "perf_mtu4096",
+             "duplicates", "out_of_sequence", "bad_inputs", "protection_domains", "perf_mtu4096",
              "interleave_2qp", "interleave_2qp_backpressure",
              "replay_write_bw", "replay_read_bw", "replay_rc_pingpong", "replay_write_bw_2qp"]
 

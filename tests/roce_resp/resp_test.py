@@ -128,13 +128,13 @@ def build_req(opcode, qpn, psn, ackreq=0, va=0, rkey=0, dlen=0, payload=b"", imm
     return hdr, payload
 
 
-def ctx_vec(state, pmtu, rqpn, rip, rmac, sport, sq_psn, rq_psn, access, min_rnr=12, mdra=16):
+def ctx_vec(state, pmtu, rqpn, rip, rmac, sport, sq_psn, rq_psn, access, min_rnr=12, mdra=16, pd=0):
     return pack([(3, state), (3, pmtu), (24, rqpn), (32, rip), (48, rmac), (16, sport), (24, sq_psn),
-                 (24, rq_psn), (3, 7), (3, 7), (5, 14), (5, min_rnr), (5, 16), (5, mdra), (4, access)])
+                 (24, rq_psn), (3, 7), (3, 7), (5, 14), (5, min_rnr), (5, 16), (5, mdra), (4, access), (8, pd)])
 
 
-def mr_vec(valid, access, key, base, length):
-    return pack([(1, valid), (4, access), (32, key), (64, base), (64, length)])
+def mr_vec(valid, access, key, base, length, pd=0):
+    return pack([(1, valid), (4, access), (32, key), (64, base), (64, length), (8, pd)])
 
 
 def wqe_vec(addr, length, lkey, wr_id):
@@ -169,10 +169,10 @@ class Run:
         self.reqs = []          # (hdr, payload)
 
     def ctx(self, qpn, **kw):
-        self.lines.append("ctx %x %s" % (qpn, hexw(ctx_vec(**kw), 204)))
+        self.lines.append("ctx %x %s" % (qpn, hexw(ctx_vec(**kw), 212)))
 
     def mr(self, key, **kw):
-        self.lines.append("mr %x %s" % (key & 0xFF, hexw(mr_vec(key=key, **kw), 165)))
+        self.lines.append("mr %x %s" % (key & 0xFF, hexw(mr_vec(key=key, **kw), 173)))
 
     def post(self, qpn, addr, length, lkey, wr_id):
         self.lines.append("post %x %s" % (qpn, hexw(wqe_vec(addr, length, lkey, wr_id), 192)))
@@ -228,7 +228,8 @@ class Run:
 
 CNT = ["drop_qpn", "drop_state", "drop_opcode", "drop_oos", "drop_dup", "drop_reset", "dup", "nak_seq",
        "nak_inv", "nak_acc", "nak_op", "rnr", "req_ok", "ack_tx", "nak_tx", "rd_pkt", "atomic",
-       "atomic_miss", "dma_err", "post_err", "rx_write", "rx_read", "rx_atomic", "rx_send", "nak_pmtu"]
+       "atomic_miss", "dma_err", "post_err", "rx_write", "rx_read", "rx_atomic", "rx_send", "nak_pmtu",
+       "nak_pd"]
 
 
 # ------------------------------------------------------------ the model
@@ -238,25 +239,30 @@ class Model:
     def __init__(self, mem):
         self.mem = mem          # dict addr -> byte (expected memory)
         self.qps = {}
-        self.mrs = {}           # key -> (base, len, access)
+        self.mrs = {}           # key -> (base, len, access, pd)
         self.rq = {}            # qpn -> [(addr, len, lkey, wr_id)]
         self.out = {}           # qpn -> expected answers
         self.cqes = []
         self.cnt = {c: 0 for c in CNT}
         self.atomic_cache = {}  # qpn -> {psn: orig}
 
-    def qp(self, qpn, state, pmtu, rq_psn, access, rqpn=0x11, min_rnr=12):
+    def qp(self, qpn, state, pmtu, rq_psn, access, rqpn=0x11, min_rnr=12, pd=0):
         self.qps[qpn] = dict(state=state, pmtu=256 << (pmtu - 1), epsn=rq_psn, msn=0, nak=False,
-                             msg=None, va=0, rem=0, off=0, access=access, rqpn=rqpn, min_rnr=min_rnr)
+                             msg=None, va=0, rem=0, off=0, access=access, rqpn=rqpn, min_rnr=min_rnr, pd=pd)
         self.out.setdefault(qpn, [])
         self.rq.setdefault(qpn, [])
         self.atomic_cache[qpn] = {}
 
-    def mr_ok(self, key, va, n, need):
+    def mr_ok(self, key, va, n, need, pd):
+        """IBA 10.6.3.1 / 10.2.3: the key names a region of the QP's protection domain that
+        grants `need` over [va, va + n)"""
         if key not in self.mrs:
             return False
-        base, ln, acc = self.mrs[key]
-        return acc & need == need and base <= va and va + n <= base + ln
+        base, ln, acc, mpd = self.mrs[key]
+        return mpd == pd and acc & need == need and base <= va and va + n <= base + ln
+
+    def other_pd(self, key, pd):
+        return key in self.mrs and self.mrs[key][3] != pd
 
     def emit(self, qpn, item):
         self.out[qpn].append(item)
@@ -287,7 +293,7 @@ class Model:
             if kind in ("SEND", "WRITE"):
                 self.emit(qpn, ("ACK", (q["epsn"] - 1) % (1 << 24), q["msn"]))
             elif kind == "READ_REQ":
-                if q["access"] & ACC_RR and (dlen == 0 or self.mr_ok(rkey, va, dlen, ACC_RR)):
+                if q["access"] & ACC_RR and (dlen == 0 or self.mr_ok(rkey, va, dlen, ACC_RR, q["pd"])):
                     self.read_resp(qpn, psn, va, dlen, q["msn"])
                 else:
                     self.cnt["drop_dup"] += 1
@@ -327,11 +333,12 @@ class Model:
         need = {"WRITE": ACC_RW, "READ_REQ": ACC_RR, "CMP_SWAP": ACC_RA, "FETCH_ADD": ACC_RA}.get(kind, 0)
         key_ok = True
         if kind == "WRITE" and first and dlen:
-            key_ok = self.mr_ok(rkey, va, dlen, ACC_RW)
+            key_ok = self.mr_ok(rkey, va, dlen, ACC_RW, q["pd"])
         if kind == "READ_REQ" and dlen:
-            key_ok = self.mr_ok(rkey, va, dlen, ACC_RR)
+            key_ok = self.mr_ok(rkey, va, dlen, ACC_RR, q["pd"])
         if kind in ("CMP_SWAP", "FETCH_ADD"):
-            key_ok = self.mr_ok(rkey, va, 8, ACC_RA)
+            key_ok = self.mr_ok(rkey, va, 8, ACC_RA, q["pd"])
+        has_rkey = (kind == "WRITE" and first) or kind in ("READ_REQ", "CMP_SWAP", "FETCH_ADD")
         needs_wqe = kind == "SEND" or (kind == "WRITE" and "I" in ext)
         if not seq_ok or not len_ok:
             self.cnt["nak_inv"] += 1
@@ -340,6 +347,8 @@ class Model:
             return fatal(0x61)
         if q["access"] & need != need or not key_ok:
             self.cnt["nak_acc"] += 1
+            if has_rkey and self.other_pd(rkey, q["pd"]):
+                self.cnt["nak_pd"] += 1
             return fatal(0x62)
         if kind in ("CMP_SWAP", "FETCH_ADD") and va % 8:
             self.cnt["nak_inv"] += 1
@@ -350,8 +359,10 @@ class Model:
         if kind == "SEND":
             wa, wl, wk, wid = self.rq[qpn][0]
             off = 0 if first else q["off"]
-            if not self.mr_ok(wk, wa, wl, ACC_LW):
+            if not self.mr_ok(wk, wa, wl, ACC_LW, q["pd"]):
                 self.cnt["nak_op"] += 1
+                if self.other_pd(wk, q["pd"]):
+                    self.cnt["nak_pd"] += 1
                 self.rq[qpn].pop(0)
                 q["msg"] = None
                 self.cqes.append(dict(wr_id=wid, status=4, opcode=128, qpn=qpn))
@@ -550,9 +561,9 @@ class Env:
         self.mr(RQ_KEY, RQ_BASE, 0x10000, ACC_LW)
         self.psn = {q: rq_psn for q in qpns}
 
-    def mr(self, key, base, ln, acc):
-        self.run.mr(key, valid=1, access=acc, base=base, length=ln)
-        self.model.mrs[key] = (base, ln, acc)
+    def mr(self, key, base, ln, acc, pd=0):
+        self.run.mr(key, valid=1, access=acc, base=base, length=ln, pd=pd)
+        self.model.mrs[key] = (base, ln, acc, pd)
 
     def post(self, qpn, addr, ln, lkey, wr_id):
         self.run.post(qpn, addr, ln, lkey, wr_id)
@@ -615,7 +626,7 @@ class Env:
         c.memory(self.model, out, rng)
         c.counters(self.model, out, ["req_ok", "nak_seq", "nak_inv", "nak_acc", "nak_op", "rnr", "dup",
                                      "drop_oos", "drop_qpn", "drop_state", "rx_write", "rx_read",
-                                     "rx_atomic", "rx_send", "nak_pmtu"] + list(counters))
+                                     "rx_atomic", "rx_send", "nak_pmtu", "nak_pd"] + list(counters))
         return c, out
 
 
@@ -756,6 +767,45 @@ def sc_bad():
     env.post(0x11, RQ_BASE, 64, 0x7777_7701, 55)
     env.req(OP["SEND_ONLY"], 0x11, payload=rb(env, 16), ackreq=1, gap=10)
     c, out = env.check("bad_inputs", counters=["drop_opcode"])
+    return c.done()
+
+
+def sc_pd():
+    """protection domains (IBA 10.2.3, 10.6.3): a valid rkey of an MR of another PD than the QP's
+    is a remote access NAK (the QP's ERROR, nothing written, resp_nak_pd counted), a receive
+    WQE's lkey of another PD a remote operational NAK with LOC_PROT_ERR; the same requests on a
+    QP of the MR's PD execute"""
+    env = Env(pmtu=3, rq_psn=0x700, qpns=(0x11, 0x12, 0x13))                 # PD 0, as MR_KEY and RQ_KEY
+    MB, MB_KEY, RB, RB_KEY = 0x30000, 0x5555_5504, 0x50000, 0x6666_6605
+    env.mr(MB_KEY, MB, 0x1000, ACC_LW | ACC_RW | ACC_RR | ACC_RA, pd=5)     # all access, PD 5
+    env.mr(RB_KEY, RB, 0x1000, ACC_LW, pd=5)                                # receive buffers, PD 5
+    init = rb(env, 0x1000)
+    env.run.mem(MB, init)
+    env.model.mem.update({MB + i: b for i, b in enumerate(init)})
+    for q in (0x14, 0x15, 0x16):                                            # PD 5
+        env.run.ctx(q, state=RTS, pmtu=3, rqpn=q, rip=REMOTE[0], rmac=REMOTE[1], sport=REMOTE[2], sq_psn=0,
+                    rq_psn=0x700, access=ACC_RW | ACC_RR | ACC_RA, pd=5)
+        env.model.qp(q, RTS, 3, 0x700, ACC_RW | ACC_RR | ACC_RA, rqpn=q, pd=5)
+        env.psn[q] = 0x700
+    # PD 0 QPs, the PD 5 MR: a WRITE, a READ, an atomic each NAKed (each QP then in ERROR:
+    # a second request is dropped)
+    env.write(0x11, MB + 0x100, rb(env, 200), rkey=MB_KEY)
+    env.write(0x11, MB + 0x100, rb(env, 16), rkey=MB_KEY, gap=10)
+    env.read(0x12, MB + 0x200, 300, rkey=MB_KEY, gap=10)
+    env.atomic(0x13, "FETCH_ADD", MB + 0x300, 7, rkey=MB_KEY, gap=10)
+    # PD 5 QP, the PD 5 MR: the same three execute; then the PD 0 MR: NAKed
+    env.write(0x14, MB + 0x100, rb(env, 200), rkey=MB_KEY, gap=10)
+    env.read(0x14, MB + 0x200, 300, rkey=MB_KEY, gap=10)
+    env.atomic(0x14, "FETCH_ADD", MB + 0x300, 7, rkey=MB_KEY, gap=10)
+    env.atomic(0x14, "CMP_SWAP", MB + 0x308, 9, compare=env.model.rd64(MB + 0x308), rkey=MB_KEY, gap=10)
+    env.write(0x14, MR_BASE + 0x40, rb(env, 64), rkey=MR_KEY, gap=10)
+    # SEND into a receive WQE whose lkey is of PD 0 on a PD 5 QP: LOC_PROT_ERR; of PD 5: received
+    env.post(0x15, RQ_BASE + 0x200, 64, RQ_KEY, 71)
+    env.send(0x15, rb(env, 32), gap=10)
+    env.post(0x16, RB + 0x80, 64, RB_KEY, 72)
+    env.send(0x16, rb(env, 48), gap=10)
+    c, out = env.check("protection_domains", extra_mem=[(MB - 0x100, 0x1200), (RB, 0x1000)])
+    c.eq("resp_nak_pd (the model's count is 5)", 5, out["cnt"][CNT.index("nak_pd")])
     return c.done()
 
 
@@ -944,6 +994,7 @@ SCENARIOS = {
     "duplicates": sc_dup,
     "out_of_sequence": sc_oos,
     "bad_inputs": sc_bad,
+    "protection_domains": sc_pd,
     "perf_mtu4096": sc_perf,
     "interleave_2qp": sc_interleave,
     "interleave_2qp_backpressure": lambda: sc_interleave(bp=300),

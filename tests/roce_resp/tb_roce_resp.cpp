@@ -262,7 +262,7 @@ int main(int argc, char **argv) {
     }
     printf("STALL %llu\n", (unsigned long long)b.stalls);
     printf("WAIT act %llu dma %llu\n", (unsigned long long)b.wait_act, (unsigned long long)b.wait_dma);
-    for (int i = 0; i < 25; i++) printf("CNT %d %u\n", i, t->counters[i]);
+    for (int i = 0; i < 26; i++) printf("CNT %d %u\n", i, t->counters[i]);
     printf("END %llu\n", (unsigned long long)b.cyc);
     t->final();
     return 0;

@@ -46,7 +46,7 @@ module tb_roce_resp #(
   output logic                                    cqe_valid,
   input  wire logic                               cqe_ready,
   output logic [roce_qp_pkg::CQE_W-1:0]           cqe,
-  output logic [25*32-1:0]                        counters,
+  output logic [26*32-1:0]                        counters,
   // where payload waits (bench figures): no payload action yet / DMA back-pressure
   output logic                                    dbg_wait_act,
   output logic                                    dbg_wait_dma,
@@ -124,7 +124,7 @@ module tb_roce_resp #(
     .cnt_dma_err(counters[18*32 +: 32]), .cnt_post_err(counters[19*32 +: 32]),
     .cnt_rx_write(counters[20*32 +: 32]), .cnt_rx_read(counters[21*32 +: 32]),
     .cnt_rx_atomic(counters[22*32 +: 32]), .cnt_rx_send(counters[23*32 +: 32]),
-    .cnt_nak_pmtu(counters[24*32 +: 32]),
+    .cnt_nak_pmtu(counters[24*32 +: 32]), .cnt_nak_pd(counters[25*32 +: 32]),
     .err_valid(resp_err_valid), .err_qpn(resp_err_qpn), .err_status(resp_err_status));
 
   assign dbg_wait_act = u_resp.pf_valid && !u_resp.act_valid;
