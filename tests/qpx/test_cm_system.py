@@ -131,7 +131,7 @@ def rc_write(qpn, psn, va, rkey, payload):
 
 def mr_keys(s):
     s.send("mr list\r")
-    return set(int(k, 16) for k in re.findall(r"mr key 0x([0-9a-f]+):", s.reply("mr list")))
+    return set(int(k, 16) for k in re.findall(r"(?m)^0x([0-9a-f]{8}) 0x", s.reply("mr list")))
 
 
 def nic_mad(f):
@@ -235,22 +235,23 @@ def test_cm_passive_side():
 
         # the RTU lost and an RDMA WRITE first (librdmacm peers whose RTU is lost, perftest -R
         # write tests): the WRITE is executed on the QP in RTR and taken as the RTU. The
-        # connection's MR is the one 'mr list' gained (its key as the peer's application has it)
+        # connection's MR key, as the peer's application would have it: an MR registered and
+        # deregistered here shows the slot and tag the CM's takes next (roce.c: the lowest free
+        # slot, the tag one more; 256 MR slots), and 'mr list' must show it afterwards
         keys = mr_keys(s)
+        s.send("mr reg 0x100000 0x1000\r")
+        probe = int(re.search(r"mr key 0x([0-9a-f]+):", s.reply("mr reg 0x100000 0x1000")).group(1), 16)
+        s.send(f"mr dereg 0x{probe:x}\r")
+        s.reply(f"mr dereg 0x{probe:x}")
+        rkey = probe + 0x100
         s.send("listen --cm 7471 --wait 600000\r")
         s.expect(r"listen: RDMA CM on port 7471", what="the listen for a WRITE first")
         n.send(qp1(req(0x5001, 7471, psn=0x000200, tid=0x901, cm_timeout=14)))
         rep = expect_mad(n, REP, "REP (WRITE first)")
         qpn, psn = u(rep, C + 12, 3), u(rep, C + 20, 3)
-        s.send("qpx\r")
-        out = s.reply("qpx")
-        check_true("the QP waits for its RTU", f"cm: QP 0x{qpn:x} REP sent, waiting for the RTU" in out,
-                   "a line", out)
-        new = mr_keys(s) - keys
-        check("one new MR for the connection", 1, len(new))
         data = bytes(range(0x40, 0x60))
         va = 0x100000 + 0x3000
-        n.send(rc_write(qpn, psn, va, new.pop(), data))
+        n.send(rc_write(qpn, psn, va, rkey, data))
         ack = n.expect(lambda f: (p := check_pcap.roce_packet(bytes(f))) and p[2][0] == 0x11
                        and int.from_bytes(p[2][5:8], "big") == 0x11,
                        "the transport's ACK of the WRITE", timeout=60)
@@ -260,11 +261,12 @@ def test_cm_passive_side():
         s.expect(rf"cm: QP 0x{qpn:x} established with 10\.0\.0\.100 port 7471 \(its first packet taken as RTU\)",
                  what="the WRITE taken as the RTU")
         s.upto_prompt("the WRITE-first listen returns")
+        check("the connection's MR key", {rkey}, mr_keys(s) - keys)
         s.send("qp list\r")
         out = s.reply("qp list")
         check_true("the QP is RTS", re.search(rf"0x{qpn:06x} RTS .*rdma_cm established", out), "a line", out)
         s.send(f"dump 0x{va:x} {len(data)}\r")
-        out = s.reply("dump")
+        out = s.reply(f"dump 0x{va:x} {len(data)}")
         got = bytes(int(x, 16) for l in out.splitlines() if re.match(r"[0-9a-f]{8}:", l)
                     for x in l.split("  ")[0].split()[1:])
         check("the WRITE's bytes in memory", data.hex(), got.hex())
