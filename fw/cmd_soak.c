@@ -2,7 +2,7 @@
  * soak: a seeded mix of every work request kind over the QPs an exchange
  * connected, every byte and every completion checked (make soak, tests/soak).
  *
- *   soak start SEED OPS [--qps N] [--max-size B] [--depth N] [--timeout MS]   (both NICs)
+ *   soak start SEED OPS [--qps N] [--max-size B] [--depth N] [--ack-timeout T] [--timeout MS]
  *   soak serve    the target: the next round's preparation, then its checks
  *   soak post     the initiator: the next round's work requests and checks
  *   soak report   operations and bytes by kind so far
@@ -440,7 +440,8 @@ engine:
 /* ---- start and report */
 
 static void usage(void) {
-    printf("soak: expected start SEED OPS [--qps N] [--max-size B] [--depth N] [--timeout MS], "
+    printf("soak: expected start SEED OPS [--qps N] [--max-size B] [--depth N] [--ack-timeout T] "
+           "[--timeout MS], "
            "serve, post or report (see 'help soak')\n");
 }
 
@@ -449,7 +450,8 @@ static int start(int argc, char **argv) {
         usage();
         return -1;
     }
-    uint32_t seed, ops, nqp = 16, max = SOAK_SIZE_MAX, depth = 8, wait_ms = SOAK_WAIT_MS;
+    uint32_t seed, ops, nqp = 16, max = SOAK_SIZE_MAX, depth = 4, wait_ms = SOAK_WAIT_MS,
+             ack_to = 6;
     if (con_parse_u32("soak", "SEED", argv[2], &seed) || con_parse_u32("soak", "OPS", argv[3], &ops))
         return -1;
     if (ops < 2 || ops > SOAK_OPS_MAX) {
@@ -466,6 +468,7 @@ static int start(int argc, char **argv) {
             hi = roce_hw_caps()->sq_depth < SOAK_DEPTH_MAX ? roce_hw_caps()->sq_depth : SOAK_DEPTH_MAX;
         }
         else if (strcmp(a, "--timeout") == 0) dst = &wait_ms, hi = 10000;
+        else if (strcmp(a, "--ack-timeout") == 0) dst = &ack_to, hi = 31;
         if (!dst) {
             printf("soak: unknown option '%s' (see 'help soak')\n", a);
             return -1;
@@ -511,6 +514,9 @@ static int start(int argc, char **argv) {
         struct roce_qp *x = roce_qp_find(qp0->qpn + k);
         struct roce_qp_ctx c = x->ctx;
         c.pmtu = (uint8_t)(1u + k % 5u);
+        c.timeout = (uint8_t)ack_to; /* the exchange's 67 ms would stall a lossy run */
+        c.retry_cnt = 7;
+        c.rnr_retry = 7;
         roce_qp_modify(x, &c);
     }
     /* the atomic words: a pattern both NICs can compute */
@@ -587,9 +593,10 @@ static void soak_help_more(void) {
     printf("  --qps N (1..%u, default 16): QPs from the exchange's first; their path MTUs are set\n",
            SOAK_QPS_MAX);
     printf("  to 256..4096. --max-size B: message sizes 1..B (default and cap 1 MiB).\n");
-    printf("  --depth N: outstanding per QP (default 8). --timeout MS: no progress for MS ms\n");
-    printf("  (simulated) ends a round (default %u). 'soak report': operations and bytes by kind.\n",
-           SOAK_WAIT_MS);
+    printf("  --depth N: outstanding per QP (default 4). --ack-timeout T: the QPs' local ACK\n");
+    printf("  timeout 4.096 us x 2^T (default 6; retry_cnt and rnr_retry 7). --timeout MS: no\n");
+    printf("  progress for MS ms (simulated) ends a round (default %u).\n", SOAK_WAIT_MS);
+    printf("  'soak report': operations and bytes by kind.\n");
 }
 CON_COMMAND_MORE(soak, "start SEED OPS [OPTIONS] | serve | post | report",
                  "seeded mix of every work request kind, every byte and completion checked",
