@@ -122,6 +122,10 @@ def run(o):
         print(f"{title:<32}{d[0].get(k, 0):>10}{d[1].get(k, 0):>10}")
     for name, st in sorted(links.items()):
         print(f"link {name}: {st}")
+    m = re.search(r"stats cycles=(\d+) .*cycles_per_s=(\d+)", pair.stderr)
+    if m:
+        print(f"simulated {int(m.group(1)):,} cycles ({int(m.group(1)) / 250e3:.1f} ms at 250 MHz), "
+              f"{int(m.group(2)):,} cycles per wall second")
     total = rep["total"][0]
     print(f"wall {wall:.1f} s (exchange {t_x:.1f} s), {total / wall:.1f} operations per wall second, "
           f"{rep['total'][1] / wall / 1e6:.2f} MB per wall second")
@@ -140,12 +144,21 @@ def main():
     ap.add_argument("--max-seconds", type=int, default=3600)
     ap.add_argument("--max-cycles", type=int, default=10**12)
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--expect-error", metavar="REGEX",
+                    help="pass only if the soak fails with a message matching REGEX (a negative test)")
     o = ap.parse_args()
     try:
-        return run(o)
+        run(o)
     except Exception as e:  # SoakError, ConsoleTimeout: say what happened, exit 1
+        if o.expect_error and re.search(o.expect_error, str(e)):
+            print(f"soak: failed as expected (/{o.expect_error}/): {e}")
+            return 0
         print(f"soak: FAILED: {e}")
         return 1
+    if o.expect_error:
+        print(f"soak: FAILED: expected an error matching /{o.expect_error}/, the soak passed")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
