@@ -399,6 +399,7 @@ static int run_ops(uint32_t from, uint32_t to) {
 }
 
 static int post_round(void) {
+    uint64_t t0 = tmr_cycles();
     gen_round();
     uint32_t r = s.round - 1u;
     for (uint32_t i = 0; i < s.n; i++) {
@@ -427,9 +428,10 @@ static int post_round(void) {
     /* the fence: everything else completed, so the target may check its bytes after it */
     if (run_ops(s.n - 1u, s.n) != 0) return -1;
     for (uint32_t i = 0; i < s.n; i++) count(&s.op[i]);
-    printf("soak: round %lu ok: %lu operations, every completion, READ byte and atomic result "
-           "checked (%lu of %lu operations)\n",
-           (unsigned long)r, (unsigned long)s.n, (unsigned long)s.done, (unsigned long)s.ops);
+    printf("soak: round %lu ok: %lu operations in %llu cycles, every completion, READ byte and "
+           "atomic result checked (%lu of %lu operations)\n",
+           (unsigned long)r, (unsigned long)s.n, (unsigned long long)(tmr_cycles() - t0),
+           (unsigned long)s.done, (unsigned long)s.ops);
     if (s.done >= s.ops) printf("soak: all %lu operations done\n", (unsigned long)s.ops);
     return 0;
 engine:

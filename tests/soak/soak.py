@@ -77,7 +77,7 @@ def run(o):
             out = c.cmd(line)
             if not out.startswith(f"soak: seed {o.seed}, {o.ops} operations"):
                 raise SoakError(f"{c.name}: {line}: {out}")
-        rounds, done = 0, False
+        rounds, done, round_cycles = 0, False, 0
         while not done:
             b.send("soak serve")
             out_b = b.wait_for(r"^soak: round \d+ ready.*\n|" + re.escape(PROMPT), min(left(), 120))
@@ -89,6 +89,7 @@ def run(o):
                 raise SoakError(f"NIC 0: soak post (round {rounds}): {out_a}\nNIC 1: {out_b}")
             if not re.search(rf"^soak: round {rounds} target ok: ", out_b, re.M):
                 raise SoakError(f"NIC 1: soak serve (round {rounds}): {out_b}\nNIC 0: {out_a}")
+            round_cycles += int(re.search(r"operations in (\d+) cycles", out_a).group(1))
             done = f"soak: all {o.ops} operations done" in out_a
             rounds += 1
             if o.progress and rounds % 50 == 0:
@@ -125,7 +126,8 @@ def run(o):
     m = re.search(r"stats cycles=(\d+) .*cycles_per_s=(\d+)", pair.stderr)
     if m:
         print(f"simulated {int(m.group(1)):,} cycles ({int(m.group(1)) / 250e3:.1f} ms at 250 MHz), "
-              f"{int(m.group(2)):,} cycles per wall second")
+              f"{int(m.group(2)):,} cycles per wall second; the initiator's rounds {round_cycles:,} cycles "
+              f"({round_cycles / max(rep['total'][0], 1):,.0f} per operation)")
     total = rep["total"][0]
     print(f"wall {wall:.1f} s (exchange {t_x:.1f} s), {total / wall:.1f} operations per wall second, "
           f"{rep['total'][1] / wall / 1e6:.2f} MB per wall second")
