@@ -50,18 +50,19 @@
 #define SOAK_QPS_MAX 64u
 #define SOAK_ROUND_OPS 128u
 #define SOAK_OPS_MAX 100000000u
-#define SOAK_SIZE_MAX 0x100000u /* 1 MiB */
+#define SOAK_SIZE_MAX 0x100000u                            /* 1 MiB */
 #define SOAK_ATOM (QPX_BUF_BASE + QPX_BUF_BYTES - 0x1000u) /* the atomic words */
-#define SOAK_AREA_END (SOAK_ATOM - 0x1000u)                  /* the rounds' buffers end here */
-#define SOAK_FENCE_MAX 256u                                 /* the closing SEND_IMM's length at most */
+#define SOAK_AREA_END (SOAK_ATOM - 0x1000u)                /* the rounds' buffers end here */
+#define SOAK_FENCE_MAX 256u /* the closing SEND_IMM's length at most */
 #define SOAK_WAIT_MS 50u
 #define SOAK_DEPTH_MAX 32u /* outstanding per QP at most (and at most the SQ depth) */
 
 enum kind { K_WRITE, K_WRITE_IMM, K_READ, K_SEND, K_SEND_IMM, K_CAS, K_FADD, K_N };
-static const char *const kind_name[K_N] = {"WRITE", "WRITE_IMM", "READ", "SEND", "SEND_IMM",
-                                           "CMP_AND_SWP", "FETCH_AND_ADD"};
-static const uint8_t kind_wr[K_N] = {ROCE_WR_WRITE, ROCE_WR_WRITE_IMM, ROCE_WR_READ, ROCE_WR_SEND,
-                                     ROCE_WR_SEND_IMM, ROCE_WR_CMP_SWAP, ROCE_WR_FETCH_ADD};
+static const char *const kind_name[K_N] = {"WRITE",    "WRITE_IMM",   "READ",         "SEND",
+                                           "SEND_IMM", "CMP_AND_SWP", "FETCH_AND_ADD"};
+static const uint8_t kind_wr[K_N] = {ROCE_WR_WRITE,    ROCE_WR_WRITE_IMM, ROCE_WR_READ,
+                                     ROCE_WR_SEND,     ROCE_WR_SEND_IMM,  ROCE_WR_CMP_SWAP,
+                                     ROCE_WR_FETCH_ADD};
 /* ibv_wc_opcode of the requester's completion */
 static const uint8_t kind_wc[K_N] = {1, 1, 2, 0, 0, 3, 4};
 /* in 1/32: WRITE 6, WRITE_IMM 3, READ 7, SEND 5, SEND_IMM 3, CMP_AND_SWP 4, FETCH_AND_ADD 4 */
@@ -106,7 +107,8 @@ static uint32_t below(uint32_t n) {
 /* 1..max, each power of two range alike (1 B .. 1 MiB: small and large equally often) */
 static uint32_t size_draw(uint32_t max) {
     uint32_t bits = 0;
-    while ((2u << bits) <= max) bits++;
+    while ((2u << bits) <= max)
+        bits++;
     uint32_t k = below(bits + 1u), lo = 1u << k;
     uint32_t len = lo + below(lo);
     return len > max ? max : len;
@@ -130,13 +132,16 @@ static void gen_round(void) {
         struct op o;
         memset(&o, 0, sizeof o);
         uint32_t w = below(32), k = 0;
-        while (w >= kind_weight[k]) w -= kind_weight[k++];
+        while (w >= kind_weight[k])
+            w -= kind_weight[k++];
         o.kind = (uint8_t)k;
         o.qp = (uint8_t)below(s.nqp);
         bool consumes = k == K_WRITE_IMM || k == K_SEND || k == K_SEND_IMM;
         /* the target posts a round's receives before it starts: one place is the fence's */
-        if (consumes && recvs[o.qp] + 2u > rq) o.kind = K_WRITE;
-        else if (consumes) recvs[o.qp]++;
+        if (consumes && recvs[o.qp] + 2u > rq)
+            o.kind = K_WRITE;
+        else if (consumes)
+            recvs[o.qp]++;
         bool atomic = o.kind == K_CAS || o.kind == K_FADD;
         o.len = atomic ? 8u : size_draw(s.max_size);
         uint32_t a = cur + below(64);
@@ -205,7 +210,8 @@ static int read_u64(uint32_t addr, uint64_t *v) {
     uint8_t b[8];
     if (qpx_mem_read(addr, 8, b, &why) != 0) return -1;
     *v = 0;
-    for (int i = 7; i >= 0; i--) *v = *v << 8 | b[i];
+    for (int i = 7; i >= 0; i--)
+        *v = *v << 8 | b[i];
     return 0;
 }
 
@@ -216,12 +222,12 @@ static void count(const struct op *o) {
 
 static int fail_wc(uint32_t i, const struct roce_wc *wc, const char *what, uint32_t want,
                    uint32_t got) {
-    printf("soak: round %lu op %lu (%s on QP 0x%lx, %lu bytes): completion %s: expected %lu, got %lu "
-           "(%s)\n",
-           (unsigned long)s.round - 1u, (unsigned long)i,
-           i < s.n ? kind_name[s.op[i].kind] : "?", (unsigned long)wc->qpn,
-           i < s.n ? (unsigned long)s.op[i].len : 0ul, what, (unsigned long)want,
-           (unsigned long)got, roce_wc_status_name(wc->status));
+    printf(
+        "soak: round %lu op %lu (%s on QP 0x%lx, %lu bytes): completion %s: expected %lu, got %lu "
+        "(%s)\n",
+        (unsigned long)s.round - 1u, (unsigned long)i, i < s.n ? kind_name[s.op[i].kind] : "?",
+        (unsigned long)wc->qpn, i < s.n ? (unsigned long)s.op[i].len : 0ul, what,
+        (unsigned long)want, (unsigned long)got, roce_wc_status_name(wc->status));
     return -1;
 }
 
@@ -251,7 +257,8 @@ static int serve(void) {
            (unsigned long)s.n, (unsigned long)nrecv);
     /* the receive completions, in order per QP */
     uint32_t next[SOAK_QPS_MAX];
-    for (uint32_t q = 0; q < s.nqp; q++) next[q] = 0;
+    for (uint32_t q = 0; q < s.nqp; q++)
+        next[q] = 0;
     uint32_t got = 0;
     uint64_t t_prog = tmr_cycles(), wait = tmr_ms_to_cycles(s.wait_ms);
     while (got < nrecv) {
@@ -269,18 +276,20 @@ static int serve(void) {
         t_prog = tmr_cycles();
         uint32_t q = wc.qpn - s.qpn0;
         if (!wc.is_recv || q >= s.nqp) {
-            printf("soak: round %lu: an unexpected completion (%s, QP 0x%lx, %s)\n", (unsigned long)r,
-                   roce_wc_opcode_name(wc.opcode), (unsigned long)wc.qpn,
+            printf("soak: round %lu: an unexpected completion (%s, QP 0x%lx, %s)\n",
+                   (unsigned long)r, roce_wc_opcode_name(wc.opcode), (unsigned long)wc.qpn,
                    roce_wc_status_name(wc.status));
             return -1;
         }
         /* this QP's next receive-consuming operation */
         uint32_t i = next[q];
-        while (i < s.n && !(s.op[i].qp == q && (s.op[i].kind == K_WRITE_IMM || s.op[i].kind == K_SEND ||
-                                                 s.op[i].kind == K_SEND_IMM)))
+        while (i < s.n &&
+               !(s.op[i].qp == q && (s.op[i].kind == K_WRITE_IMM || s.op[i].kind == K_SEND ||
+                                     s.op[i].kind == K_SEND_IMM)))
             i++;
-        if (i >= s.n) return fail_wc(i, &wc, "beyond the round's receives on this QP: wr_id", 0,
-                                     (uint32_t)wc.wr_id);
+        if (i >= s.n)
+            return fail_wc(i, &wc, "beyond the round's receives on this QP: wr_id", 0,
+                           (uint32_t)wc.wr_id);
         next[q] = i + 1u;
         const struct op *o = &s.op[i];
         if (wc.status != 0) return fail_wc(i, &wc, "status", 0, wc.status);
@@ -309,7 +318,8 @@ static int serve(void) {
             return -1;
         }
     }
-    for (uint32_t i = 0; i < s.n; i++) count(&s.op[i]);
+    for (uint32_t i = 0; i < s.n; i++)
+        count(&s.op[i]);
     printf("soak: round %lu target ok: %lu receive completions, every destination byte and "
            "atomic word checked (%lu of %lu operations)\n",
            (unsigned long)r, (unsigned long)nrecv, (unsigned long)s.done, (unsigned long)s.ops);
@@ -390,7 +400,8 @@ static int run_ops(uint32_t from, uint32_t to) {
         const struct op *o = &s.op[i];
         if (wc.status != 0) return fail_wc(i, &wc, "status", 0, wc.status);
         if (wc.wr_id != i) return fail_wc(i, &wc, "wr_id (order on the QP)", i, (uint32_t)wc.wr_id);
-        if (wc.opcode != kind_wc[o->kind]) return fail_wc(i, &wc, "opcode", kind_wc[o->kind], wc.opcode);
+        if (wc.opcode != kind_wc[o->kind])
+            return fail_wc(i, &wc, "opcode", kind_wc[o->kind], wc.opcode);
         if ((o->kind == K_READ || o->kind == K_CAS || o->kind == K_FADD) && wc.byte_len != o->len)
             return fail_wc(i, &wc, "byte_len", o->len, wc.byte_len);
         done++;
@@ -427,7 +438,8 @@ static int post_round(void) {
     }
     /* the fence: everything else completed, so the target may check its bytes after it */
     if (run_ops(s.n - 1u, s.n) != 0) return -1;
-    for (uint32_t i = 0; i < s.n; i++) count(&s.op[i]);
+    for (uint32_t i = 0; i < s.n; i++)
+        count(&s.op[i]);
     printf("soak: round %lu ok: %lu operations in %llu cycles, every completion, READ byte and "
            "atomic result checked (%lu of %lu operations)\n",
            (unsigned long)r, (unsigned long)s.n, (unsigned long long)(tmr_cycles() - t0),
@@ -453,8 +465,9 @@ static int start(int argc, char **argv) {
         return -1;
     }
     uint32_t seed, ops, nqp = 16, max = SOAK_SIZE_MAX, depth = 4, wait_ms = SOAK_WAIT_MS,
-             ack_to = 6;
-    if (con_parse_u32("soak", "SEED", argv[2], &seed) || con_parse_u32("soak", "OPS", argv[3], &ops))
+                        ack_to = 6;
+    if (con_parse_u32("soak", "SEED", argv[2], &seed) ||
+        con_parse_u32("soak", "OPS", argv[3], &ops))
         return -1;
     if (ops < 2 || ops > SOAK_OPS_MAX) {
         printf("soak: OPS: expected 2..%lu, got %s\n", (unsigned long)SOAK_OPS_MAX, argv[3]);
@@ -463,14 +476,18 @@ static int start(int argc, char **argv) {
     for (int i = 4; i < argc; i += 2) {
         const char *a = argv[i];
         uint32_t *dst = NULL, lo = 1, hi = 0;
-        if (strcmp(a, "--qps") == 0) dst = &nqp, hi = SOAK_QPS_MAX;
-        else if (strcmp(a, "--max-size") == 0) dst = &max, hi = SOAK_SIZE_MAX;
+        if (strcmp(a, "--qps") == 0)
+            dst = &nqp, hi = SOAK_QPS_MAX;
+        else if (strcmp(a, "--max-size") == 0)
+            dst = &max, hi = SOAK_SIZE_MAX;
         else if (strcmp(a, "--depth") == 0) {
             dst = &depth;
-            hi = roce_hw_caps()->sq_depth < SOAK_DEPTH_MAX ? roce_hw_caps()->sq_depth : SOAK_DEPTH_MAX;
-        }
-        else if (strcmp(a, "--timeout") == 0) dst = &wait_ms, hi = 10000;
-        else if (strcmp(a, "--ack-timeout") == 0) dst = &ack_to, hi = 31;
+            hi = roce_hw_caps()->sq_depth < SOAK_DEPTH_MAX ? roce_hw_caps()->sq_depth
+                                                           : SOAK_DEPTH_MAX;
+        } else if (strcmp(a, "--timeout") == 0)
+            dst = &wait_ms, hi = 10000;
+        else if (strcmp(a, "--ack-timeout") == 0)
+            dst = &ack_to, hi = 31;
         if (!dst) {
             printf("soak: unknown option '%s' (see 'help soak')\n", a);
             return -1;
@@ -527,20 +544,22 @@ static int start(int argc, char **argv) {
         printf("soak: %s\n", why);
         return -1;
     }
-    for (uint32_t k = 0; k < nqp; k++) s.atom[k] = qpx_pat_word(aseed, (SOAK_ATOM + 8u * k) >> 3);
+    for (uint32_t k = 0; k < nqp; k++)
+        s.atom[k] = qpx_pat_word(aseed, (SOAK_ATOM + 8u * k) >> 3);
     s.started = true;
-    printf("soak: seed %lu, %lu operations over QPs 0x%lx..0x%lx (path MTU 256..4096), 1..%lu bytes, "
-           "%lu outstanding per QP\n",
-           (unsigned long)seed, (unsigned long)ops, (unsigned long)s.qpn0,
-           (unsigned long)(s.qpn0 + nqp - 1u), (unsigned long)max, (unsigned long)depth);
+    printf(
+        "soak: seed %lu, %lu operations over QPs 0x%lx..0x%lx (path MTU 256..4096), 1..%lu bytes, "
+        "%lu outstanding per QP\n",
+        (unsigned long)seed, (unsigned long)ops, (unsigned long)s.qpn0,
+        (unsigned long)(s.qpn0 + nqp - 1u), (unsigned long)max, (unsigned long)depth);
     return 0;
 }
 
 static void report(void) {
     uint32_t n = 0;
     uint64_t b = 0;
-    printf("soak: %lu of %lu operations in %lu rounds\n", (unsigned long)s.done, (unsigned long)s.ops,
-           (unsigned long)s.round);
+    printf("soak: %lu of %lu operations in %lu rounds\n", (unsigned long)s.done,
+           (unsigned long)s.ops, (unsigned long)s.round);
     for (uint32_t k = 0; k < K_N; k++) {
         printf("soak: %-14s %8lu ops %12llu bytes\n", kind_name[k], (unsigned long)s.n_kind[k],
                (unsigned long long)s.bytes_kind[k]);
@@ -592,8 +611,9 @@ static void soak_help_more(void) {
     printf("  word) and, once it is ready, the initiator 'soak post' (posts the round's mix of\n");
     printf("  WRITE, WRITE_IMM, READ, SEND, SEND_IMM, CMP_AND_SWP, FETCH_AND_ADD and checks\n");
     printf("  every completion, READ byte and atomic result), until 'all OPS operations done'.\n");
-    printf("  --qps N (1..%u, default 16): QPs from the exchange's first; their path MTUs are set\n",
-           SOAK_QPS_MAX);
+    printf(
+        "  --qps N (1..%u, default 16): QPs from the exchange's first; their path MTUs are set\n",
+        SOAK_QPS_MAX);
     printf("  to 256..4096. --max-size B: message sizes 1..B (default and cap 1 MiB).\n");
     printf("  --depth N: outstanding per QP (default 4). --ack-timeout T: the QPs' local ACK\n");
     printf("  timeout 4.096 us x 2^T (default 6; retry_cnt and rnr_retry 7). --timeout MS: no\n");
