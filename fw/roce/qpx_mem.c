@@ -170,8 +170,7 @@ int64_t qpx_mem_check(uint64_t addr, uint32_t len, uint64_t seed, uint64_t *firs
                       const char **err) {
     if (run_range(addr, len, seed, 1, err) < 0) return -1;
     uint32_t bad = REG32(MEMPAT_ERR_COUNT);
-    if (bad)
-        *first_bad = (uint64_t)REG32(MEMPAT_FIRST_BAD_HI) << 32 | REG32(MEMPAT_FIRST_BAD_LO);
+    if (bad) *first_bad = (uint64_t)REG32(MEMPAT_FIRST_BAD_HI) << 32 | REG32(MEMPAT_FIRST_BAD_LO);
     return bad;
 }
 
