@@ -11,9 +11,12 @@ SOAK_WIRE_BACK   ?=
 SOAK_QPS         ?= 16
 SOAK_MAX_SIZE    ?= 1048576
 SOAK_MAX_SECONDS ?= 14400
+# the QPs' local ACK timeout, 4.096 us x 2^T: 6 (262 us) ended a 1 MiB SEND_IMM at PMTU 512
+# with RETRY_EXC_ERR behind 16 QPs x 4 outstanding messages of up to 1 MiB
+SOAK_ACK_TIMEOUT ?= 10
 
 .PHONY: soak
 soak: $(BUILD)/sim/solonic_sim fw
 	$(PY) tests/soak/soak.py --ops $(SOAK_OPS) --seed $(SOAK_SEED) --wire '$(SOAK_WIRE)' \
 	  --wire-back '$(SOAK_WIRE_BACK)' --qps $(SOAK_QPS) --max-size $(SOAK_MAX_SIZE) \
-	  --max-seconds $(SOAK_MAX_SECONDS) --progress
+	  --max-seconds $(SOAK_MAX_SECONDS) --ack-timeout $(SOAK_ACK_TIMEOUT) --progress

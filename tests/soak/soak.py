@@ -72,7 +72,8 @@ def run(o):
                 raise SoakError(f"{who}: the exchange made {n} QPs RTS, expected {o.qps}: {out[-600:]}")
         t_x = time.monotonic() - t0
         before = [counters(c.cmd("stats")) for c in (a, b)]
-        line = (f"soak start {o.seed} {o.ops} --qps {o.qps} --max-size {o.max_size} --depth {o.depth}")
+        line = (f"soak start {o.seed} {o.ops} --qps {o.qps} --max-size {o.max_size} --depth {o.depth}"
+                f" --ack-timeout {o.ack_timeout}")
         for c in (a, b):
             out = c.cmd(line)
             if not out.startswith(f"soak: seed {o.seed}, {o.ops} operations"):
@@ -145,6 +146,7 @@ def main():
     ap.add_argument("--max-size", type=int, default=1 << 20)
     ap.add_argument("--depth", type=int, default=4)
     ap.add_argument("--max-seconds", type=int, default=3600)
+    ap.add_argument("--ack-timeout", type=int, default=6, help="the QPs' local ACK timeout exponent")
     ap.add_argument("--max-cycles", type=int, default=10**12)
     ap.add_argument("--progress", action="store_true")
     ap.add_argument("--expect-error", metavar="REGEX",
