@@ -6,7 +6,7 @@ CMP_AND_SWP and FETCH_AND_ADD over the N QPs (path MTUs 256..4096) on a faulty w
 NIC 0 posting, NIC 1 the target: every completion and every byte checked by the NICs.
 
     soak.py [--ops N] [--seed S] [--wire SPEC] [--wire-back SPEC] [--qps N]
-            [--max-size B] [--depth N] [--max-seconds S]
+            [--max-size B] [--depth N] [--ack-timeout T] [--max-seconds S]
 
 Prints a table (operations and bytes by kind, retransmissions, NAKs by kind from both
 NICs' `stats`, the wire's faults, wall seconds, operations per wall second) and exits
