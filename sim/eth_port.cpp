@@ -18,11 +18,11 @@ std::string link_stats(const std::string &name, const wire::Link &l) {
     char buf[320];
     std::snprintf(buf, sizeof buf,
                   "link %s frames_in=%llu bytes_in=%llu frames_out=%llu dropped=%llu duplicated=%llu "
-                  "reordered=%llu corrupted=%llu",
+                  "reordered=%llu corrupted=%llu jittered=%llu",
                   name.c_str(), (unsigned long long)s.frames_in, (unsigned long long)s.bytes_in,
                   (unsigned long long)s.frames_out, (unsigned long long)s.dropped,
                   (unsigned long long)s.duplicated, (unsigned long long)s.reordered,
-                  (unsigned long long)s.corrupted);
+                  (unsigned long long)s.corrupted, (unsigned long long)s.jittered);
     return buf;
 }
 

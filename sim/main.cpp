@@ -55,7 +55,7 @@ struct Options {
     bool quiet = false, stats = false;
     int nics = 1;
     int instance = 0;  // instance number of NIC 0 (NIC 1 has the next)
-    std::string wire, eth0, pcap, uart1_in, uart1_log;
+    std::string wire, wire_back, eth0, pcap, uart1_in, uart1_log;
     bool wire_set = false, uart1_pty = false;
     uint64_t eth_poll_idle = 0, eth_poll_active = 0;  // 0: SocketPort's default
 };
@@ -80,7 +80,9 @@ void usage(FILE *f) {
                  "  --instance N      NIC 0's instance number 0..14 (default 0; NIC 1 has N+1): the firmware's\n"
                  "                    default MAC and IP follow it, as the DIP switches set it on a board\n"
                  "  --wire SPEC       the cable's (or --eth0's) wire model: drop=P,dup=P,reorder=P,corrupt=P,\n"
-                 "                    skip=BYTES,delay=CYCLES,seed=N,rate=BPS (default: 100e9, no delay, no faults)\n"
+                 "                    depth=FRAMES,jitter=CYCLES,port=UDP,skip=BYTES,delay=CYCLES,seed=N,rate=BPS\n"
+                 "                    (default: 100e9, no delay, no faults; sim/README.md)\n"
+                 "  --wire-back SPEC  with --nics 2: the direction NIC 1 -> NIC 0 takes these keys over --wire's\n"
                  "  --eth0 udp:LPORT:RPORT   NIC 0's port on a UDP socket: bind 127.0.0.1:LPORT, send to\n"
                  "                    127.0.0.1:RPORT, one frame per datagram (QEMU -netdev dgram / socket,udp=)\n"
                  "  --eth0 unix:PATH:PEER    the same on unix datagram sockets (bind PATH, send to PEER),\n"
@@ -125,6 +127,7 @@ int parse(int argc, char **argv, Options &o) {
                            : a == "--fst"       ? &o.fst
                            : a == "--prompt"    ? &o.prompt
                            : a == "--wire"      ? &o.wire
+                           : a == "--wire-back" ? &o.wire_back
                            : a == "--eth0"      ? &o.eth0
                            : a == "--pcap"      ? &o.pcap
                            : a == "--uart1-in"  ? &o.uart1_in
@@ -193,6 +196,7 @@ int parse(int argc, char **argv, Options &o) {
     if (o.nics == 2 && !o.eth0.empty())
         return fail("--eth0 needs --nics 1: with 2 NICs, NIC 0's port is on the cable to NIC 1");
     if (o.wire_set && o.nics < 2 && o.eth0.empty()) return fail("--wire needs --nics 2 or --eth0");
+    if (!o.wire_back.empty() && o.nics < 2) return fail("--wire-back needs --nics 2");
     if ((o.eth_poll_idle || o.eth_poll_active) && o.eth0.empty())
         return fail("--eth-poll-idle and --eth-poll-active need --eth0");
     return -1;
@@ -302,6 +306,8 @@ int main(int argc, char **argv) {
     wire::Config wcfg;
     wcfg.clk_hz = CLK_HZ;
     if (!wire::parse_config(o.wire, wcfg, err)) return harness_error("--wire: " + err);
+    wire::Config wback = wcfg;  // NIC 1 -> NIC 0: --wire, then --wire-back's keys
+    if (!wire::parse_config(o.wire_back, wback, err)) return harness_error("--wire-back: " + err);
     SocketSpec sspec;
     if (!o.eth0.empty() && !parse_socket_spec(o.eth0, sspec, err)) return harness_error(err);
     if (o.eth_poll_idle) SocketPort::idle_poll = o.eth_poll_idle;
@@ -350,7 +356,7 @@ int main(int argc, char **argv) {
     std::vector<std::unique_ptr<EthPort>> ports;  // the cable's two ends
     std::vector<EthPort *> ticking;               // ports with outside I/O
     if (o.nics == 2) {
-        cable = std::make_unique<wire::Cable>(wcfg);
+        cable = std::make_unique<wire::Cable>(wcfg, wback);
         ports.push_back(std::make_unique<CablePort>(cable->ab, cable->ba, "nic1->nic0", pcap.get()));
         ports.push_back(std::make_unique<CablePort>(cable->ba, cable->ab, "nic0->nic1", pcap.get()));
         nics[0]->plug(ports[0].get());

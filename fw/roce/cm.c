@@ -44,7 +44,7 @@ struct cm_conn {
     uint8_t last[CM_MAD_BYTES];
     uint32_t timeout_ms, retries_left;
     uint64_t deadline; /* REP: resend; TIMEWAIT: free */
-    bool by_first_packet; /* established by the first receive, not by an RTU */
+    bool by_first_packet; /* established by the first request executed, not by an RTU */
     uint8_t tool;         /* enum qpx_tool: the data phase with 'tool on' (echo or rping);
                              QPX_TOOL_PERFTEST: a perftest -R session's QP (qpx.c's) */
     uint32_t seq;         /* creation order (a perftest -R session's QPs in order) */
@@ -751,7 +751,9 @@ void cm_poll(void) {
             release(c);
             continue;
         }
-        if (c->state == CM_REP_SENT && c->qp->recv_done > 0) {
+        /* any request the responder executed on the QP in RTR (SEND, WRITE, READ, atomic):
+           the peer is in RTS, its RTU was lost or comes later */
+        if (c->state == CM_REP_SENT && roce_hw_qp_req_seen(c->qpn)) {
             c->by_first_packet = true;
             establish(c, "its first packet taken as RTU");
             continue;

@@ -11,8 +11,9 @@
  *  - REQ for a listened port (RDMA_PS_TCP service ID, librdmacm's IPv4
  *    header): a new RC QP programmed from the REQ (the peer's QPN, PSN, path
  *    MTU, retry counts, READ depths, IP from the frame, MAC from the frame)
- *    to RTR, and a REP; RTS on the RTU or on the first receive completion
- *    (the first RC packet taken as RTU). The REP is sent again when no RTU
+ *    to RTR, and a REP; RTS on the RTU or on the first request the transport
+ *    executes on the QP (a SEND, WRITE, READ or atomic: qp_hw_state.req; the
+ *    first RC packet taken as RTU). The REP is sent again when no RTU
  *    comes in the REQ's local CM response time (capped), at most the REQ's
  *    max CM retries times, then the connection is given up with a REJ
  *    (timeout).

@@ -131,6 +131,49 @@ int qpx_mem_read(uint64_t addr, uint32_t len, uint8_t *out, const char **err) {
     return 0;
 }
 
+#define ENGINE_RANGE_MS 100u
+
+/* One run over a range: the status, or -1 with *err. */
+static int run_range(uint64_t addr, uint32_t len, uint64_t seed, uint32_t mode, const char **err) {
+    if (len == 0 || len > 0x40000000u) {
+        *err = "a range of 1..2^30 bytes";
+        return -1;
+    }
+    if (!qpx_mem_present()) {
+        *err = "no fill/check engine in this SoC";
+        return -1;
+    }
+    if (wait_idle() < 0) {
+        *err = "the fill/check engine stayed busy";
+        return -1;
+    }
+    start(addr, len, seed, mode);
+    uint64_t end = tmr_cycles() + tmr_ms_to_cycles(ENGINE_RANGE_MS);
+    uint32_t st;
+    while ((st = REG32(MEMPAT_STATUS)) & MEMPAT_STATUS_BUSY_MASK)
+        if (tmr_cycles() > end) {
+            *err = "the fill/check engine did not finish";
+            return -1;
+        }
+    if (st & MEMPAT_STATUS_DMA_STATUS_MASK) {
+        *err = "the on-board memory answered with an error";
+        return -1;
+    }
+    return (int)st;
+}
+
+int qpx_mem_fill(uint64_t addr, uint32_t len, uint64_t seed, const char **err) {
+    return run_range(addr, len, seed, 0, err) < 0 ? -1 : 0;
+}
+
+int64_t qpx_mem_check(uint64_t addr, uint32_t len, uint64_t seed, uint64_t *first_bad,
+                      const char **err) {
+    if (run_range(addr, len, seed, 1, err) < 0) return -1;
+    uint32_t bad = REG32(MEMPAT_ERR_COUNT);
+    if (bad) *first_bad = (uint64_t)REG32(MEMPAT_FIRST_BAD_HI) << 32 | REG32(MEMPAT_FIRST_BAD_LO);
+    return bad;
+}
+
 int qpx_mem_write_byte(uint64_t addr, uint8_t v, const char **err) {
     return write_word(addr, 1, v, err);
 }

@@ -45,6 +45,14 @@ int qpx_mem_fill_chk(uint64_t addr, uint32_t len, const char **err);
 #define QPX_MEM_READ_MAX 16u
 int qpx_mem_read(uint64_t addr, uint32_t len, uint8_t *out, const char **err);
 
+/* Fill [addr, addr+len) (len 1..2^30) with the pattern of seed: 0, or -1 with *err. One
+   engine run, waited for at most ENGINE_RANGE_MS (simulated; 1 GiB takes ~34 ms). */
+int qpx_mem_fill(uint64_t addr, uint32_t len, uint64_t seed, const char **err);
+/* Check [addr, addr+len) against the pattern of seed: the number of differing bytes
+   (0: all match; *first_bad the first one's address otherwise), or -1 with *err. */
+int64_t qpx_mem_check(uint64_t addr, uint32_t len, uint64_t seed, uint64_t *first_bad,
+                      const char **err);
+
 /* Start a non-blocking check "does the byte at addr hold v": 0 started, -1 busy. */
 int qpx_mem_watch_start(uint64_t addr, uint8_t v);
 /* Its result: 1 equal, 0 different, -1 still running, -2 the memory answered an error. */

@@ -138,7 +138,10 @@ module roce_resp #(
   // registered pulse, the QPN and the NAK's ibv_wc_status)
   output logic                             err_valid,
   output logic [QW-1:0]                    err_qpn,
-  output logic [4:0]                       err_status
+  output logic [4:0]                       err_status,
+  // a request executed in order on QP err_qpn (a registered pulse, the one that
+  // counts cnt_req_ok): roce_transport's per-QP qp_hw_state.req
+  output logic                             req_ok
 );
   localparam int PW   = $clog2(RQ_DEPTH) + 1;
   localparam int NCNT = 26;
@@ -253,6 +256,7 @@ module roce_resp #(
     .inc_atomic_miss(inc[17]), .inc_dma_err(inc[18]));
 
   assign inc[19] = post_err;
+  assign req_ok  = inc[12];
 
   // ---- counters
   logic [31:0] cnt_q [NCNT];

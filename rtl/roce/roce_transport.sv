@@ -17,6 +17,9 @@
 //       a per-QP error flag (qp_hw_state.error, cleared by a context write),
 //       and is queued for the firmware as an event (qp_event, docs/transport.md
 //       "QP errors")
+//   Requests seen: a per-QP flag set by every request the responder executes
+//       on the QP (qp_hw_state.req, cleared by a context write): the firmware's
+//       RDMA CM takes a QP's first request in RTR as the RTU
 //   DMA: 2 read clients (requester payload, responder READ data) and 3 write
 //   clients (responder payload, responder atomics, completer READ data), each an
 //   AXI4 client of the NIC's memory arbiter (mem_axi_arb in nic_top).
@@ -379,6 +382,10 @@ module roce_transport #(
   logic [23:0]          rqe_qpn_q, rqe_qpn_d;
   logic [4:0]           rqe_st_q, rqe_st_d;
   logic                 rs_err_v;             // the responder moved a QP to ERROR
+  logic                 rs_req_ok;            // the responder executed a request on QP rs_err_qpn
+  logic [NQP-1:0]       qp_req_q, qp_req_d;   // a request executed since the context was written
+  logic                 rok_v_q;              // rs_req_ok and its QPN, a cycle late
+  logic [QW-1:0]        rok_qpn_q;
   logic [QW-1:0]        rs_err_qpn;
   logic [4:0]           rs_err_st;
 
@@ -417,6 +424,15 @@ module roce_transport #(
     if (qp_err_valid && qp_err_qpn < 24'(NQP)) qp_err_d[qp_err_qpn[QW-1:0]] = 1'b1;
     if (rs_err_v) qp_err_d[rs_err_qpn] = 1'b1;
     if (ctx_wr_valid && ctx_wr_ready) qp_err_d[qp_qpn[QW-1:0]] = 1'b0;
+  end
+
+  // requests seen (qp_hw_state.req): set by each request the responder
+  // executed, cleared by a context write (a write in the same cycle wins:
+  // the request came before it)
+  always_comb begin
+    qp_req_d = qp_req_q;
+    if (rok_v_q) qp_req_d[rok_qpn_q] = 1'b1;
+    if (ctx_wr_valid && ctx_wr_ready) qp_req_d[qp_qpn[QW-1:0]] = 1'b0;
   end
 
   // (everything from registers: the CQE stream and the completer's move a
@@ -489,15 +505,22 @@ module roce_transport #(
   // written): an NQP:1 mux in two registered steps, a word of 2^ELO flags per group
   localparam int ELO = QW / 2;
   localparam int ENG = NQP >> ELO;
-  logic [ENG-1:0] qp_err_grp_q, qp_err_grp_d;
-  logic           qp_err_sel_q, qp_err_sel_d;
+  logic [ENG-1:0] qp_err_grp_q, qp_err_grp_d, qp_req_grp_q, qp_req_grp_d;
+  logic           qp_err_sel_q, qp_err_sel_d, qp_req_sel_q, qp_req_sel_d;
   always_comb begin
-    for (int g = 0; g < ENG; g++) qp_err_grp_d[g] = qp_err_q[g * (1 << ELO) + 32'(qp_qpn[ELO-1:0])];
+    for (int g = 0; g < ENG; g++) begin
+      qp_err_grp_d[g] = qp_err_q[g * (1 << ELO) + 32'(qp_qpn[ELO-1:0])];
+      qp_req_grp_d[g] = qp_req_q[g * (1 << ELO) + 32'(qp_qpn[ELO-1:0])];
+    end
     qp_err_sel_d = qp_err_grp_q[qp_qpn[QW-1:ELO]];
+    qp_req_sel_d = qp_req_grp_q[qp_qpn[QW-1:ELO]];
   end
   always_ff @(posedge clk) begin
     qp_err_grp_q <= qp_err_grp_d;
     qp_err_sel_q <= qp_err_sel_d;
+    qp_req_grp_q <= qp_req_grp_d;
+    qp_req_sel_q <= qp_req_sel_d;
+    rok_qpn_q    <= rs_err_qpn;
     rsh_q        <= rsh_d;
     ce_qpn_q     <= cp_cqe.qpn[QW-1:0];
     ce_st_q      <= cp_cqe.status;
@@ -529,7 +552,7 @@ module roce_transport #(
       qev_lost_q <= qev_lost_d;
     end
   end
-  assign qp_hw_state = {qp_err_sel_q, 4'd0, ctx_rd_regs[roce_qp_pkg::QP_CTX_W-1 -: 3]};  // .state
+  assign qp_hw_state = {qp_err_sel_q, qp_req_sel_q, 3'd0, ctx_rd_regs[roce_qp_pkg::QP_CTX_W-1 -: 3]};  // .state
 
   roce_qp_table #(.NQP(NQP), .NRD(NRD_QP)) u_qpt (
     .clk, .rst,
@@ -689,7 +712,7 @@ module roce_transport #(
     .cnt_dma_err(r_dma_err), .cnt_post_err(r_post_err),
     .cnt_rx_write(r_rx_write), .cnt_rx_read(r_rx_read), .cnt_rx_atomic(r_rx_atomic), .cnt_rx_send(r_rx_send),
     .cnt_nak_pmtu(r_nak_pmtu), .cnt_nak_pd(r_nak_pd),
-    .err_valid(rs_err_v), .err_qpn(rs_err_qpn), .err_status(rs_err_st)
+    .err_valid(rs_err_v), .err_qpn(rs_err_qpn), .err_status(rs_err_st), .req_ok(rs_req_ok)
   );
 
   // ============================================================ requester side
@@ -972,6 +995,8 @@ module roce_transport #(
       mr_pend_q         <= 1'b0;
       mr_valid_q        <= 1'b0;
       qp_err_q          <= '0;
+      qp_req_q          <= '0;
+      rok_v_q           <= 1'b0;
       cnt_rq_overflow_q <= '0;
       cnt_sq_refused_q  <= '0;
       cnt_tx_pkts_q     <= '0;
@@ -984,6 +1009,8 @@ module roce_transport #(
       mr_pend_q         <= mr_pend_d;
       mr_valid_q        <= mr_valid_d;
       qp_err_q          <= qp_err_d;
+      qp_req_q          <= qp_req_d;
+      rok_v_q           <= rs_req_ok;
       cnt_rq_overflow_q <= cnt_rq_overflow_d;
       cnt_sq_refused_q  <= cnt_sq_refused_d;
       cnt_tx_pkts_q     <= cnt_tx_pkts_d;

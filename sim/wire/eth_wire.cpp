@@ -37,6 +37,15 @@ void Link::deliver(uint64_t arrive, Frame f) {
     stats_.frames_out++;
 }
 
+bool Link::faulty(const Frame &f) const {
+    if (cfg_.faults.udp_port == 0) return true;
+    // Ethernet II, IPv4, UDP: the destination port after the IP header
+    if (f.size() < 14 + 20 + 8 || f[12] != 0x08 || f[13] != 0x00 || f[14 + 9] != 17) return false;
+    size_t udp = 14 + 4u * (f[14] & 0xfu);
+    if (f.size() < udp + 8) return false;
+    return (uint16_t)(f[udp + 2] << 8 | f[udp + 3]) == cfg_.faults.udp_port;
+}
+
 void Link::send(uint64_t now, Frame f) {
     stats_.frames_in++;
     stats_.bytes_in += f.size();
@@ -48,9 +57,13 @@ void Link::send(uint64_t now, Frame f) {
 
     std::uniform_real_distribution<double> u(0.0, 1.0);
     const Faults &fl = cfg_.faults;
-    // Draw every decision each time so the random stream does not depend on which faults fire.
+    // Draw every decision each time so the random stream does not depend on which faults fire
+    // (the draws of depth and jitter only when they are on: older specs keep their streams).
     double r_drop = u(rng_), r_dup = u(rng_), r_reord = u(rng_), r_corr = u(rng_);
     uint64_t r_pos = rng_();
+    uint64_t r_depth = fl.reorder_depth > 1 ? rng_() : 0, r_jit = fl.jitter_cycles ? rng_() : 0;
+    bool hit = faulty(f);
+    if (!hit) r_drop = r_dup = r_reord = r_corr = 1.0, r_jit = 0;
     if (r_drop < fl.drop) {
         stats_.dropped++;
         return;
@@ -61,36 +74,43 @@ void Link::send(uint64_t now, Frame f) {
         f[fl.skip_bytes + bit / 8] ^= (uint8_t)(1u << (bit % 8));
         stats_.corrupted++;
     }
-    uint64_t gap = (uint64_t)wire_cycles(f.size()) + 1;
-    if (held_) {
-        // the held frame goes behind this one
-        held_ = false;
-        Frame dup = f;
-        deliver(arrive, std::move(f));
-        deliver(arrive + gap, std::move(held_frame_.frame));
-        if (r_dup < fl.duplicate) {
-            stats_.duplicated++;
-            deliver(arrive + 2 * gap, std::move(dup));
-        }
-        return;
+    if (fl.jitter_cycles && hit) {
+        uint64_t j = r_jit % (fl.jitter_cycles + 1);
+        arrive += j;
+        if (j) stats_.jittered++;
     }
-    if (r_reord < fl.reorder) {
-        held_ = true;
-        held_frame_ = InFlight{arrive, std::move(f)};
+    uint64_t gap = (uint64_t)wire_cycles(f.size()) + 1;
+    // this frame passes the held ones: those it was the last to pass go behind it
+    std::vector<Frame> released;
+    for (auto it = held_.begin(); it != held_.end();) {
+        if (--it->left == 0) {
+            released.push_back(std::move(it->f.frame));
+            it = held_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (released.empty() && r_reord < fl.reorder) {
+        // (a frame that releases held ones is not held itself)
+        uint32_t left = fl.reorder_depth > 1 ? 1u + (uint32_t)(r_depth % fl.reorder_depth) : 1u;
+        held_.push_back(Held{InFlight{arrive, std::move(f)}, left});
         stats_.reordered++;
         return;
     }
-    if (r_dup < fl.duplicate) {
-        stats_.duplicated++;
-        deliver(arrive + gap, f);
-    }
+    bool dup = r_dup < fl.duplicate;
+    if (dup) stats_.duplicated++;
+    Frame copy;
+    if (dup) copy = f;
     deliver(arrive, std::move(f));
+    uint64_t t = arrive;
+    for (auto &h : released) deliver(t += gap, std::move(h));
+    if (dup) deliver(t + gap, std::move(copy));
 }
 
 bool Link::pop_arrived(uint64_t now, Frame &out) {
-    if (held_ && now >= held_frame_.arrive + kHoldLimitCycles) {
-        held_ = false;
-        deliver(now, std::move(held_frame_.frame));
+    while (!held_.empty() && now >= held_.front().f.arrive + kHoldLimitCycles) {
+        deliver(now, std::move(held_.front().f.frame));
+        held_.pop_front();
     }
     if (in_flight_.empty() || in_flight_.front().arrive > now) return false;
     out = std::move(in_flight_.front().frame);
@@ -129,6 +149,14 @@ bool parse_config(const std::string &spec, Config &cfg, std::string &err) {
         else if (k == "reorder") { if (!prob(cfg.faults.reorder)) return false; }
         else if (k == "corrupt") { if (!prob(cfg.faults.corrupt)) return false; }
         else if (k == "skip") cfg.faults.skip_bytes = (uint32_t)d;
+        else if (k == "depth") {
+            if (d < 1 || d > 1000) { err = "wire option 'depth' is the reorder depth in frames: 1..1000"; return false; }
+            cfg.faults.reorder_depth = (uint32_t)d;
+        } else if (k == "jitter") cfg.faults.jitter_cycles = (uint64_t)d;
+        else if (k == "port") {
+            if (d > 65535) { err = "wire option 'port' is a UDP port: 0..65535"; return false; }
+            cfg.faults.udp_port = (uint16_t)d;
+        }
         else if (k == "delay") cfg.delay_cycles = (uint64_t)d;
         else if (k == "seed") cfg.seed = (uint64_t)d;
         else if (k == "rate") {
@@ -138,7 +166,7 @@ bool parse_config(const std::string &spec, Config &cfg, std::string &err) {
             if (d < 1e3) { err = "wire option 'clk' is in Hz"; return false; }
             cfg.clk_hz = (uint64_t)d;
         } else {
-            err = "unknown wire option '" + k + "' (drop, dup, reorder, corrupt, skip, delay, seed, rate, clk)";
+            err = "unknown wire option '" + k + "' (drop, dup, reorder, depth, corrupt, jitter, port, skip, delay, seed, rate, clk)";
             return false;
         }
     }

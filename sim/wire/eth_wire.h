@@ -4,7 +4,10 @@
 // every frame's preamble + SFD (8 B), FCS (4 B) and inter-frame gap (12 B) beside
 // its bytes, followed by a fixed one-way delay. Faults are injected by a seeded
 // generator, so a run is exactly repeatable: drop, duplicate, reorder (a frame is
-// held back and delivered after the next one), corrupt (one bit flipped).
+// held back and delivered after the next 1..reorder_depth frames), corrupt (one bit
+// flipped), delay jitter (0..jitter extra cycles, which reorders frames closer than
+// that too); optionally only frames to one UDP port suffer them (RoCEv2's 4791: the
+// TCP exchange before the test goes through clean).
 //
 // Frames are byte vectors without FCS, as the MAC's AXI4-Stream carries them.
 // Time is in cycles of the datapath clock; rates are kept as exact fractions
@@ -28,6 +31,9 @@ struct Faults {
     double reorder = 0;    // probability that a frame is held back behind the next one
     double corrupt = 0;    // probability that one bit of a frame is flipped
     uint32_t skip_bytes = 0;  // corruption spares the first skip_bytes bytes (e.g. 14: keep the MAC header)
+    uint32_t reorder_depth = 1;  // a held frame is delivered after 1..reorder_depth later frames (uniform)
+    uint64_t jitter_cycles = 0;  // each frame's delay grows by 0..jitter_cycles (uniform)
+    uint16_t udp_port = 0;       // nonzero: only IPv4 UDP frames to this destination port suffer faults
 };
 
 struct Config {
@@ -42,7 +48,7 @@ struct Config {
 
 struct Stats {
     uint64_t frames_in = 0, frames_out = 0, bytes_in = 0;
-    uint64_t dropped = 0, duplicated = 0, reordered = 0, corrupted = 0;
+    uint64_t dropped = 0, duplicated = 0, reordered = 0, corrupted = 0, jittered = 0;
 };
 
 // One direction of the cable.
@@ -61,7 +67,7 @@ class Link {
     bool pop_arrived(uint64_t now, Frame &out);
     // Cycles the wire needs for a frame of `len` bytes (exact fraction, as double).
     double wire_cycles(size_t len) const;
-    bool idle() const { return in_flight_.empty() && !held_; }
+    bool idle() const { return in_flight_.empty() && held_.empty(); }
     const Stats &stats() const { return stats_; }
 
   private:
@@ -69,15 +75,19 @@ class Link {
         uint64_t arrive;
         Frame frame;
     };
+    struct Held {
+        InFlight f;
+        uint32_t left;  // later frames still to pass it
+    };
     void deliver(uint64_t arrive, Frame f);
+    bool faulty(const Frame &f) const;
 
     Config cfg_;
     std::mt19937_64 rng_;
     // When the serializer frees, as an exact fraction: busy_num_ / rate_bps cycles.
     unsigned __int128 busy_num_ = 0;
     std::deque<InFlight> in_flight_;
-    bool held_ = false;
-    InFlight held_frame_;
+    std::deque<Held> held_;  // oldest first
     Stats stats_;
 };
 
@@ -85,11 +95,13 @@ class Link {
 class Cable {
   public:
     explicit Cable(const Config &cfg) : ab(cfg, 0x5a5a), ba(cfg, 0xa5a5) {}
+    Cable(const Config &cfg_ab, const Config &cfg_ba) : ab(cfg_ab, 0x5a5a), ba(cfg_ba, 0xa5a5) {}
     Link ab, ba;
 };
 
-// Parse "drop=0.01,dup=0.001,reorder=0.01,corrupt=0.001,delay=500,seed=7,rate=100e9"
-// into a Config (unknown keys are an error: returns false and sets err).
+// Parse "drop=0.01,dup=0.001,reorder=0.01,depth=8,corrupt=0.001,jitter=100,port=4791,
+// delay=500,seed=7,rate=100e9" into a Config, on top of what cfg holds (unknown keys are
+// an error: returns false and sets err).
 bool parse_config(const std::string &spec, Config &cfg, std::string &err);
 
 // Append frames to a pcap file (LINKTYPE_ETHERNET), timestamps from cycles.

@@ -14,7 +14,8 @@
 - test_cm_system.py: the firmware's RDMA CM passive side (fw/roce/cm.c) on the real
   NIC against a Scapy peer sending rdma_client's captured MADs (patched at the IBTA
   offsets): REJ for an unlistened port, UC and UD refused, REQ/REP/RTU/DREQ/DREP with
-  duplicates answered, the REP resent, an RC SEND taken as RTU, REJ (timeout) after
+  duplicates answered, the REP resent, an RC SEND and (RTU lost) an RDMA WRITE taken as
+  RTU, REJ (timeout) after
   the retries, counters; listen --cm's argument checks.
 - test_qpx_console.py: the RoCE and exchange commands in the simulated SoC:
   argument checking, "no RoCE transport" on an SoC without the transport, and

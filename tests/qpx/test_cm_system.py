@@ -15,6 +15,8 @@ make or read a frame. Every NIC frame must carry a correct ICRC.
   for a duplicate), the QP freed after the time-wait;
 - no RTU: the REP is sent again on the REQ's CM response timeout, then an RC SEND to
   the new QP is taken as the RTU (the transport ACKs it);
+- the RTU lost and an RDMA WRITE first: the transport executes it on the QP in RTR (ACK,
+  the bytes in memory), the firmware takes it as the RTU (qp_hw_state.req): RTS;
 - no RTU at all: after the REQ's max CM retries, REJ (timeout, message REP);
 - connect --cm (the active side): the REQ (service ID, librdmacm's header, QPN, PSN,
   GIDs, path MTU), a REJ ends it with its reason; again: REP -> RTU (again for a
@@ -120,6 +122,18 @@ def rc_send(qpn, psn, payload):
     return frame(bth + payload)
 
 
+def rc_write(qpn, psn, va, rkey, payload):
+    """RDMA WRITE Only (AckReq) with its RETH."""
+    bth = bytes([0x0A, 0, 0xFF, 0xFF, 0]) + qpn.to_bytes(3, "big") + bytes([0x80]) + psn.to_bytes(3, "big")
+    reth = va.to_bytes(8, "big") + rkey.to_bytes(4, "big") + len(payload).to_bytes(4, "big")
+    return frame(bth + reth + payload)
+
+
+def mr_keys(s):
+    s.send("mr list\r")
+    return set(int(k, 16) for k in re.findall(r"(?m)^0x([0-9a-f]{8}) 0x", s.reply("mr list")))
+
+
 def nic_mad(f):
     """The MAD of a QP 1 frame from the NIC (ICRC checked), else None."""
     raw = bytes(f)
@@ -218,6 +232,44 @@ def test_cm_passive_side():
         s.expect(rf"cm: QP 0x{qpn:x} established with 10\.0\.0\.100 port 7471 \(its first packet taken as RTU\)",
                  what="the SEND taken as the RTU")
         s.upto_prompt("the second listen returns")
+
+        # the RTU lost and an RDMA WRITE first (librdmacm peers whose RTU is lost, perftest -R
+        # write tests): the WRITE is executed on the QP in RTR and taken as the RTU. The
+        # connection's MR key, as the peer's application would have it: an MR registered and
+        # deregistered here shows the slot and tag the CM's takes next (roce.c: the lowest free
+        # slot, the tag one more; 256 MR slots), and 'mr list' must show it afterwards
+        keys = mr_keys(s)
+        s.send("mr reg 0x100000 0x1000\r")
+        probe = int(re.search(r"mr key 0x([0-9a-f]+):", s.reply("mr reg 0x100000 0x1000")).group(1), 16)
+        s.send(f"mr dereg 0x{probe:x}\r")
+        s.reply(f"mr dereg 0x{probe:x}")
+        rkey = probe + 0x100
+        s.send("listen --cm 7471 --wait 600000\r")
+        s.expect(r"listen: RDMA CM on port 7471", what="the listen for a WRITE first")
+        n.send(qp1(req(0x5001, 7471, psn=0x000200, tid=0x901, cm_timeout=14)))
+        rep = expect_mad(n, REP, "REP (WRITE first)")
+        qpn, psn = u(rep, C + 12, 3), u(rep, C + 20, 3)
+        data = bytes(range(0x40, 0x60))
+        va = 0x100000 + 0x3000
+        n.send(rc_write(qpn, psn, va, rkey, data))
+        ack = n.expect(lambda f: (p := check_pcap.roce_packet(bytes(f))) and p[2][0] == 0x11
+                       and int.from_bytes(p[2][5:8], "big") == 0x11,
+                       "the transport's ACK of the WRITE", timeout=60)
+        aeth = check_pcap.roce_packet(bytes(ack))[2][12]
+        check("the ACK's PSN and syndrome (ACK, not NAK)", (psn, 0),
+              (int.from_bytes(check_pcap.roce_packet(bytes(ack))[2][9:12], "big"), aeth & 0xE0))
+        s.expect(rf"cm: QP 0x{qpn:x} established with 10\.0\.0\.100 port 7471 \(its first packet taken as RTU\)",
+                 what="the WRITE taken as the RTU")
+        s.upto_prompt("the WRITE-first listen returns")
+        check("the connection's MR key", {rkey}, mr_keys(s) - keys)
+        s.send("qp list\r")
+        out = s.reply("qp list")
+        check_true("the QP is RTS", re.search(rf"0x{qpn:06x} RTS .*rdma_cm established", out), "a line", out)
+        s.send(f"dump 0x{va:x} {len(data)}\r")
+        out = s.reply(f"dump 0x{va:x} {len(data)}")
+        got = bytes(int(x, 16) for l in out.splitlines() if re.match(r"[0-9a-f]{8}:", l)
+                    for x in l.split("  ")[0].split()[1:])
+        check("the WRITE's bytes in memory", data.hex(), got.hex())
 
         # no RTU at all: REJ (timeout) after the retries
         s.send("listen --cm 7471 --wait 600000\r")

@@ -53,7 +53,9 @@ module tb_roce_resp #(
   // the responder moved a QP to ERROR (a fatal NAK it sent): QPN and the NAK's ibv_wc_status
   output logic                                    resp_err_valid,
   output logic [$clog2(NQP)-1:0]                  resp_err_qpn,
-  output logic [4:0]                              resp_err_status
+  output logic [4:0]                              resp_err_status,
+  // a request executed in order on QP resp_err_qpn (the pulse behind cnt_req_ok)
+  output logic                                    resp_req_ok
 );
   localparam int QW = $clog2(NQP);
   localparam int MW = $clog2(NMR);
@@ -125,7 +127,8 @@ module tb_roce_resp #(
     .cnt_rx_write(counters[20*32 +: 32]), .cnt_rx_read(counters[21*32 +: 32]),
     .cnt_rx_atomic(counters[22*32 +: 32]), .cnt_rx_send(counters[23*32 +: 32]),
     .cnt_nak_pmtu(counters[24*32 +: 32]), .cnt_nak_pd(counters[25*32 +: 32]),
-    .err_valid(resp_err_valid), .err_qpn(resp_err_qpn), .err_status(resp_err_status));
+    .err_valid(resp_err_valid), .err_qpn(resp_err_qpn), .err_status(resp_err_status),
+    .req_ok(resp_req_ok));
 
   assign dbg_wait_act = u_resp.pf_valid && !u_resp.act_valid;
   assign dbg_wait_dma = w_tvalid && !w_tready;

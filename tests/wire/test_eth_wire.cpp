@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -144,6 +145,89 @@ static void test_faults_statistics_and_determinism() {
     (void)b; (void)c;
 }
 
+// Frames sent 10 cycles apart (closer than their wire time: back to back), only reorder on.
+static std::vector<uint32_t> reorder_run(uint64_t seed, double p, uint32_t depth, int n) {
+    wire::Config c;
+    c.seed = seed;
+    c.faults.reorder = p;
+    c.faults.reorder_depth = depth;
+    wire::Link l(c);
+    for (int k = 0; k < n; k++) l.send((uint64_t)k * 10, make(200, k));
+    std::vector<uint32_t> ids;
+    for (auto &g : drain(l, 0, (uint64_t)n * 10 + 1000000)) ids.push_back(id_of(g.second));
+    return ids;
+}
+
+// How many frames of a higher id arrived before each frame: the largest such count.
+static size_t max_passed(const std::vector<uint32_t> &ids) {
+    size_t worst = 0;
+    for (size_t i = 0; i < ids.size(); i++) {
+        size_t n = 0;
+        for (size_t j = i >= 64 ? i - 64 : 0; j < i; j++) n += ids[j] > ids[i];
+        worst = std::max(worst, n);
+    }
+    return worst;
+}
+
+static void test_reorder_depth() {
+    const int n = 20000;
+    auto d1 = reorder_run(3, 0.05, 1, n);
+    auto d8 = reorder_run(3, 0.05, 8, n);
+    auto d8b = reorder_run(3, 0.05, 8, n);
+    for (auto *v : {&d1, &d8}) {
+        std::vector<uint32_t> sorted = *v;
+        std::sort(sorted.begin(), sorted.end());
+        bool all = sorted.size() == (size_t)n;
+        for (size_t i = 0; all && i < sorted.size(); i++) all = sorted[i] == i;
+        CHECK(all, "reorder alone must deliver every frame once (%zu of %d)", sorted.size(), n);
+    }
+    CHECK(d8 == d8b, "the same seed must give the same order");
+    // depth 1: a held frame goes behind the next one only (the model before depth= existed)
+    CHECK(max_passed(d1) == 1, "depth=1: a frame passed by %zu later frames, expected 1", max_passed(d1));
+    // depth 8: held behind 1..8 later frames; with several held at once a frame may also be
+    // passed by held frames released before it, rarely more than the depth again
+    size_t m8 = max_passed(d8);
+    CHECK(m8 >= 6 && m8 <= 16, "depth=8: the deepest reorder passed %zu frames, expected 6..16", m8);
+}
+
+static void test_jitter_and_port() {
+    // jitter: frames far apart (no queueing), each arrives 0..J cycles late, spread over most of J
+    wire::Config c;
+    c.seed = 5;
+    c.faults.jitter_cycles = 1000;
+    wire::Link l(c);
+    const int n = 2000;
+    for (int k = 0; k < n; k++) l.send((uint64_t)k * 100000, make(100, k));
+    auto got = drain(l, 0, (uint64_t)n * 100000 + 10000);
+    CHECK(got.size() == (size_t)n, "jitter: %zu of %d frames", got.size(), n);
+    uint64_t lo = ~0ull, hi = 0;
+    for (auto &g : got) {
+        uint64_t base = (uint64_t)id_of(g.second) * 100000 + (uint64_t)l.wire_cycles(100);
+        uint64_t late = g.first - base;
+        lo = std::min(lo, late), hi = std::max(hi, late);
+    }
+    CHECK(hi <= 1001 && hi >= 900 && lo <= 100, "jitter=1000: lateness %llu..%llu, expected 0..1001 spread",
+          (unsigned long long)lo, (unsigned long long)hi);
+    CHECK(l.stats().jittered > (uint64_t)n * 9 / 10, "jittered %llu of %d", (unsigned long long)l.stats().jittered, n);
+    // port=4791: only IPv4 UDP frames to that port suffer the faults (drop=1: every one lost)
+    wire::Config pc;
+    std::string err;
+    CHECK(wire::parse_config("drop=1,port=4791", pc, err), "%s", err.c_str());
+    wire::Link pl(pc);
+    auto udp = [](uint16_t dport, uint8_t proto, uint32_t id) {
+        Frame f = make(100, id);
+        f[12] = 0x08, f[13] = 0x00, f[14] = 0x45, f[14 + 9] = proto;
+        f[14 + 20 + 2] = (uint8_t)(dport >> 8), f[14 + 20 + 3] = (uint8_t)dport;
+        return f;
+    };
+    for (uint32_t k = 0; k < 30; k++)
+        pl.send(k * 1000, k % 3 == 0 ? udp(4791, 17, k) : k % 3 == 1 ? udp(4791, 6, k) : udp(4792, 17, k));
+    auto pg = drain(pl, 0, 100000);
+    bool only_others = pg.size() == 20;
+    for (auto &g : pg) only_others = only_others && id_of(g.second) % 3 != 0;
+    CHECK(only_others, "port=4791 drop=1: expected the 20 frames not UDP to 4791, got %zu", pg.size());
+}
+
 static void test_parse_config() {
     wire::Config c;
     std::string err;
@@ -152,7 +236,12 @@ static void test_parse_config() {
     CHECK(c.faults.drop == 0.01 && c.delay_cycles == 250 && c.seed == 9 && c.rate_bps == 100000000000ull,
           "values not taken");
     CHECK(!wire::parse_config("drop=2", c, err) && err.find("probability") != std::string::npos, "drop=2: %s", err.c_str());
-    CHECK(!wire::parse_config("jitter=1", c, err) && err.find("unknown wire option") != std::string::npos, "%s", err.c_str());
+    CHECK(!wire::parse_config("wobble=1", c, err) && err.find("unknown wire option") != std::string::npos, "%s", err.c_str());
+    CHECK(wire::parse_config("reorder=0.1,depth=32,jitter=200,port=4791", c, err) && c.faults.reorder_depth == 32 &&
+              c.faults.jitter_cycles == 200 && c.faults.udp_port == 4791 && c.faults.drop == 0.01,
+          "depth/jitter/port not taken, or earlier keys lost: %s", err.c_str());
+    CHECK(!wire::parse_config("depth=0", c, err) && err.find("reorder depth") != std::string::npos, "%s", err.c_str());
+    CHECK(!wire::parse_config("port=70000", c, err) && err.find("UDP port") != std::string::npos, "%s", err.c_str());
     CHECK(!wire::parse_config("delay=abc", c, err) && err.find("not a non-negative number") != std::string::npos, "%s", err.c_str());
     CHECK(!wire::parse_config("drop", c, err) && err.find("needs a value") != std::string::npos, "%s", err.c_str());
 }
@@ -170,6 +259,8 @@ int main(int argc, char **argv) {
     test_delay_and_idle_gap();
     test_tx_fifo_backpressure();
     test_faults_statistics_and_determinism();
+    test_reorder_depth();
+    test_jitter_and_port();
     test_parse_config();
     if (argc > 1) test_pcap(argv[1]);
     std::printf("%s (%d failures)\n", failures ? "FAILED" : "ok", failures);
