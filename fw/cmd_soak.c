@@ -517,7 +517,8 @@ static int start(int argc, char **argv) {
             return -1;
         }
     }
-    struct roce_mr *mr = roce_mr_covering(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL);
+    struct roce_mr *mr = roce_mr_covering(QPX_BUF_BASE, QPX_BUF_BYTES, ROCE_MR_ACCESS_ALL,
+                                         qp0->ctx.pd);
     uint64_t vaddr;
     uint32_t rkey;
     if (!mr || qpx_peer_buffer(qp0->qpn, &rkey, &vaddr) != 0) {
