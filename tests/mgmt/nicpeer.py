@@ -111,9 +111,11 @@ class NicPeer:
     def _take(self, data):
         """A frame from the NIC: answered (ARP for the peer, ICMP echo to it) or queued for expect()."""
         f = Ether(data)
-        if ARP in f and f[ARP].op == 1 and f[ARP].pdst in self.hosts and self.answer_arp:
+        # (a subclass that sets its own attributes instead of calling __init__ has no hosts)
+        hosts = getattr(self, "hosts", None) or {PEER_IP: PEER_MAC}
+        if ARP in f and f[ARP].op == 1 and f[ARP].pdst in hosts and self.answer_arp:
             self.arp_requests += 1
-            mac = self.hosts[f[ARP].pdst]
+            mac = hosts[f[ARP].pdst]
             self.send(Ether(dst=f.src, src=mac) /
                       ARP(op=2, hwsrc=mac, psrc=f[ARP].pdst, hwdst=f[ARP].hwsrc, pdst=f[ARP].psrc))
         elif IP in f and ICMP in f and f[IP].dst == PEER_IP and f[ICMP].type == 8 and self.answer_echo:
