@@ -31,12 +31,13 @@ NIC_RTL    := $(RTL_PKGS) \
                  rtl/roce/*.sv rtl/mem/*.sv rtl/top/*.sv))) \
               $(REGS_SV)
 
-.PHONY: help deps test run run-one console bench regs regs-doc yosys-check clean distclean
+.PHONY: help deps test test-full run run-one console bench regs regs-doc yosys-check clean distclean
 
 help:
 	@echo "solonic targets:"
 	@echo "  make deps     install everything this project needs (Debian packages, lwIP source)"
 	@echo "  make test     build everything and run every test"
+	@echo "  make test-full  make test and the cases too long for it (about an hour)"
 	@echo "  make run      the demo: two NICs, exchange, WRITE/READ/SEND verified, bench"
 	@echo "  make run-one  one NIC's scripted console tour"
 	@echo "  make console  the interactive console of a simulated NIC"
@@ -58,6 +59,12 @@ yosys-check: regs
 
 test:
 	$(PY) tests/run.py
+
+# make test-full: make test plus the cases too long for it (minutes each): the NIC-to-NIC
+# perftest tools, -q 16 / -q 64 and -R (SOLONIC_QPX_FULL), the soak's 2,000 operations and
+# cut wire (SOLONIC_SOAK_TEST); about an hour on 2 cores. make interop, fuzz and soak stay apart.
+test-full:
+	SOLONIC_QPX_FULL=1 SOLONIC_SOAK_TEST=1 $(PY) tests/run.py
 
 # make run: two NICs on one cable, exchange, WRITE/READ/SEND checked byte for byte, bench
 # (scripts/demo_two_nics.py); INTERACTIVE=1: NIC 0's console here, NIC 1's on a pty.

@@ -48,11 +48,29 @@ uint64_t tmr_cycles(void) {
     return ((uint64_t)hi << 32) | lo;
 }
 
+/*
+ * Milliseconds since reset. lwIP asks on every pass of the main loop, and a 64-bit
+ * division costs hundreds of cycles here, so the count is carried forward: the cycles
+ * since the last whole millisecond seen (less than 17 s of them fit 32 bits) divided by
+ * the cycles per millisecond. After a longer gap (or the first call) it is computed whole.
+ */
+static uint64_t ms_base_cycles; /* the cycle count of ms_base's millisecond */
+static uint32_t ms_base, ms_cycles;
+
 uint32_t tmr_ms(void) {
     uint64_t c = tmr_cycles();
-    uint32_t hz = tmr_clk_hz();
 
-    return (uint32_t)((c / hz) * 1000u + ((c % hz) * 1000u) / hz);
+    if (ms_cycles == 0) ms_cycles = tmr_clk_hz() / 1000u;
+    uint64_t d = c - ms_base_cycles;
+    if (c < ms_base_cycles || (d >> 32) != 0 || ms_base_cycles == 0) {
+        ms_base = (uint32_t)(c / ms_cycles);
+        ms_base_cycles = (uint64_t)ms_base * ms_cycles;
+        return ms_base;
+    }
+    uint32_t n = (uint32_t)d / ms_cycles;
+    ms_base += n;
+    ms_base_cycles += (uint64_t)n * ms_cycles;
+    return ms_base;
 }
 
 uint32_t sys_now(void) {

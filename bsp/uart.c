@@ -21,8 +21,7 @@ int uart_getc(void) {
     return (int)((v & UART_RXDATA_CHAR_MASK) >> UART_RXDATA_CHAR_SHIFT);
 }
 
-int uart_putc_wait(uint8_t c) {
-    if (uart_putc(c) == 0) return 0;
+int uart_putc_wait_full(uint8_t c) {
     uint64_t deadline = tmr_cycles() + tmr_ms_to_cycles(UART_TX_TIMEOUT_MS);
     do {
         if (uart_putc(c) == 0) return 0;

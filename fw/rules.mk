@@ -45,6 +45,9 @@ fw: $(FW_ELF) $(FW_HEX) $(FW_DIR)/solonic.lst
 fw-size: $(FW_ELF)
 	$(RV_PREFIX)size $(FW_ELF)
 
+# bsp/string.c is memcpy/memset: GCC must not turn its loops back into calls to them
+$(FW_DIR)/bsp/string.o: FW_CFLAGS += -fno-tree-loop-distribute-patterns
+
 $(FW_DIR)/%.o: %.c $(REGS_HDR)
 	@mkdir -p $(@D)
 	$(RV_CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@

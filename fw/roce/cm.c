@@ -52,6 +52,7 @@ struct cm_conn {
 
 /* in .bss: cm below has initialised fields, and its load image would take IMEM */
 static struct cm_conn conns[CM_MAX_CONNS];
+static int conns_hi; /* every slot from here on is free: cm_poll, on each pass, looks below */
 
 static struct {
     bool listening;
@@ -205,7 +206,10 @@ static struct cm_conn *free_slot(void) {
     struct cm_conn *tw = NULL;
     for (int i = 0; i < CM_MAX_CONNS; i++) {
         struct cm_conn *c = &conns[i];
-        if (c->state == CM_FREE) return c;
+        if (c->state == CM_FREE) {
+            if (i >= conns_hi) conns_hi = i + 1;
+            return c;
+        }
         if (c->state == CM_TIMEWAIT && (!tw || c->deadline < tw->deadline)) tw = c;
     }
     if (tw) release(tw);
@@ -743,8 +747,10 @@ void cm_connect_abort(const char *why) {
 /* ---- timers */
 
 void cm_poll(void) {
+    while (conns_hi > 0 && conns[conns_hi - 1].state == CM_FREE) conns_hi--;
+    if (conns_hi == 0) return;
     uint64_t now = tmr_cycles();
-    for (int i = 0; i < CM_MAX_CONNS; i++) {
+    for (int i = 0; i < conns_hi; i++) {
         struct cm_conn *c = &conns[i];
         if (c->state == CM_FREE) continue;
         if (c->state != CM_TIMEWAIT && !qp_ours(c)) { /* reset or destroyed from the console */

@@ -1,8 +1,9 @@
-"""The firmware (bsp/, fw/) in the simulated SoC, driven through its UART console."""
+"""The firmware (bsp/, fw/) in the simulated SoC, driven through its UART console; and
+bsp/string.c (memcpy/memmove/memset by words) compiled for the host (test_string.py)."""
 import subprocess
 
 ORDER = 40
-BUILD = ["build/sim/solonic_sim", "build/fw/solonic.elf", "build/fw/solonic.hex"]
+BUILD = ["build/sim/solonic_sim", "build/fw/solonic.elf", "build/fw/solonic.hex", "build/fw_host/libfwstring.so"]
 PY = "/usr/bin/python3"
 SCRIPT = "tests/fw/test_console.py"
 
@@ -10,4 +11,5 @@ SCRIPT = "tests/fw/test_console.py"
 def cases():
     names = subprocess.run([PY, SCRIPT, "--list"], stdout=subprocess.PIPE, text=True,
                            check=True).stdout.split()
-    return [{"name": n, "cmd": [PY, SCRIPT, n], "timeout": 240} for n in names]
+    return [{"name": n, "cmd": [PY, SCRIPT, n], "timeout": 240} for n in names] + [
+        {"name": "string", "pytest": "tests/fw/test_string.py", "timeout": 120}]

@@ -25,8 +25,9 @@
 - test_qpx_system.py: build/sim/solonic_sim with the transport: two NICs
   (the exchange in both roles, WRITE/READ/SEND both ways with every byte
   verified, bench tables parsed and bounded, Ctrl-C, a silent peer, both NICs
-  as perftest's peers: write_lat and write_bw, with SOLONIC_QPX_FULL=1 also
-  send_lat and read_lat), every
+  as perftest's peers: atomic_bw with FETCH_AND_ADD and CMP_AND_SWAP; with
+  SOLONIC_QPX_FULL=1 (`make test-full`) also write_lat, send_lat, read_lat,
+  atomic_lat, write_bw and write_bw -q 2, -q 16 and -q 64, perftest -R), every
   wrong input of bench, and a Scapy peer that abandons the exchange halfway,
   sends garbage or never answers (the real QP and MR are undone).
 """

@@ -652,30 +652,16 @@ def u64_at(con, addr):
 
 
 def case_pair_perftest_tools():
-    """Both NICs as perftest's peers ('tool on'): NIC 0 the client, NIC 1 the server of
-    write_lat (each watches its buffer's last byte and writes back) and write_bw (NIC 0
-    posts the WRITEs and sends the report NIC 1 prints), atomic_bw (FETCH_AND_ADDs, then
-    perftest -A CMP_AND_SWAP's compare-0-swap-0, counted by NIC 1's responder, the server's
-    word and the original value the client got back checked); with SOLONIC_QPX_FULL=1 also send_lat, read_lat and atomic_lat (each tool costs about 30 s of wall time; the interop sweep
-    runs all of them against rxe)."""
-    full = os.environ.get("SOLONIC_QPX_FULL") == "1"
-    figs = []
+    """Both NICs as perftest's peers ('tool on'), NIC 0 the client, NIC 1 the server, of
+    atomic_bw: FETCH_AND_ADDs, then perftest -A CMP_AND_SWAP's compare-0-swap-0, counted by
+    NIC 1's responder, the server's word and the original value the client got back checked;
+    --atomic's argument checks. The latency and bandwidth tools between the two NICs are
+    pair_perftest_tools_lat_bw (SOLONIC_QPX_FULL=1, `make test-full`); make test runs them
+    against rxe in the interop group (write_lat and write_bw in both roles, -q 2)."""
     with pair() as (a, b):
         t0 = time.monotonic()
-        out_c, out_s = tool_run(b, a, "write_lat", 64, 4)
-        wl = lat_row(out_c, 64, 4, 0.5, 100)
-        lat_row(out_s, 64, 4, 0.5, 100)
-        figs.append(f"write_lat 64 B {wl:.2f} us")
-        print(f"write_lat: {time.monotonic() - t0:.1f} s wall")
-        if full:
-            t0 = time.monotonic()
-            sl = lat_row(tool_run(b, a, "send_lat", 256, 6)[0], 256, 6, 0.5, 100)
-            rl = lat_row(tool_run(b, a, "read_lat", 4096, 6)[0], 4096, 6, 0.5, 100)
-            figs += [f"send_lat 256 B {sl:.2f} us", f"read_lat 4096 B {rl:.2f} us"]
-            print(f"send_lat, read_lat: {time.monotonic() - t0:.1f} s wall")
         # atomics: NIC 0 posts FETCH_AND_ADDs (8 bytes each) as ib_atomic_bw's client does;
         # NIC 1's responder executes each once
-        t0 = time.monotonic()
         before = rdma_requests(b)
         v0 = u64_at(b, BUF)
         out_c, out_s = tool_run(b, a, "atomic_bw", 8, 8)
@@ -709,10 +695,29 @@ def case_pair_perftest_tools():
         out = cmd(a, "connect 10.0.0.2 --test atomic_bw --atomic SWAP")
         check("--atomic: a bad type refused", "connect: --atomic: expected CMP_AND_SWAP or "
               "FETCH_AND_ADD (perftest's -A), got 'SWAP'\n", out)
-        if full:
-            alat = lat_row(tool_run(b, a, "atomic_lat", 8, 6)[0], 8, 6, 0.5, 100)
-            figs.append(f"atomic_lat 8 B {alat:.2f} us")
         print(f"atomic_bw: {time.monotonic() - t0:.1f} s wall")
+
+
+def case_pair_perftest_tools_lat_bw():
+    """Both NICs as perftest's peers ('tool on'; SOLONIC_QPX_FULL=1 only, about 150 s): NIC 0
+    the client, NIC 1 the server of write_lat (each watches its buffer's last byte and writes
+    back), send_lat, read_lat, atomic_lat, write_bw (NIC 0 posts the WRITEs and sends the
+    report NIC 1 prints) and write_bw -q 2 (each tool costs about 30 s of wall time; the
+    interop sweep runs all of them against rxe)."""
+    figs = []
+    with pair() as (a, b):
+        t0 = time.monotonic()
+        out_c, out_s = tool_run(b, a, "write_lat", 64, 4)
+        wl = lat_row(out_c, 64, 4, 0.5, 100)
+        lat_row(out_s, 64, 4, 0.5, 100)
+        figs.append(f"write_lat 64 B {wl:.2f} us")
+        print(f"write_lat: {time.monotonic() - t0:.1f} s wall")
+        t0 = time.monotonic()
+        sl = lat_row(tool_run(b, a, "send_lat", 256, 6)[0], 256, 6, 0.5, 100)
+        rl = lat_row(tool_run(b, a, "read_lat", 4096, 6)[0], 4096, 6, 0.5, 100)
+        alat = lat_row(tool_run(b, a, "atomic_lat", 8, 6)[0], 8, 6, 0.5, 100)
+        figs += [f"send_lat 256 B {sl:.2f} us", f"read_lat 4096 B {rl:.2f} us", f"atomic_lat 8 B {alat:.2f} us"]
+        print(f"send_lat, read_lat, atomic_lat: {time.monotonic() - t0:.1f} s wall")
         t0 = time.monotonic()
         out_c, out_s = tool_run(b, a, "write_bw", 16384, 4)
         m = re.search(r"^ 16384 +4 +" + NUM + r" +" + NUM + r" +" + NUM + r"\n", out_c, re.M)
@@ -919,7 +924,7 @@ CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 # interop group runs perftest -R against the rxe guest instead, and make test's -q runs are
 # pair_perftest_two_qps and the interop group's -q 2 (a -q 16 exchange is about 2 M cycles)
 FULL_ONLY = {"pair_perftest_rdma_cm", "pair_perftest_rdma_cm_16_qps", "pair_perftest_64_qps",
-             "pair_perftest_16_qps"}
+             "pair_perftest_16_qps", "pair_perftest_tools_lat_bw"}
 
 
 def main():

@@ -23,5 +23,5 @@ TESTS = [
 def cases():
     c = [{"name": t, "cmd": [PY, "tests/roce/test_roce.py", t]} for t in TESTS]
     c.append({"name": "lint_verilator", "cmd": [PY, "tests/roce/lint.py", "verilator"]})
-    c.append({"name": "yosys_elaborates", "cmd": [PY, "tests/roce/lint.py", "yosys"], "timeout": 400})
+    # Yosys elaborates these files in tests/synth's all-RTL run, which fails on their warnings
     return c

@@ -23,6 +23,14 @@ void net_port_assert(const char *msg, const char *file, int line) __attribute__(
     } while (0)
 #define LWIP_PLATFORM_ASSERT(x) net_port_assert((x), __FILE__, __LINE__)
 
+/*
+ * lwIP's pool memory and heap (memp.c, mem.c) go to .noinit (linker/solonic.ld), which
+ * start-up does not clear: memp_init and mem_init write every link and header they rely
+ * on. Clearing them was about a quarter of the boot.
+ */
+#define LWIP_DECLARE_MEMORY_ALIGNED(variable_name, size)                                           \
+    u8_t variable_name[LWIP_MEM_ALIGN_BUFFER(size)] __attribute__((section(".noinit." #variable_name)))
+
 /* Random numbers for TCP initial sequence numbers and local ports (net_port.c). */
 uint32_t net_port_rand(void);
 #define LWIP_RAND() net_port_rand()
