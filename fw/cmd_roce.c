@@ -77,21 +77,30 @@ static struct roce_qp *our_qp(const char *cmd, uint32_t qpn) {
 
 /* Takes a trailing "--pd N" off argv: 0 with *pd set (left as it was without the option),
    -1 after saying what was wrong. */
-static int take_pd(const char *cmd, int *argc, char **argv, uint32_t *pd) {
+/* Takes a trailing "OPT X" off argv (the option comes last): 1 if it was there (*v set
+   from X, which errors name as LABEL), 0 if not, -1 after saying what was wrong. */
+static int take_opt_u32(const char *cmd, int *argc, char **argv, const char *opt, const char *meta,
+                        const char *label, uint32_t *v) {
     for (int i = 1; i < *argc; i++) {
-        if (strcmp(argv[i], "--pd") != 0) continue;
+        if (strcmp(argv[i], opt) != 0) continue;
         if (i + 2 != *argc) {
-            printf("%s: --pd takes one N and comes last\n", cmd);
+            printf("%s: %s takes one %s and comes last\n", cmd, opt, meta);
             return -1;
         }
-        if (con_parse_u32(cmd, "--pd", argv[i + 1], pd) != 0) return -1;
-        if (*pd > ROCE_PD_MAX) {
-            printf("%s: --pd: expected a protection domain 0..%u, got %s\n", cmd, ROCE_PD_MAX,
-                   argv[i + 1]);
-            return -1;
-        }
+        if (con_parse_u32(cmd, label, argv[i + 1], v) != 0) return -1;
         *argc -= 2;
-        return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* A trailing "--pd N": 0 (also when absent, *pd untouched) or -1 after saying what was wrong. */
+static int take_pd(const char *cmd, int *argc, char **argv, uint32_t *pd) {
+    int r = take_opt_u32(cmd, argc, argv, "--pd", "N", "--pd", pd);
+    if (r < 0) return -1;
+    if (r > 0 && *pd > ROCE_PD_MAX) {
+        printf("%s: --pd: expected a protection domain 0..%u, got %s\n", cmd, ROCE_PD_MAX, argv[*argc + 1]);
+        return -1;
     }
     return 0;
 }
@@ -371,28 +380,14 @@ static int find_lkey(const char *cmd, uint32_t qpn, uint64_t addr, uint32_t len,
     return -1;
 }
 
-/* Takes a trailing "--imm VALUE" off argv: 1 if it was there (*imm set), 0 if not,
-   -1 after saying what was wrong. */
-static int take_imm(const char *cmd, int *argc, char **argv, uint32_t *imm) {
-    for (int i = 1; i < *argc; i++) {
-        if (strcmp(argv[i], "--imm") != 0) continue;
-        if (i + 2 != *argc) {
-            printf("%s: --imm takes one VALUE and comes last\n", cmd);
-            return -1;
-        }
-        if (con_parse_u32(cmd, "VALUE", argv[i + 1], imm) != 0) return -1;
-        *argc -= 2;
-        return 1;
-    }
-    return 0;
-}
-
 /* write|read QPN LADDR RADDR RKEY LEN */
 static int cmd_rdma(int argc, char **argv, uint8_t opcode) {
     const char *cmd = argv[0];
     struct roce_wr wr;
     memset(&wr, 0, sizeof wr);
-    int with_imm = opcode == ROCE_WR_WRITE ? take_imm(cmd, &argc, argv, &wr.imm) : 0;
+    int with_imm = opcode == ROCE_WR_WRITE
+                       ? take_opt_u32(cmd, &argc, argv, "--imm", "VALUE", "VALUE", &wr.imm)
+                       : 0;
     if (with_imm < 0) return CON_ERR;
     if (argc != 6) {
         printf("%s: expected QPN LADDR RADDR RKEY LEN%s\n", cmd,
@@ -433,7 +428,7 @@ CON_COMMAND(read, "QPN LADDR RADDR RKEY LEN", "RDMA READ: the peer's RADDR into 
 static int cmd_send(int argc, char **argv) {
     struct roce_wr wr;
     memset(&wr, 0, sizeof wr);
-    int with_imm = take_imm("send", &argc, argv, &wr.imm);
+    int with_imm = take_opt_u32("send", &argc, argv, "--imm", "VALUE", "VALUE", &wr.imm);
     if (with_imm < 0) return CON_ERR;
     if (argc != 4) {
         printf("send: expected QPN LADDR LEN [--imm VALUE]\n");
