@@ -111,8 +111,7 @@ class NicPeer:
     def _take(self, data):
         """A frame from the NIC: answered (ARP for the peer, ICMP echo to it) or queued for expect()."""
         f = Ether(data)
-        # (a subclass that sets its own attributes instead of calling __init__ has no hosts)
-        hosts = getattr(self, "hosts", None) or {PEER_IP: PEER_MAC}
+        hosts = self.hosts
         if ARP in f and f[ARP].op == 1 and f[ARP].pdst in hosts and self.answer_arp:
             self.arp_requests += 1
             mac = hosts[f[ARP].pdst]

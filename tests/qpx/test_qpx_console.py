@@ -280,31 +280,8 @@ class Tcp:
 
 
 class SimPeer(NicPeer):
-    """NicPeer on build/sim/solonic_sim, whose port option is --eth0 udp:LPORT:RPORT."""
-
-    def __init__(self, keys, max_cycles, max_seconds, keep_stdin=False):
-        import queue
-        import socket
-        import threading
-        import simcon
-        from nicpeer import free_udp_port
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.settimeout(0.1)
-        self.nic_port = free_udp_port()
-        self.frames = queue.Queue()
-        self.arp_requests = 0
-        self.echo_requests = []
-        self.answer_arp = True
-        self.answer_echo = True
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
-        simcon.SIM = os.environ["SOLONIC_NIC_SIM"]  # noqa: F811
-        self.sim = Sim(keys, max_cycles=max_cycles, max_seconds=max_seconds,
-                       extra=["--eth0", f"udp:{self.nic_port}:{self.sock.getsockname()[1]}"],
-                       keep_stdin=keep_stdin)
-
+    """NicPeer (on $SOLONIC_NIC_SIM) whose frames are padded to Ethernet's 60-byte minimum, as
+    a real peer's MAC pads them."""
 
     def send(self, pkt):
         data = bytes(pkt)
