@@ -48,7 +48,7 @@ volatile sig_atomic_t g_signal = 0;
 void on_signal(int sig) { g_signal = sig; }
 
 struct Options {
-    std::string fw, uart_in, fst, prompt = "solonic> ";
+    std::string fw, uart_in, fst, profile, prompt = "solonic> ";
     uint64_t max_cycles = 0;
     bool max_cycles_set = false;
     double max_seconds = 0;
@@ -72,6 +72,9 @@ void usage(FILE *f) {
                  "                    (default: no limit on a terminal, %llu otherwise)\n"
                  "  --max-seconds S   stop with exit code 124 after S seconds of wall time\n"
                  "  --fst FILE        write FST waveforms (every NIC)\n"
+                 "  --profile PREFIX  firmware profile: cycles per instruction address at the core's\n"
+                 "                    last stage, written at exit to PREFIX.nicN.txt (scripts/fw_profile.py\n"
+                 "                    sums them by function)\n"
                  "  --quiet           no harness messages on stderr\n"
                  "  --stats           print per NIC cycles and instructions, per link frames, bytes\n"
                  "                    and faults, wall time and cycles/s at exit\n"
@@ -125,6 +128,7 @@ int parse(int argc, char **argv, Options &o) {
         std::string *str = a == "--fw"          ? &o.fw
                            : a == "--uart-in"   ? &o.uart_in
                            : a == "--fst"       ? &o.fst
+                           : a == "--profile"   ? &o.profile
                            : a == "--prompt"    ? &o.prompt
                            : a == "--wire"      ? &o.wire
                            : a == "--wire-back" ? &o.wire_back
@@ -339,9 +343,9 @@ int main(int argc, char **argv) {
 
     // --- the models
     auto ctx = std::make_unique<VerilatedContext>();
-    std::string fw_arg = "+fw=" + o.fw;
-    const char *vargs[] = {"solonic_sim", fw_arg.c_str()};
-    ctx->commandArgs(2, vargs);
+    std::string fw_arg = "+fw=" + o.fw, prof_arg = "+profile=" + o.profile;
+    const char *vargs[] = {"solonic_sim", fw_arg.c_str(), prof_arg.c_str()};
+    ctx->commandArgs(o.profile.empty() ? 2 : 3, vargs);
     ctx->fatalOnError(false);  // an RTL $error ends the loop instead of aborting
     if (!o.fst.empty()) ctx->traceEverOn(true);
 

@@ -74,4 +74,25 @@ module sim_nic #(
     .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready)
   );
 
+  // Firmware profile (solonic_sim --profile PREFIX, plusarg +profile=PREFIX): the cycles
+  // each instruction word spends at the core's last stage (W, where stalls on the bus and
+  // the divider are counted), by address; written at the end to PREFIX.nicN.txt as
+  // "address cycles" lines (scripts/fw_profile.py). The IMEM is at most 256 KiB.
+  string       prof_prefix;
+  bit          prof_on;
+  int unsigned prof_cycles [65536];
+  initial prof_on = $value$plusargs("profile=%s", prof_prefix) != 0;
+  always_ff @(posedge clk) begin
+    if (prof_on && !rst) prof_cycles[u_nic.u_soc.u_core.w_pc_q[17:2]] <= prof_cycles[u_nic.u_soc.u_core.w_pc_q[17:2]] + 1;
+  end
+  final begin
+    if (prof_on) begin
+      int fd;
+      fd = $fopen($sformatf("%s.nic%0d.txt", prof_prefix, instance_id), "w");
+      for (int i = 0; i < 65536; i++)
+        if (prof_cycles[i] != 0) $fwrite(fd, "%08x %0d\n", i * 4, prof_cycles[i]);
+      $fclose(fd);
+    end
+  end
+
 endmodule

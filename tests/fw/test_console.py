@@ -7,11 +7,12 @@
 import os
 import random
 import re
+import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from simcon import (PROMPT, Failure, Sim, check, check_true, command_table, git_describe,  # noqa: E402
+from simcon import (PROMPT, ROOT, Failure, Sim, check, check_true, command_table, git_describe,  # noqa: E402
                     image, symbols, tail, typed)
 
 TRAP_EXIT = 70  # SIM_EXIT_TRAP in bsp/sim.h
@@ -397,6 +398,42 @@ def case_uart_in_script():
                        f"{base:08x}: cafe4791", tail(text, 600))
     finally:
         os.unlink(script)
+
+
+def case_profile():
+    """solonic_sim --profile against the core's own counter: the cycles the histogram puts
+    in cpi's code (scripts/fw_profile.py, by function) are at least what the firmware
+    measured with mcycle around its CRC and copy kernels and at most 15% more (the buffer's
+    fill), and the histogram holds one count per simulated cycle of the run (--stats)."""
+    with tempfile.TemporaryDirectory() as td:
+        script = os.path.join(td, "in.txt")
+        with open(script, "w") as f:
+            f.write("cpi 4\nexit 0\n")
+        prefix = os.path.join(td, "prof")
+        with Sim(extra=("--uart-in", script, "--profile", prefix, "--stats")) as s:
+            check("exit code", 0, s.wait_exit())
+            text = s.text
+            s.err.seek(0)
+            err = s.err.read().decode(errors="replace")
+        runs = {m[1]: int(m[2]) for m in re.finditer(r"cpi (\S+) +cycles (\d+) instructions", text)}
+        check("cpi printed its two kernels", ["copy", "crc32"], sorted(runs))
+        m = re.search(r"stats nic0 cycles=(\d+)", err)
+        check_true("--stats printed NIC 0's cycles", m is not None, "stats nic0 cycles=N", err)
+        path = prefix + ".nic0.txt"
+        check_true("the profile was written", os.path.exists(path), path, os.listdir(td))
+        total = sum(int(line.split()[1]) for line in open(path))
+        cycles = int(m.group(1))
+        check_true("one count per cycle out of reset", cycles - 64 <= total <= cycles, f"{cycles} - reset", total)
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts/fw_profile.py"), path, "--top", "400"],
+                           stdout=subprocess.PIPE, text=True, check=True)
+        by_fn = {m[2]: int(m[1]) for m in re.finditer(r"^ *(\d+) +[\d.]+%  (\S+)$", p.stdout, re.M)}
+        # -Os inlines the kernels into cmd_cpi; the rest of cmd_cpi is the 4 KiB buffer's
+        # fill before them (about 10% of the kernels' cycles)
+        fns = ("cmd_cpi", "measure_crc", "crc32_bitwise", "measure_copy", "copy_sum")
+        got = sum(by_fn.get(f, 0) for f in fns)
+        want = runs["crc32"] + runs["copy"]
+        check_true(f"the profile's cycles in cpi's code against mcycle's {want} around its kernels",
+                   want <= got <= 1.15 * want, f"{want} .. {1.15 * want:.0f}", got)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
