@@ -2,6 +2,7 @@
 // (see mem_model.h for the harness API, mem_axi_ram.sv for the RTL side).
 #include "mem_model.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -39,6 +40,8 @@ struct Instance {
     mem_model_stats st{};
     uint64_t rng = 1;
     uint64_t cycle = 0;
+    int64_t credit = 0;     // bandwidth budget in bytes (cfg.bw_bytes != 0)
+    bool w_turn = false;    // a write beat goes first when only one fits the budget
     std::deque<Burst> rq, awq, bq;
     // outputs driven in the current cycle
     bool arready = false, rvalid = false, rlast = false, awready = false, wready = false,
@@ -186,6 +189,7 @@ extern "C" void mem_model_axi_tick(int inst, svBit rst, svBit arvalid, long long
         m.awq.clear();
         m.bq.clear();
         m.arready = m.rvalid = m.rlast = m.awready = m.wready = m.bvalid = false;
+        m.credit = 0;
     } else {
         m.st.cycles++;
         // ---- handshakes of the cycle that ends
@@ -207,6 +211,7 @@ extern "C" void mem_model_axi_tick(int inst, svBit rst, svBit arvalid, long long
             m.st.aw_bursts++;
         }
         if (wvalid && m.wready) {
+            if (m.cfg.bw_bytes) m.credit -= kBeat, m.w_turn = false;
             Burst &b = m.awq.front();
             uint64_t a = b.addr + uint64_t(b.done) * kBeat;
             uint8_t bytes[kBeat];
@@ -236,7 +241,21 @@ extern "C" void mem_model_axi_tick(int inst, svBit rst, svBit arvalid, long long
         }
 
         // ---- outputs of the cycle that starts
-        if (!m.rvalid && !m.rq.empty() && m.rq.front().due <= m.cycle && !m.stall()) {
+        bool r_can = !m.rvalid && !m.rq.empty() && m.rq.front().due <= m.cycle && !m.stall();
+        bool w_can = !m.awq.empty() && !m.stall();
+        if (m.cfg.bw_bytes) {
+            m.credit = std::min<int64_t>(m.credit + m.cfg.bw_bytes, 2 * kBeat);
+            if (r_can && w_can && m.credit < 2 * kBeat) {
+                if (m.w_turn)
+                    r_can = false;
+                else
+                    w_can = false;
+            }
+            if (r_can && m.credit < kBeat) r_can = false;
+            if (r_can) m.credit -= kBeat, m.w_turn = true;
+            if (w_can && m.credit < kBeat) w_can = false; // paid when the beat is taken
+        }
+        if (r_can) {
             Burst &b = m.rq.front();
             uint64_t a = b.addr + uint64_t(b.done) * kBeat;
             uint8_t bytes[kBeat];
@@ -263,7 +282,7 @@ extern "C" void mem_model_axi_tick(int inst, svBit rst, svBit arvalid, long long
         }
         m.arready = m.rq.size() < m.cfg.max_outstanding && !m.stall();
         m.awready = m.awq.size() + m.bq.size() < m.cfg.max_outstanding && !m.stall();
-        m.wready = !m.awq.empty() && !m.stall();
+        m.wready = w_can;
         m.cycle++;
     }
     *arready_o = m.arready;

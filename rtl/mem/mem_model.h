@@ -17,6 +17,11 @@ struct mem_model_cfg {
         0;             // chance per cycle that each ready/valid the model drives is withheld
     uint64_t seed = 1; // seed of the stall generator
     unsigned max_outstanding = 64; // bursts accepted per direction before arready/awready drop
+    // Bandwidth shared by reads and writes, bytes per cycle: each R beat
+    // presented and each W beat taken costs 64 bytes of a budget that grows by
+    // bw_bytes a cycle (up to 128, both channels' width); when both want a beat
+    // and only one fits, they take turns. 0 = no limit (64 B per channel and cycle).
+    unsigned bw_bytes = 0;
 };
 
 struct mem_model_stats {

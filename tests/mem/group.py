@@ -30,5 +30,9 @@ def cases():
         {"name": "pattern_fill_check", "cmd": [TB, "+test=pattern", "+seed=7"]},
         # a write client that takes no completions stalls nobody else (bready never waits for it)
         {"name": "wr_completions_held_others_proceed", "cmd": [TB, "+test=cpl_hold", "+seed=12"]},
+        # a memory of 16/32/48 bytes per cycle gives exactly that to a streaming engine
+        {"name": "bandwidth_limit_64k", "cmd": [TB, "+test=bandwidth", "+seed=15"]},
+        # untouched memory costs nothing; a page written at 2^40, 2^63, 2^64-1 costs one each
+        {"name": "sparse_64bit_pages", "cmd": [TB, "+test=sparse", "+seed=14"]},
         {"name": "wr_completions_held_small_buffers", "cmd": [TB_SMALL, "+test=cpl_hold", "+seed=13"]},
     ]

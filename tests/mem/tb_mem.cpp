@@ -9,7 +9,7 @@
 // and stalls. Every run has a cycle limit. A failure prints expected vs got
 // and the process exits 1.
 //
-//   +test=rand|throughput|fairness|errors|pattern   what to run
+//   +test=rand|throughput|fairness|errors|pattern|cpl_hold|bandwidth|sparse
 //   +seed=N  +stall=PERMILLE (memory)  +idle=PERMILLE (streams)
 //   +lat=CYCLES  +jitter=CYCLES  +cmds=N (per engine, rand/errors)
 //   +min_rate_permille=N (pattern: required fill/check rate, default 950)
@@ -483,8 +483,9 @@ bool compare_region(const Region &r, const char *name) {
 }
 
 void config_memory(unsigned lat, unsigned jitter, unsigned stall, uint64_t seed,
-                   unsigned max_outstanding = 64) {
+                   unsigned max_outstanding = 64, unsigned bw_bytes = 0) {
     mem_model_cfg cfg;
+    cfg.bw_bytes = bw_bytes;
     cfg.max_outstanding = max_outstanding;
     cfg.rd_latency = lat;
     cfg.wr_latency = lat;
@@ -629,6 +630,108 @@ int test_throughput(uint64_t seed) {
         }
     }
     compare_region(g_regions[1], "wr0 region");
+    check_protocol();
+    return g_fail;
+}
+
+// A memory limited to bw bytes per cycle: one engine streaming 64 KiB
+// commands gets bw/64 beats per cycle, no more (the budget holds at most two
+// beats) and not much less (the engines keep enough bursts in flight).
+int test_bandwidth(uint64_t seed) {
+    unsigned lat = unsigned(arg_u64("lat", 50));
+    Rng rng(seed);
+    const uint64_t BIG = 4ull << 20;
+    add_region(rng, RD_BASE, BIG);
+    add_region(rng, WR0_BASE, BIG);
+    for (unsigned bw : {16u, 32u, 48u}) {
+        config_memory(lat, 0, 0, seed, 64, bw);
+        for (int write = 0; write < 2; write++) {
+            double got =
+                measure(seed, write, write ? WR0_BASE : RD_BASE, BIG, 24, 64u << 10, true, rng);
+            double lim = bw / 64.0;
+            std::printf("bandwidth: limit %2u B/cycle (%.4f beats/cycle): %-5s 24 x 64 KiB "
+                        "%.4f beats/cycle\n",
+                        bw, lim, write ? "write" : "read", got);
+            if (got > lim + 0.001 || got < 0.95 * lim)
+                FAIL("bandwidth %u B/cycle %s: expected %.4f..%.4f beats/cycle, got %.4f\n", bw,
+                     write ? "write" : "read", 0.95 * lim, lim + 0.001, got);
+        }
+    }
+    compare_region(g_regions[1], "wr0 region");
+    check_protocol();
+    return g_fail;
+}
+
+// The store is sparse over all 64 address bits: reading never-written memory
+// (zeros) allocates nothing, each 4 KiB page written costs one page wherever
+// it lies (2^40, either side of 2^63, the top of the address space).
+int test_sparse(uint64_t seed) {
+    config_memory(50, 0, 0, seed);
+    mem_model_clear(INST);
+    Rng rng(seed);
+    auto expect_pages = [](size_t want, const char *when) {
+        size_t got = mem_model_pages(INST);
+        std::printf("sparse: %zu page(s) %s\n", got, when);
+        if (got != want) FAIL("sparse: %s: expected %zu pages, got %zu\n", when, want, got);
+    };
+    const uint64_t ZERO_BASE = 1ull << 62, HI = (1ull << 63) - 4096, T40 = 1ull << 40;
+    // shadows start zero like the memory; nothing is preloaded
+    g_regions.push_back({ZERO_BASE, 1u << 20, std::vector<uint8_t>(1u << 20)});
+    g_regions.push_back({HI, 8192, std::vector<uint8_t>(8192)});
+    g_regions.push_back({T40, 4096, std::vector<uint8_t>(4096)});
+    Region &rz = g_regions[0], &rhi = g_regions[1], &r40 = g_regions[2];
+    {
+        Bench b(seed);
+        for (unsigned k = 0; k < 16; k++) {
+            Cmd c{};
+            c.addr = ZERO_BASE + uint64_t(k) * (64u << 10);
+            c.len = 64u << 10;
+            c.tag = uint8_t(k);
+            b.rd[k % 2].pending.push_back(std::move(c));
+        }
+        b.run_until_idle(2'000'000, "sparse zero reads");
+    }
+    expect_pages(0, "after reading 1 MiB never written at 2^62");
+    {
+        Bench b(seed + 1);
+        Cmd c{};
+        c.addr = HI;
+        c.len = 8192; // the last page below 2^63 and the first above
+        c.tag = 1;
+        make_write(rng, rhi, c);
+        b.queue_write(b.wr[0], std::move(c));
+        Cmd d{};
+        d.addr = T40 + 100;
+        d.len = 300;
+        d.tag = 2;
+        make_write(rng, r40, d);
+        b.queue_write(b.wr[1], std::move(d));
+        b.run_until_idle(2'000'000, "sparse writes");
+    }
+    expect_pages(3, "after writing 8 KiB across 2^63 and 300 bytes at 2^40");
+    {
+        Bench b(seed + 2);
+        Cmd c{};
+        c.addr = HI + 1;
+        c.len = 8190;
+        c.tag = 3;
+        b.rd[0].pending.push_back(std::move(c));
+        Cmd d{};
+        d.addr = T40;
+        d.len = 4096;
+        d.tag = 4;
+        b.rd[1].pending.push_back(std::move(d));
+        b.run_until_idle(2'000'000, "sparse read back");
+    }
+    expect_pages(3, "after reading them back");
+    uint8_t top = 0xA5, back = 0;
+    mem_model_write(INST, ~0ull, &top, 1);
+    mem_model_read(INST, ~0ull, &back, 1);
+    if (back != top) FAIL("sparse: byte at 2^64-1: expected %02x got %02x\n", top, back);
+    expect_pages(4, "after one byte at 2^64-1");
+    compare_region(rz, "2^62 region");
+    compare_region(rhi, "2^63 region");
+    compare_region(r40, "2^40 region");
     check_protocol();
     return g_fail;
 }
@@ -1079,6 +1182,10 @@ int main(int argc, char **argv) {
         rc = test_pattern(seed);
     else if (test == "cpl_hold")
         rc = test_cpl_hold(seed);
+    else if (test == "bandwidth")
+        rc = test_bandwidth(seed);
+    else if (test == "sparse")
+        rc = test_sparse(seed);
     else {
         std::printf("unknown +test=%s\n", test.c_str());
         return 2;
