@@ -14,6 +14,7 @@
 #include "uart_console.h"
 
 #include "eth_wire.h"
+#include "mem_model.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -48,7 +49,7 @@ volatile sig_atomic_t g_signal = 0;
 void on_signal(int sig) { g_signal = sig; }
 
 struct Options {
-    std::string fw, uart_in, fst, profile, prompt = "solonic> ";
+    std::string fw, uart_in, fst, profile, mem, prompt = "solonic> ";
     uint64_t max_cycles = 0;
     bool max_cycles_set = false;
     double max_seconds = 0;
@@ -72,6 +73,10 @@ void usage(FILE *f) {
                  "                    (default: no limit on a terminal, %llu otherwise)\n"
                  "  --max-seconds S   stop with exit code 124 after S seconds of wall time\n"
                  "  --fst FILE        write FST waveforms (every NIC)\n"
+                 "  --mem SPEC        each NIC's on-board memory: rd=CYCLES (first read beat after AR,\n"
+                 "                    default 40), wr=CYCLES (write response after wlast, default 20),\n"
+                 "                    jitter=CYCLES, stall=PERMILLE, outstanding=N (bursts per direction,\n"
+                 "                    default 64), bw=BYTES per cycle shared by reads and writes (0: none)\n"
                  "  --profile PREFIX  firmware profile: cycles per instruction address at the core's\n"
                  "                    last stage, written at exit to PREFIX.nicN.txt (scripts/fw_profile.py\n"
                  "                    sums them by function)\n"
@@ -129,6 +134,7 @@ int parse(int argc, char **argv, Options &o) {
                            : a == "--uart-in"   ? &o.uart_in
                            : a == "--fst"       ? &o.fst
                            : a == "--profile"   ? &o.profile
+                           : a == "--mem"       ? &o.mem
                            : a == "--prompt"    ? &o.prompt
                            : a == "--wire"      ? &o.wire
                            : a == "--wire-back" ? &o.wire_back
@@ -351,6 +357,12 @@ int main(int argc, char **argv) {
 
     std::vector<std::unique_ptr<NicInstance>> nics;
     for (int i = 0; i < o.nics; i++) {
+        if (!o.mem.empty()) {  // sim_nic's memory is keyed by the instance number
+            mem_model_cfg mc = mem_model_get_config(o.instance + i);
+            mc.rd_latency = 40, mc.wr_latency = 20;  // sim_nic's mem_axi_ram parameters
+            if (!mem_model_parse_config(o.mem, mc, err)) return harness_error("--mem: " + err);
+            mem_model_configure(o.instance + i, mc);
+        }
         nics.push_back(std::make_unique<NicInstance>(ctx.get(), "nic" + std::to_string(i), uint8_t(o.instance + i)));
         UartConsole *c = consoles[size_t(i)].get();
         nics[size_t(i)]->on_uart_tx = [c](uint8_t ch) { c->tx(ch); };

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <unordered_map>
 #include <vector>
 
@@ -296,4 +298,38 @@ extern "C" void mem_model_axi_tick(int inst, svBit rst, svBit arvalid, long long
     *bvalid_o = m.bvalid;
     *bresp_o = int(m.bresp);
     *bid_o = int(m.bid);
+}
+
+bool mem_model_parse_config(const std::string &spec, mem_model_cfg &cfg, std::string &err) {
+    std::stringstream ss(spec);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        if (item.empty()) continue;
+        size_t eq = item.find('=');
+        std::string k = item.substr(0, eq), v = eq == std::string::npos ? "" : item.substr(eq + 1);
+        char *end = nullptr;
+        unsigned long long n = v.empty() ? 0 : std::strtoull(v.c_str(), &end, 0);
+        if (v.empty() || *end != '\0' || v[0] == '-') {
+            err = "memory option '" + k + "' needs a non-negative integer (key=value), got '" + item + "'";
+            return false;
+        }
+        if (k != "seed" && n > 1000000) {
+            err = "memory option '" + k + "': " + v + " is out of range (at most 1000000)";
+            return false;
+        }
+        if (k == "rd") cfg.rd_latency = (unsigned)n;
+        else if (k == "wr") cfg.wr_latency = (unsigned)n;
+        else if (k == "jitter") cfg.latency_jitter = (unsigned)n;
+        else if (k == "stall" && n <= 1000) cfg.stall_permille = (unsigned)n;
+        else if (k == "outstanding" && n >= 1) cfg.max_outstanding = (unsigned)n;
+        else if (k == "bw") cfg.bw_bytes = (unsigned)n;
+        else if (k == "seed") cfg.seed = n;
+        else {
+            err = (k == "stall" || k == "outstanding")
+                      ? "memory option '" + k + "': " + v + " is out of range (stall 0..1000, outstanding >= 1)"
+                      : "unknown memory option '" + k + "' (rd, wr, jitter, stall, outstanding, bw, seed)";
+            return false;
+        }
+    }
+    return true;
 }

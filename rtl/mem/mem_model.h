@@ -8,6 +8,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 struct mem_model_cfg {
     unsigned rd_latency = 20;    // cycles from AR to the first R beat (at least)
@@ -37,6 +38,10 @@ struct mem_model_stats {
 // whenever it is called (before or after the model starts).
 void mem_model_configure(int inst, const mem_model_cfg &cfg);
 mem_model_cfg mem_model_get_config(int inst);
+// A harness's option string "key=value,..." over cfg: rd (rd_latency, cycles), wr
+// (wr_latency), jitter, stall (permille), outstanding, bw (bytes per cycle), seed.
+// false with err set on an unknown key or a bad value.
+bool mem_model_parse_config(const std::string &spec, mem_model_cfg &cfg, std::string &err);
 
 // Direct access to the store (no timing, no error ranges).
 void mem_model_write(int inst, uint64_t addr, const void *data, size_t len);

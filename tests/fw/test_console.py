@@ -436,6 +436,35 @@ def case_profile():
                    want <= got <= 1.15 * want, f"{want} .. {1.15 * want:.0f}", got)
 
 
+def case_mem_option():
+    """solonic_sim --mem against arithmetic: the fill/check engine's 1 MiB verify runs at the
+    bandwidth limit (bw=16: 16 bytes a cycle, 32 Gb/s at 250 MHz) and, with one burst
+    outstanding and 400 cycles of read latency, takes about 256 bursts x (400 + 64 beats);
+    a bad SPEC is refused with its reason (exit 2)."""
+    def verify_cycles(spec):
+        with Sim(typed("fill 0x100000 0x100000 5", "verify 0x100000 0x100000 5"),
+                 extra=("--mem", spec)) as s:
+            s.boot()
+            s.reply("fill 0x100000 0x100000 5")
+            out = s.reply("verify 0x100000 0x100000 5")
+            finish(s)
+        m = re.search(r"all bytes match; 1048576 bytes in (\d+) cycles", out)
+        check_true(f"--mem {spec}: verify's line", m is not None, "all bytes match; 1048576 bytes in N cycles", out)
+        return int(m.group(1))
+    c = verify_cycles("bw=16")
+    want = (1 << 20) // 16
+    check_true("bw=16: 1 MiB at 16 bytes a cycle", want <= c <= want * 1.01, f"{want} .. +1%", c)
+    c = verify_cycles("rd=400,outstanding=1")
+    want = 256 * (400 + 64)
+    check_true("rd=400,outstanding=1: 256 bursts of 4 KiB one after another", abs(c - want) <= 0.03 * want,
+               f"{want} +- 3%", c)
+    for spec, why in (("bogus=1", "unknown memory option 'bogus'"), ("rd=x", "memory option 'rd' needs")):
+        with Sim("", extra=("--mem", spec)) as s:
+            rc = s.wait_exit()
+            check(f"--mem {spec}: harness error", 2, rc)
+            check_true(f"--mem {spec}: says why", why in s.stderr_note(), why, s.stderr_note())
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 

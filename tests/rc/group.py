@@ -31,6 +31,8 @@ def cases():
     c = [{"name": n, "cmd": [TB, f"+test={t}"], "timeout": 300} for n, t in _TESTS]
     c.append({"name": "read_1mib_mtu1024_at_least_95pct_of_wire_no_rx_queue_mtu256_no_rx_queue",
               "cmd": [TB, "+test=perf_read"], "timeout": 300})
+    c.append({"name": "memory_200ns_write_and_read_64k_mtu4096_at_least_97_gbps",
+              "cmd": [TB, "+test=perf_mem200"], "timeout": 300})
     c.append({"name": "campaign_2000_ops_8_qps_drop1_reorder1_corrupt01_seed1",
               "cmd": [TB, "+test=campaign", "+seed=1", "+ops=2000"], "timeout": 240})
     return c
