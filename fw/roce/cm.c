@@ -746,9 +746,9 @@ void cm_connect_abort(const char *why) {
 
 /* ---- timers */
 
-void cm_poll(void) {
-    while (conns_hi > 0 && conns[conns_hi - 1].state == CM_FREE) conns_hi--;
-    if (conns_hi == 0) return;
+/* The connections' timers (cm_poll when any slot is in use; apart, so that an idle pass of the
+   main loop saves and restores no registers here). */
+static void __attribute__((noinline)) poll_conns(void) {
     uint64_t now = tmr_cycles();
     for (int i = 0; i < conns_hi; i++) {
         struct cm_conn *c = &conns[i];
@@ -813,6 +813,11 @@ void cm_poll(void) {
             release(c);
         }
     }
+}
+
+void cm_poll(void) {
+    while (conns_hi > 0 && conns[conns_hi - 1].state == CM_FREE) conns_hi--;
+    if (conns_hi > 0) poll_conns();
 }
 
 /* ---- listening */
