@@ -48,6 +48,7 @@ struct bench_cfg {
     uint32_t size, iters, wait_ms;
     uint32_t depth; /* work requests outstanding at most, over all QPs */
     uint32_t nqp;   /* --qps */
+    uint32_t session;   /* --session: whose QP when no QPN is given (0: the newest session's) */
     struct roce_qp *qp; /* the first QP */
     struct roce_gen_cfg g;
 };
@@ -134,8 +135,9 @@ static int parse(int argc, char **argv, struct bench_cfg *c, bool *rkey_given, u
             continue;
         }
         bool rk = strcmp(a, "--rkey") == 0, to = strcmp(a, "--timeout") == 0,
-             dp = strcmp(a, "--depth") == 0, nq = strcmp(a, "--qps") == 0;
-        if (!rk && !to && !dp && !nq) {
+             dp = strcmp(a, "--depth") == 0, nq = strcmp(a, "--qps") == 0,
+             se = strcmp(a, "--session") == 0;
+        if (!rk && !to && !dp && !nq && !se) {
             printf("bench: unknown option '%s' (see 'help bench')\n", a);
             return -1;
         }
@@ -156,6 +158,13 @@ static int parse(int argc, char **argv, struct bench_cfg *c, bool *rkey_given, u
             }
             if (c->lat && c->depth != 1) {
                 printf("bench: --depth: a latency run has one work request outstanding\n");
+                return -1;
+            }
+        } else if (se) {
+            if (con_parse_u32("bench", "--session", argv[i], &c->session) != 0) return -1;
+            if (c->session < 1 || c->session > QPX_SESSIONS) {
+                printf("bench: --session: expected 1..%u (see 'qpx'), got %s\n", QPX_SESSIONS,
+                       argv[i]);
                 return -1;
             }
         } else if (nq) {
@@ -185,9 +194,13 @@ static int setup(struct bench_cfg *c, uint32_t qpn, bool rkey_given, uint32_t rk
             return -1;
         }
     } else {
-        c->qp = qpx_qp();
+        c->qp = qpx_qp(c->session);
         if (!c->qp) {
-            printf("bench: no connected QP (run listen or connect first, or give a QPN)\n");
+            if (c->session)
+                printf("bench: session %lu has no connected QP (see 'qpx')\n",
+                       (unsigned long)c->session);
+            else
+                printf("bench: no connected QP (run listen or connect first, or give a QPN)\n");
             return -1;
         }
     }
@@ -210,11 +223,12 @@ static int setup(struct bench_cfg *c, uint32_t qpn, bool rkey_given, uint32_t rk
         }
     }
     uint32_t acc = c->op == BOP_READ ? ROCE_ACC_LOCAL_WRITE : 0;
-    struct roce_mr *mr = roce_mr_covering(QPX_BUF_BASE, c->size, acc, c->qp->ctx.pd);
+    uint64_t base = qpx_qp_buffer(c->qp->qpn); /* its session's test buffer */
+    struct roce_mr *mr = roce_mr_covering(base, c->size, acc, c->qp->ctx.pd);
     if (!mr) {
-        printf("bench: no memory region covers the test buffer 0x%x + 0x%lx%s (listen or connect "
+        printf("bench: no memory region covers the test buffer 0x%lx + 0x%lx%s (listen or connect "
                "registers it)\n",
-               QPX_BUF_BASE, (unsigned long)c->size, acc ? " with local write" : "");
+               (unsigned long)base, (unsigned long)c->size, acc ? " with local write" : "");
         return -1;
     }
     uint32_t sq = roce_hw_caps()->sq_depth;
@@ -228,10 +242,10 @@ static int setup(struct bench_cfg *c, uint32_t qpn, bool rkey_given, uint32_t rk
     g->qpn = c->qp->qpn;
     g->nqp = c->nqp;
     g->stride = 1;
-    g->laddr = QPX_BUF_BASE;
+    g->laddr = base;
     g->lkey = mr->key;
     g->len = c->size;
-    g->raddr = QPX_BUF_BASE;
+    g->raddr = base;
     g->total = c->iters;
     g->max_out = c->depth;
     g->max_out_qp = c->depth < sq ? c->depth : sq;
@@ -441,7 +455,9 @@ static void bench_help_more(void) {
     printf("  --qps N: round robin over N consecutive connected QPs from QPN (1..%u).\n",
            (unsigned)ROCE_GEN_QPS_MAX);
     printf("  lat write|read|send: one at a time; t_min/t_max/t_avg post to completion.\n");
-    printf("  QPN: default the QP listen/connect programmed. --rkey KEY: the peer's buffer key\n");
+    printf("  QPN: default the QP listen/connect programmed (the newest session's; --session\n");
+    printf("  ID: that session's; 'qpx' lists them), from its session's test buffer.\n");
+    printf("  --rkey KEY: the peer's buffer key\n");
     printf("  (default: perftest's exchanged one; pingpong carries none: our own key).\n");
     printf("  --timeout MS: a run without progress for MS ms stops (default %u ms simulated).\n",
            BENCH_WAIT_MS);

@@ -2,7 +2,8 @@
  * QP exchange commands: listen, connect, qpx (fw/roce/qpx.c does the work).
  * listen and connect return when the exchange is over (pingpong) or the QP
  * is ready for the test (perftest), when it failed, or on Ctrl-C; every step
- * is bounded by a simulated-time timeout.
+ * is bounded by a simulated-time timeout. With --bg they return at once and
+ * the session runs on from the super-loop (several at once: qpx.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 #define STEP_MS_MAX 10000u
 #define WAIT_MS_MAX 600000u
 #define IDLE_MS_MAX 3600000u
+
+static bool opt_bg; /* --bg: the command returns while its session runs on */
 
 /* Strict dotted quad: four decimal numbers 0..255 -> 0x0a000001 style. */
 static int parse_ip(const char *s, uint32_t *out) {
@@ -71,13 +74,15 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
     o->dry = false;
     o->rdma_cm = false;
     o->atomic = QPX_FETCH_AND_ADD;
+    o->port = 0;
+    opt_bg = false;
     bool atomic_given = false;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
-        bool has_value = strcmp(a, "--tool") == 0 || strcmp(a, "--test") == 0 ||
-                         strcmp(a, "--timeout") == 0 || strcmp(a, "--wait") == 0 ||
-                         strcmp(a, "--idle") == 0 || strcmp(a, "--mtu") == 0 ||
-                         strcmp(a, "--qps") == 0 || strcmp(a, "--atomic") == 0;
+        bool has_value =
+            strcmp(a, "--tool") == 0 || strcmp(a, "--test") == 0 || strcmp(a, "--timeout") == 0 ||
+            strcmp(a, "--wait") == 0 || strcmp(a, "--idle") == 0 || strcmp(a, "--mtu") == 0 ||
+            strcmp(a, "--qps") == 0 || strcmp(a, "--atomic") == 0 || strcmp(a, "--port") == 0;
         if (has_value && i + 1 >= argc) {
             printf("%s: %s needs a value\n", cmd, a);
             return -1;
@@ -114,6 +119,16 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
                 return -1;
             }
             *to = v;
+        } else if (strcmp(a, "--port") == 0) {
+            uint32_t v;
+            if (con_parse_u32(cmd, a, argv[++i], &v) != 0) return -1;
+            if (v < 1 || v > 65535) {
+                printf("%s: --port: expected 1..65535, got %s\n", cmd, argv[i]);
+                return -1;
+            }
+            o->port = (uint16_t)v;
+        } else if (strcmp(a, "--bg") == 0) {
+            opt_bg = true;
         } else if (strcmp(a, "--qps") == 0) {
             uint32_t v;
             if (con_parse_u32(cmd, a, argv[++i], &v) != 0) return -1;
@@ -179,10 +194,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
     return 0;
 }
 
-/* Run the session until it needs no more waiting here; Ctrl-C stops it. */
-static int wait_session(void) {
+/* Run session id until it needs no more waiting here; Ctrl-C stops it. The others run on. */
+static int wait_session(uint32_t id) {
     /* with 'tool on' the NIC's side of a perftest test runs here too (qpx_tool.c) */
-    while (qpx_phase() == QPX_RUNNING || qpx_phase() == QPX_ENDING || qpx_tool_active()) {
+    while (qpx_phase(id) == QPX_RUNNING || qpx_phase(id) == QPX_ENDING || qpx_tool_active()) {
         net_poll();
         roce_poll();
         qpx_poll();
@@ -191,11 +206,11 @@ static int wait_session(void) {
         if (con_interrupted()) {
             printf("^C\n");
             if (qpx_tool_active()) qpx_tool_end("interrupted (Ctrl-C)");
-            if (qpx_phase() != QPX_IDLE) qpx_abort("interrupted (Ctrl-C)");
+            if (qpx_phase(id) != QPX_IDLE) qpx_abort(id, "interrupted (Ctrl-C)");
             return CON_ERR;
         }
     }
-    return qpx_result() == 0 ? CON_OK : CON_ERR;
+    return qpx_result(id) == 0 ? CON_OK : CON_ERR;
 }
 
 static int start(const char *cmd, struct qpx_opts *o) {
@@ -205,11 +220,17 @@ static int start(const char *cmd, struct qpx_opts *o) {
         return CON_ERR;
     }
     const char *err;
-    if (qpx_start(o, &err) != 0) {
+    bool bg = opt_bg;
+    int id = qpx_start(o, &err);
+    if (id < 0) {
         printf("%s: %s\n", cmd, err);
         return CON_ERR;
     }
-    return wait_session();
+    if (bg) {
+        printf("%s: session %d runs on ('qpx' shows it, 'qpx abort %d' ends it)\n", cmd, id, id);
+        return CON_OK;
+    }
+    return wait_session((uint32_t)id);
 }
 
 /* listen --cm: wait for the connection (bounded by --wait while nobody asks), then for the
@@ -350,6 +371,11 @@ static void opts_help(void) {
     printf("  --timeout MS              per-step timeout, simulated ms (default %u)\n",
            QPX_STEP_MS);
     printf("  --dry                     exchange only: no QP is created or programmed\n");
+    printf("  --port P                  the exchange's TCP port (default 18515): each session\n");
+    printf("                            listens on its own (up to %u sessions at once)\n",
+           QPX_SESSIONS);
+    printf("  --bg                      return at once: the session runs on, its lines come\n");
+    printf("                            as they happen ('qpx' lists the sessions)\n");
     printf("  --qps N                   perftest -q N: N QPs (1..%u), each with its part of\n",
            QPX_MAX_QPS);
     printf("                            the test buffer (bandwidth tests)\n");
@@ -489,9 +515,21 @@ static int qpx_disconnect(const char *qpn_s) {
 
 static int cmd_qpx(int argc, char **argv) {
     const char *sub = argc >= 2 ? argv[1] : "status";
-    if (argc > 2) {
+    if (argc > 3) {
+        printf("qpx: too many arguments (status, finish, abort or disconnect [QPN])\n");
+        return CON_ERR;
+    }
+    uint32_t id = 0, got;
+    const char *err;
+    bool by_id = strcmp(sub, "abort") == 0 || strcmp(sub, "finish") == 0;
+    if (argc > 2 && !by_id) {
         if (strcmp(sub, "disconnect") == 0 && argc == 3) return qpx_disconnect(argv[2]);
         printf("qpx: too many arguments (status, finish, abort or disconnect [QPN])\n");
+        return CON_ERR;
+    }
+    if (argc == 3 && con_parse_u32("qpx", "ID", argv[2], &id) != 0) return CON_ERR;
+    if (argc == 3 && id == 0) {
+        printf("qpx: ID: expected 1..%u (see 'qpx'), got %s\n", QPX_SESSIONS, argv[2]);
         return CON_ERR;
     }
     if (strcmp(sub, "status") == 0) {
@@ -500,20 +538,25 @@ static int cmd_qpx(int argc, char **argv) {
         return CON_OK;
     }
     if (strcmp(sub, "abort") == 0) {
-        if (qpx_phase() == QPX_IDLE) {
-            printf("qpx: no session\n");
-            return CON_ERR;
-        }
-        qpx_abort("aborted from the console");
-        return CON_OK;
-    }
-    if (strcmp(sub, "finish") == 0) {
-        const char *err;
-        if (qpx_finish(&err) != 0) {
+        if (qpx_pick(id, &got, &err) != 0) {
             printf("qpx: %s\n", err);
             return CON_ERR;
         }
-        return wait_session();
+        qpx_abort(got, "aborted from the console");
+        return CON_OK;
+    }
+    if (strcmp(sub, "finish") == 0) {
+        uint32_t ids[QPX_SESSIONS];
+        got = 0; /* no session at all: qpx_finish says that none waits */
+        if ((id || qpx_sessions(ids) > 0) && qpx_pick(id, &got, &err) != 0) {
+            printf("qpx: %s\n", err);
+            return CON_ERR;
+        }
+        if (qpx_finish(got, &err) != 0) {
+            printf("qpx: %s\n", err);
+            return CON_ERR;
+        }
+        return wait_session(got);
     }
     if (strcmp(sub, "disconnect") == 0) return qpx_disconnect(NULL);
     printf("qpx: unknown subcommand '%s' (status, finish, abort, disconnect [QPN])\n", sub);
@@ -521,12 +564,14 @@ static int cmd_qpx(int argc, char **argv) {
 }
 
 static void qpx_help_more(void) {
-    printf("  status (default): the exchange session; finish: a perftest client's end of the\n");
-    printf("  test (barrier, bw report, barrier, done); abort: close it, its QP to RESET.\n");
+    printf("  status (default): the exchange sessions; finish [ID]: a perftest client's end of\n");
+    printf("  the test (barrier, bw report, barrier, done); abort [ID]: close it, its QPs to\n");
+    printf("  RESET. ID: which session (default: the only one running; up to %u at once).\n",
+           QPX_SESSIONS);
     printf("  status also lists the RDMA CM listener and connections (listen/connect --cm);\n");
     printf("  disconnect [QPN]: end an RDMA CM connection with a DREQ (QPN: which one, when\n");
     printf("  several are established), waiting for the DREP.\n");
 }
-CON_COMMAND_MORE(qpx, "[status|finish|abort|disconnect [QPN]]",
+CON_COMMAND_MORE(qpx, "[status|finish [ID]|abort [ID]|disconnect [QPN]]",
                  "the QP exchange session of listen/connect, RDMA CM connections", cmd_qpx,
                  qpx_help_more);

@@ -503,7 +503,7 @@ static int start(int argc, char **argv) {
             return -1;
         }
     }
-    struct roce_qp *qp0 = qpx_qp();
+    struct roce_qp *qp0 = qpx_qp(1); /* session 1: its buffer is QPX_BUF_BASE */
     if (!qp0 || qp0->ctx.state != ROCE_QPS_RTS) {
         printf("soak: no connected QP (run listen/connect --test write_bw --qps N first)\n");
         return -1;

@@ -32,7 +32,7 @@
 #define MEMP_NUM_RAW_PCB 2   /* ping */
 #define MEMP_NUM_UDP_PCB 4   /* echo, the RDMA CM's port 4791 */
 #define MEMP_NUM_TCP_PCB 6   /* connections (with TIME_WAIT ones, which lwIP reuses first) */
-#define MEMP_NUM_TCP_PCB_LISTEN 4 /* echo, the exchange's listen */
+#define MEMP_NUM_TCP_PCB_LISTEN 5 /* echo, one per exchange session listening (QPX_SESSIONS) */
 #define MEMP_NUM_TCP_SEG 24  /* queued segments: 4 KiB send buffers of a few connections */
 #define PBUF_POOL_SIZE 20 /* receive buffers: every RX frame goes into one (a frame longer than
                              the MTU, up to a mgmt slot, into two) */

@@ -1,7 +1,21 @@
 /*
- * The QP exchange over TCP port 18515 (lwIP raw API): ibv_rc_pingpong's and
- * perftest 4.5's formats (qpx_msg.h), as server (listen) or client
- * (connect). One session at a time.
+ * The QP exchange over TCP port 18515 or another (lwIP raw API):
+ * ibv_rc_pingpong's and perftest 4.5's formats (qpx_msg.h), as server (listen)
+ * or client (connect).
+ *
+ * Up to QPX_SESSIONS sessions run at once, named by an ID 1..QPX_SESSIONS
+ * (the lowest free one): each with its own TCP connection (a server: its own
+ * port; a second client on a port whose session has one is refused with an
+ * RST, and the server says so and counts it), its own protection domain, its
+ * own 16 MiB test buffer (session N's at QPX_BUF_BASE + (N - 1) *
+ * QPX_BUF_BYTES) and its QPs' records from one pool of QPX_MAX_QPS entries
+ * shared by all (the sessions together cannot have more QPs than the
+ * transport). Four: one per perftest pair a user runs by hand is plenty, and
+ * each costs about 0.6 KiB of DMEM besides its share of the pools. A
+ * session's lines carry its ID ("qpx 2: ") while more than one runs, else
+ * they read "qpx: " as with one session. perftest -R
+ * (RDMA CM) and the NIC's own side of a test ('tool on', qpx_tool.h) serve
+ * one session at a time.
  *
  * A session creates a QP and registers an MR over its test buffer, runs the
  * exchange step by step (each step bounded by a simulated-time timeout),
@@ -31,6 +45,8 @@ enum qpx_test {
     QPX_ATOMIC_LAT, /* ib_atomic_lat: exchanged as read_lat */
     QPX_NTESTS
 };
+
+#define QPX_SESSIONS 4u /* sessions at once (see above) */
 
 enum qpx_phase {
     QPX_IDLE,     /* no session */
@@ -63,6 +79,8 @@ struct qpx_opts {
                          which takes the smaller of both offers); 0: 1024 for pingpong, 4096 offered */
     uint8_t atomic;   /* perftest -A: enum qpx_atomic, what the NIC's atomic_bw/lat client posts
                          (perftest 4.5 does not exchange it: each side's own choice) */
+    uint16_t port;    /* the TCP port (perftest -R: RDMA CM's); 0 = QPX_TCP_PORT */
+    uint8_t session;  /* set by qpx_start: the session's ID */
 };
 
 enum qpx_atomic { QPX_FETCH_AND_ADD, QPX_CMP_AND_SWAP };
@@ -73,31 +91,44 @@ int qpx_test_parse(const char *s);
 /* A bandwidth test (write_bw, read_bw, send_bw, atomic_bw): perftest -q N applies. */
 bool qpx_test_is_bw(uint32_t t);
 
-/* Start a session; -1 and *err when one is running or it cannot start. */
+/* Start a session: its ID, or -1 and *err (its port has a session, all QPX_SESSIONS run,
+   the pool has no room for its QPs, ...). A non-dry start frees the QPs that sessions which
+   ended left. */
 int qpx_start(const struct qpx_opts *o, const char **err);
 
-/* Advance the session (the super-loop calls it; so do the console's waits). */
+/* Advance every session (the super-loop calls it; so do the console's waits). */
 void qpx_poll(void);
 
-enum qpx_phase qpx_phase(void);
+/* Session id's phase (QPX_IDLE for an unknown ID). */
+enum qpx_phase qpx_phase(uint32_t id);
 
-/* The last session's outcome: 0 success, -1 failed (its message was printed). */
-int qpx_result(void);
+/* Session id's last outcome: 0 success, -1 failed (its message was printed). */
+int qpx_result(uint32_t id);
 
-/* Client side of perftest: run the end-of-test exchange (barrier, reports, done). */
-int qpx_finish(const char **err);
+/* The IDs of the running sessions, lowest first; their number. */
+uint32_t qpx_sessions(uint32_t ids[QPX_SESSIONS]);
 
-/* Stop the session: close the connection, QP back to RESET (why is printed). */
-void qpx_abort(const char *why);
+/* The console's choice: id when it runs, else the only running session for 0; -1 and *err
+   (which IDs run) otherwise. */
+int qpx_pick(uint32_t id, uint32_t *out, const char **err);
 
-/* One or two lines describing the session. */
+/* Client side of perftest: run session id's end-of-test exchange (barrier, reports, done). */
+int qpx_finish(uint32_t id, const char **err);
+
+/* Stop session id: close the connection, QPs back to RESET (why is printed). */
+void qpx_abort(uint32_t id, const char *why);
+
+/* Lines describing every running session (or the QPs ended ones left). */
 void qpx_status_print(void);
 
 /*
- * The QP the exchange programmed: the running session's once it is RTS, else
- * the one the last successful session left (NULL when there is none).
+ * The first QP session id programmed (0: the newest session that has one): the running
+ * session's once it is RTS, else the one it left when it ended well (NULL when none).
  */
-struct roce_qp *qpx_qp(void);
+struct roce_qp *qpx_qp(uint32_t id);
+
+/* The test buffer of the session that has QP qpn (QPX_BUF_BASE when none has it). */
+uint64_t qpx_qp_buffer(uint32_t qpn);
 
 /*
  * The peer's test buffer for QP qpn as the exchange that programmed it carried

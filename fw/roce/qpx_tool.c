@@ -58,6 +58,7 @@ static struct {
     bool session_closed; /* perftest: the session finished while the data phase ran */
     struct roce_qp *qp;
     uint32_t qpn;
+    uint32_t session; /* the qpx session whose QP it is (qpx.h) */
     uint32_t lkey;
     uint64_t base;
     bool server;
@@ -246,7 +247,7 @@ static void data_phase_done(void) {
     }
     if (!t.server) {
         const char *err;
-        if (qpx_finish(&err) != 0) fail("cannot end the test: %s", err);
+        if (qpx_finish(t.session, &err) != 0) fail("cannot end the test: %s", err);
     }
 }
 
@@ -258,9 +259,9 @@ bool qpx_tool_active(void) {
     return t.running && !t.data_done;
 }
 
-bool qpx_tool_report(uint64_t *size, uint64_t *iters, double *bw_peak, double *bw_avg,
-                     double *mpps) {
-    if (!t.have_report) return false;
+bool qpx_tool_report(uint32_t session, uint64_t *size, uint64_t *iters, double *bw_peak,
+                     double *bw_avg, double *mpps) {
+    if (!t.have_report || t.session != session) return false;
     *size = t.rep_size;
     *iters = t.rep_iters;
     *bw_peak = *bw_avg = t.rep_bw; /* peak: no finer measurement than the whole run */
@@ -364,6 +365,7 @@ static void start_run(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_o
     t.test = o->test;
     t.atomic = o->atomic;
     t.peer_ip = peer_ip;
+    t.session = o->session;
     t.recv_base = 0; /* a new QP: a receive that completed during the exchange counts */
     t.send_base = qp->send_done;
     t.rerr_base = qp->recv_errors;
@@ -470,8 +472,9 @@ void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opt
     }
 }
 
-void qpx_tool_session_failed(void) {
-    if (t.running) fail("the QP exchange session failed (see the qpx: line)");
+void qpx_tool_session_failed(uint32_t session) {
+    if (t.running && t.session == session)
+        fail("the QP exchange session failed (see the qpx: line)");
 }
 
 /* ibv_rc_pingpong's and send_lat's server: echo every receive with a SEND of its length. */

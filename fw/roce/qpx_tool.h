@@ -63,7 +63,7 @@ void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opt
                     uint32_t peer_ip);
 
 /* qpx.c, when a session failed after its test began (why: its message). */
-void qpx_tool_session_failed(void);
+void qpx_tool_session_failed(uint32_t session);
 
 /* qpx.c, when a session starts: end a run that still uses the last QP. */
 void qpx_tool_end(const char *why);
@@ -72,8 +72,8 @@ void qpx_tool_end(const char *why);
 bool qpx_tool_active(void);
 
 /* The bw client's figures for perftest's end-of-test report: false when there are none. */
-bool qpx_tool_report(uint64_t *size, uint64_t *iters, double *bw_peak, double *bw_avg,
-                     double *mpps);
+bool qpx_tool_report(uint32_t session, uint64_t *size, uint64_t *iters, double *bw_peak,
+                     double *bw_avg, double *mpps);
 
 /* The super-loop. */
 void qpx_tool_poll(void);

@@ -919,6 +919,108 @@ def case_pair_cm_rping():
                    "no established connection", out)
 
 
+
+def reply(con, line, timeout=120):
+    """A command's answer, without what the console printed before its echo (the lines a
+    session running in the background printed meanwhile)."""
+    out = cmd(con, line, timeout)
+    return out.split(f"{line}\n", 1)[1] if f"{line}\n" in out else out
+
+
+def session_of(out, tag):
+    """A perftest client's exchange as it printed it: (QPN, the peer's rkey and VAddr)."""
+    m = re.search(rf"{tag}QP 0x(\w+) RTS: peer 10\.0\.0\.2 ", out)
+    k = re.search(r"remote address: LID 0000 QPN 0x\w+ PSN 0x\w+ OUT 0x\w+ RKey 0x(\w+) VAddr 0x(\w+)", out)
+    check_true(f"{tag or 'qpx: '}the client's QP RTS and the server's buffer", m and k,
+               f"{tag}QP 0x.. RTS ... remote address ... RKey ... VAddr", out)
+    return int(m.group(1), 16), int(k.group(1), 16), int(k.group(2), 16)
+
+
+def case_pair_two_sessions():
+    """Several exchange sessions at once (qpx.h): NIC 1 listens on ports 18515 and 18600
+    (--bg: the console is back at once), NIC 0 connects to both; each session has its own
+    QP, PD, MR and 16 MiB test buffer (session N's at BUF + (N-1) x 16 MiB) and data moves
+    on both; a third client on the busy port is refused (both sides say why, the server
+    counts it); 'qpx finish' without an ID names the IDs; aborting session 1 leaves session 2
+    running; so does a new session 1 whose peer stays silent past its --idle (the idle bound
+    is each session's); then data again on session 2, bench --session 2, 'qpx finish 2'."""
+    with pair() as (a, b):
+        out = cmd(b, "listen --test write_bw --bg")
+        check("listen --bg returns at once (after its local address)",
+              "listen: session 1 runs on ('qpx' shows it, 'qpx abort 1' ends it)", out.splitlines()[-1])
+        out = cmd(b, "listen --test write_bw --bg")
+        check("a second listen on the same port: refused", "listen: session 1 listens on port 18515 (see 'qpx'; "
+              "another port: --port P)\n", out)
+        check("on another port: session 2", "listen: session 2 runs on ('qpx' shows it, 'qpx abort 2' ends it)",
+              cmd(b, "listen --test write_bw --port 18600 --bg").splitlines()[-1])
+        out = cmd(b, "qpx")
+        for want in (r"^qpx 1: write_bw server, peer not yet known, exchanging, step 1 of \d+ \(perftest version\)$",
+                     r"^qpx 2: write_bw server, peer not yet known, exchanging, step 1 of \d+ \(perftest version\)$",
+                     r"^qpx 2: port 18600, clients refused 0$"):
+            check_true(f"qpx lists both: {want}", re.search(want, out, re.M) is not None, want, out)
+        # session 1: alone on NIC 0, its lines as with one session
+        out1 = cmd(a, "connect 10.0.0.2 --test write_bw")
+        q1, k1, v1 = session_of(out1, "qpx: ")
+        check("session 1's buffer on NIC 1: the test buffer", BUF, v1)
+        b.wait_for(r"qpx 1: write_bw server with 10\.0\.0\.1 ready: [^\n]*\n", 60)
+        out2 = cmd(a, "connect 10.0.0.2 --test write_bw --port 18600")
+        q2, k2, v2 = session_of(out2, "qpx 2: ")
+        check("session 2's buffer on NIC 1: the next 16 MiB", BUF + BUF_BYTES, v2)
+        check_true("own QPs and keys", q1 != q2 and k1 != k2, "different QPNs and rkeys", (q1, q2, k1, k2))
+        b.wait_for(r"qpx 2: write_bw server with 10\.0\.0\.1 ready: [^\n]*\n", 60)
+        # a third client on port 18600, whose session has its client
+        out = cmd(a, "connect 10.0.0.2 --test write_bw --port 18600")
+        check_true("the third client: refused, said why",
+                   "qpx 3: 10.0.0.2 port 18600 reset the connection before answering: a session there has "
+                   "its client already (try another port), or it ended; QP" in out, "qpx 3: ... reset ...", out)
+        b.wait_for(r"qpx 2: refused a client from 10\.0\.0\.1 on port 18600: this port's session has its client "
+                   r"\(refused 1; a second session listens on another port: listen --port P\)\n", 60)
+        # data on both sessions, each into its own buffer (another seed's pattern does not match)
+        both = ((q1, k1, BUF + 0x3000, 401), (q2, k2, BUF + BUF_BYTES + 0x3000, 402))
+        for q, k, x, seed in both:
+            reply(a, f"fill {x:#x} 0x2000 {seed}")
+            wr(a, f"write {q:#x} {x:#x} {x:#x} {k:#x} 0x2000", "write", 8192)
+        for _, _, x, seed in both:
+            out = reply(b, f"verify {x:#x} 0x2000 {seed}")
+            check_true(f"session data at {x:#x}: every byte", "all bytes match" in out, "all bytes match", out)
+        out = reply(b, f"verify {BUF + BUF_BYTES + 0x3000:#x} 0x2000 401")
+        check_true("another seed does not match", out.startswith("verify: FAILED:"), "verify: FAILED", out)
+        out = reply(a, "qpx finish")
+        check("finish without an ID among two sessions", "qpx: 2 sessions run (1, 2): say which\n", out)
+        # session 1 aborted on NIC 1: NIC 0's session 1 sees the reset, session 2 goes on
+        out = reply(b, "qpx abort 1")
+        check_true("abort 1", re.search(rf"qpx 1: session stopped: aborted from the console \(during the test\); "
+                                        rf"QP 0x\w+ back to RESET\n", out) is not None, "qpx 1: session stopped", out)
+        a.wait_for(rf"qpx 1: the peer reset the connection (\(lwIP error -?\d+\) )?during the test; QP 0x{q1:x} "
+                   rf"back to RESET\n", 60)
+        # the idle bound is each session's: a new session 1 whose peer stays silent past --idle 1 ends
+        # by itself, session 2 (idle bound 30 s) goes on
+        cmd(b, "listen --test write_bw --idle 1 --bg")
+        cmd(a, "connect 10.0.0.2 --test write_bw")
+        b.wait_for(r"qpx 1: the peer went silent: no TCP data and no RoCE packet for 1 ms \(--idle\); QP 0x\w+ "
+                   r"back to RESET\n", 120)
+        a.wait_for(r"qpx 1: the peer reset the connection (\(lwIP error -?\d+\) )?during the test; QP 0x\w+ back "
+                   r"to RESET\n", 60)
+        out = reply(b, "qpx")
+        check_true("NIC 1's session 2 still runs, alone", re.match(r"qpx: write_bw server, peer 10\.0\.0\.1, test "
+                                                               r"running, .*\nqpx: port 18600, clients refused 1\n"
+                                                               r"qpx: QP 0x\w+ RTS, buffer 0x1100000 \+ 0x1000000 ",
+                                                               out) is not None, "qpx 2: ... test running", out)
+        x = BUF + BUF_BYTES + 0x8000
+        reply(a, f"fill {x:#x} 0x4000 403")
+        wr(a, f"write {q2:#x} {x:#x} {x:#x} {k2:#x} 0x4000", "write", 16384)
+        out = reply(b, f"verify {x:#x} 0x4000 403")
+        check_true("session 2's data after the others ended", "all bytes match" in out, "all bytes match", out)
+        out = reply(a, "bench write 4096 16 --session 2")
+        check_true("bench --session 2: session 2's QP", f"on QP 0x{q2:x}, 4096 bytes x 16" in out,
+                   f"bench: ... on QP 0x{q2:x}, 4096 bytes x 16", out)
+        bw_table(out, 4096, 16)
+        out = reply(a, "qpx finish 2")
+        check_true("finish 2 (alone now: no ID in its lines)", "qpx: write_bw end-of-test exchange with 10.0.0.2 done"
+                   in out, "qpx: write_bw end-of-test exchange with 10.0.0.2 done", out)
+        b.wait_for(r"qpx: write_bw end-of-test exchange with 10\.0\.0\.1 done\n", 60)
+        check("NIC 1: no session runs", "qpx: no session", reply(b, "qpx").split(";")[0].strip())
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 # long cases (several minutes of wall time each): only with SOLONIC_QPX_FULL=1; make test's
 # interop group runs perftest -R against the rxe guest instead, and make test's -q runs are
