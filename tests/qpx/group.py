@@ -43,7 +43,7 @@ SYSTEM = "tests/qpx/test_qpx_system.py"
 
 
 # the longest cases first, so that the group does not end on one of them alone
-LONG_FIRST = ["pair_perftest_tools", "pair_nic1_listens", "pair_perftest_two_qps", "pair_cm_rping",
+LONG_FIRST = ["pair_two_sessions", "pair_perftest_tools", "pair_nic1_listens", "pair_perftest_two_qps", "pair_cm_rping",
               "pair_qp_error_console"]
 
 
