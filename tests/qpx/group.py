@@ -29,7 +29,9 @@
   SOLONIC_QPX_FULL=1 (`make test-full`) also write_lat, send_lat, read_lat,
   atomic_lat, write_bw and write_bw -q 2, -q 16 and -q 64, perftest -R), every
   wrong input of bench, and a Scapy peer that abandons the exchange halfway,
-  sends garbage or never answers (the real QP and MR are undone).
+  sends garbage or never answers (the real QP and MR are undone); two sessions
+  at once on two ports (pair_two_sessions: data on both, a third client refused,
+  one aborted while the other goes on, a silent one ending by its idle bound).
 """
 import subprocess
 
