@@ -655,7 +655,10 @@ module roce_resp_check #(
     ev_c.pmtu       = rw_q.pmtu;
     ev_c.va         = key_va;
     ev_c.len        = h_q.hdr.reth.dma_len;
-    ev_c.is_cmp     = info.kind == roce_pkg::KIND_CMP_SWAP;
+    // (an EV_READ's is_cmp: the READ is a duplicate, and roce_resp_tx drops its
+    // QP's READ responses still being generated; an EV_READ is pushed only
+    // with fl_q.pre)
+    ev_c.is_cmp     = info.kind == roce_pkg::KIND_CMP_SWAP || (hf_q.read && fl_q.dup);
     ev_c.swap_add   = h_q.hdr.atomiceth.swap_add;
     ev_c.compare    = h_q.hdr.atomiceth.compare;
     ev_c.cqe_valid  = werr_c || (c_exec && sw && hf_q.last && hf_q.needs_wqe);

@@ -288,6 +288,8 @@ module roce_resp_tx #(
   logic        pop_q;                              // the head event is done: u_ev takes the next one now
   logic        ev_live;                            // the head event, not yet done
   logic        ap_v_q, ap_v_d, tr_v_q;             // an allocation, a trailing answer decided last cycle
+  logic        ap_dup_q;                           // that allocation is a duplicate READ's
+  logic        dk;                                 // ... now: its QP's other contexts are dropped
   logic [NC-1:0] ap_oh_q;                          // the allocation's context (the first free one then)
   // cache
   logic          c_rd_en, c_we;
@@ -1130,7 +1132,7 @@ module roce_resp_tx #(
         if (ap_v_q && ap_oh_q[i]) begin
           nt      = cx_q[i];
           nt.v    = 1'b1;
-          if (freed_q[nt.pred]) nt.blk = 1'b0;
+          if (freed_q[nt.pred] || ap_dup_q) nt.blk = 1'b0;   // (a duplicate READ's: its predecessors go now)
         end else begin
           nt      = na;
           nt.v    = 1'b0;
@@ -1155,9 +1157,12 @@ module roce_resp_tx #(
         cx_d[i] = nt;
       end
       // a reset QP loses its READs (packets already issued still go out);
-      // a context not in use now is in use next only if allocated now, for ev.qpn
+      // a context not in use now is in use next only if allocated now, for ev.qpn.
+      // A duplicate READ's allocation (dk: last cycle's, the event still the
+      // head, qm_q its QP's contexts) drops every other context of its QP:
+      // the requester resends everything from the duplicate's PSN on
       nt = cx_d[i];
-      if (qp_reset_valid && (cx_rs[i] || (!cs_v[i] && ev_rs))) nt.v = 1'b0;
+      if ((qp_reset_valid && (cx_rs[i] || (!cs_v[i] && ev_rs))) || (dk && cs_v[i] && qm_q[i])) nt.v = 1'b0;
       cx_d[i] = nt;
     end
   end
@@ -1197,7 +1202,7 @@ module roce_resp_tx #(
     free_v_d = |(~cs_v & ~(ap_oh_q & {NC{ap_v_q}})) || (fire && sel_done_q) || (!tr_v_q && (|dnf));
     // a context freed now (|freed, or one done without a trailing answer
     // whose answer is written now: a cycle of waiting more) or a QP reset
-    xch_d    = (fire && sel_done_q) || (|dnf) || qp_reset_valid;
+    xch_d    = (fire && sel_done_q) || (|dnf) || qp_reset_valid || dk;
   end
 
   // ---- READ data through to m_axis_tx; atomic data (tag 1) taken here
@@ -1217,6 +1222,7 @@ module roce_resp_tx #(
   assign s_aw_cpl_ready = st_q[S_AT_CPL];
   // an allocation for a QP reset now is not made (as its context would be freed now)
   assign ap_v_d         = (alloc || alloc_h) && !(qp_reset_valid && ev_rs);
+  assign dk             = ap_v_q && ap_dup_q;
   always_comb begin
     m_aw_cmd_valid   = awc_v_q;
     m_aw_cmd.addr    = ev.va;
@@ -1322,6 +1328,7 @@ module roce_resp_tx #(
       xch_q      <= 1'b0;
       pop_q      <= 1'b0;
       ap_v_q     <= 1'b0;
+      ap_dup_q   <= 1'b0;
       tr_v_q     <= 1'b0;
       awd_v_q    <= 1'b0;
       inc_q      <= '0;
@@ -1354,12 +1361,13 @@ module roce_resp_tx #(
       rrm_q      <= rrm_d;
       ahead_q    <= ahead_d;
       awc_v_q    <= awc_v_d;
-      krs_q      <= qp_reset_valid || krs_q_1;
-      krs_q_1    <= qp_reset_valid;
+      krs_q      <= qp_reset_valid || dk || krs_q_1;
+      krs_q_1    <= qp_reset_valid || dk;
       xbg_q      <= xbg_d;
       xch_q      <= xch_d;
       pop_q      <= ev_ready;
       ap_v_q     <= ap_v_d;
+      ap_dup_q   <= rd_alloc && ev.is_cmp;      // (an EV_READ's is_cmp: a duplicate, roce_resp_check)
       tr_v_q     <= trail_we;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;

@@ -20,6 +20,7 @@ _TESTS = [
     ("wire_cut_retry_exhausted_flush_reset_reuse", "retry_exc"),
     ("qp_error_opcode_out_of_sequence_responder_error_drops_access_nak_both_sides_events_reset", "qp_err"),
     ("small_reads_of_3_qps_pass_a_4mib_read", "read_mix"),
+    ("read_256k_mtu256_reordering_wire_duplicate_read_restarts_responses_no_storm", "read_reorder"),
     ("write_1mib_mtu4096_at_least_95pct_of_wire", "perf"),
     ("wrgen_every_byte_round_robin_errors_abort_reset_timeout", "gen"),
     ("wrgen_64b_write_rate_floor_1_and_16_qps", "gen_rate"),
