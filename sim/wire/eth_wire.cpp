@@ -1,6 +1,7 @@
 // eth_wire: see eth_wire.h.
 #include "eth_wire.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -78,6 +79,10 @@ void Link::send(uint64_t now, Frame f) {
         uint64_t j = r_jit % (fl.jitter_cycles + 1);
         arrive += j;
         if (j) stats_.jittered++;
+        if (fl.jitter_inorder) {
+            arrive = std::max(arrive, last_jittered_);
+            last_jittered_ = arrive;
+        }
     }
     uint64_t gap = (uint64_t)wire_cycles(f.size()) + 1;
     // this frame passes the held ones: those it was the last to pass go behind it
@@ -153,6 +158,10 @@ bool parse_config(const std::string &spec, Config &cfg, std::string &err) {
             if (d < 1 || d > 1000) { err = "wire option 'depth' is the reorder depth in frames: 1..1000"; return false; }
             cfg.faults.reorder_depth = (uint32_t)d;
         } else if (k == "jitter") cfg.faults.jitter_cycles = (uint64_t)d;
+        else if (k == "inorder") {
+            if (d != 0 && d != 1) { err = "wire option 'inorder' is 0 or 1 (jitter keeps the frames' order)"; return false; }
+            cfg.faults.jitter_inorder = d == 1;
+        }
         else if (k == "port") {
             if (d > 65535) { err = "wire option 'port' is a UDP port: 0..65535"; return false; }
             cfg.faults.udp_port = (uint16_t)d;
@@ -166,7 +175,7 @@ bool parse_config(const std::string &spec, Config &cfg, std::string &err) {
             if (d < 1e3) { err = "wire option 'clk' is in Hz"; return false; }
             cfg.clk_hz = (uint64_t)d;
         } else {
-            err = "unknown wire option '" + k + "' (drop, dup, reorder, depth, corrupt, jitter, port, skip, delay, seed, rate, clk)";
+            err = "unknown wire option '" + k + "' (drop, dup, reorder, depth, corrupt, jitter, inorder, port, skip, delay, seed, rate, clk)";
             return false;
         }
     }

@@ -6,7 +6,8 @@
 // generator, so a run is exactly repeatable: drop, duplicate, reorder (a frame is
 // held back and delivered after the next 1..reorder_depth frames), corrupt (one bit
 // flipped), delay jitter (0..jitter extra cycles, which reorders frames closer than
-// that too); optionally only frames to one UDP port suffer them (RoCEv2's 4791: the
+// that too, unless inorder=1: then a frame's jitter never takes it past an earlier
+// frame's arrival, as queueing delay on one path behaves); optionally only frames to one UDP port suffer them (RoCEv2's 4791: the
 // TCP exchange before the test goes through clean).
 //
 // Frames are byte vectors without FCS, as the MAC's AXI4-Stream carries them.
@@ -33,6 +34,7 @@ struct Faults {
     uint32_t skip_bytes = 0;  // corruption spares the first skip_bytes bytes (e.g. 14: keep the MAC header)
     uint32_t reorder_depth = 1;  // a held frame is delivered after 1..reorder_depth later frames (uniform)
     uint64_t jitter_cycles = 0;  // each frame's delay grows by 0..jitter_cycles (uniform)
+    bool jitter_inorder = false; // jitter keeps the frames' order (arrival >= the last jittered arrival)
     uint16_t udp_port = 0;       // nonzero: only IPv4 UDP frames to this destination port suffer faults
 };
 
@@ -86,6 +88,7 @@ class Link {
     std::mt19937_64 rng_;
     // When the serializer frees, as an exact fraction: busy_num_ / rate_bps cycles.
     unsigned __int128 busy_num_ = 0;
+    uint64_t last_jittered_ = 0;  // inorder jitter: the latest arrival given to a jittered frame
     std::deque<InFlight> in_flight_;
     std::deque<Held> held_;  // oldest first
     Stats stats_;
@@ -99,7 +102,7 @@ class Cable {
     Link ab, ba;
 };
 
-// Parse "drop=0.01,dup=0.001,reorder=0.01,depth=8,corrupt=0.001,jitter=100,port=4791,
+// Parse "drop=0.01,dup=0.001,reorder=0.01,depth=8,corrupt=0.001,jitter=100,inorder=1,port=4791,
 // delay=500,seed=7,rate=100e9" into a Config, on top of what cfg holds (unknown keys are
 // an error: returns false and sets err).
 bool parse_config(const std::string &spec, Config &cfg, std::string &err);

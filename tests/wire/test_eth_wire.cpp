@@ -228,6 +228,39 @@ static void test_jitter_and_port() {
     CHECK(only_others, "port=4791 drop=1: expected the 20 frames not UDP to 4791, got %zu", pg.size());
 }
 
+static void test_jitter_inorder() {
+    // frames back to back (1 KB: about 21 cycles apart at 100G) with jitter=400: without
+    // inorder most are overtaken; with inorder=1 they arrive in the order sent, each still
+    // 0..400 cycles (plus the queue of earlier late frames) after its undisturbed arrival
+    const int n = 3000;
+    for (int inorder = 0; inorder < 2; inorder++) {
+        wire::Config c;
+        std::string err;
+        CHECK(wire::parse_config(inorder ? "jitter=400,inorder=1,seed=3" : "jitter=400,seed=3", c, err), "%s",
+              err.c_str());
+        wire::Link l(c);
+        for (int k = 0; k < n; k++) l.send(0, make(1000, k));
+        auto got = drain(l, 0, 1000000);
+        CHECK(got.size() == (size_t)n, "inorder=%d: %zu of %d frames", inorder, got.size(), n);
+        size_t overtaken = 0, late_max = 0;
+        for (size_t i = 0; i < got.size(); i++) {
+            if (i > 0 && id_of(got[i].second) < id_of(got[i - 1].second)) overtaken++;
+            uint64_t base = (uint64_t)((id_of(got[i].second) + 1) * l.wire_cycles(1000));
+            late_max = std::max(late_max, (size_t)(got[i].first > base ? got[i].first - base : 0));
+        }
+        if (inorder) {
+            CHECK(overtaken == 0, "inorder=1: %zu frames arrived before an earlier one", overtaken);
+            CHECK(late_max >= 350 && late_max <= 402, "inorder=1: latest %zu cycles, expected about 400", late_max);
+        } else {
+            CHECK(overtaken > (size_t)n / 4, "jitter=400 without inorder: only %zu of %d frames reordered", overtaken, n);
+        }
+    }
+    wire::Config c;
+    std::string err;
+    CHECK(!wire::parse_config("inorder=2", c, err) && err.find("0 or 1") != std::string::npos, "inorder=2: %s",
+          err.c_str());
+}
+
 static void test_parse_config() {
     wire::Config c;
     std::string err;
@@ -261,6 +294,7 @@ int main(int argc, char **argv) {
     test_faults_statistics_and_determinism();
     test_reorder_depth();
     test_jitter_and_port();
+    test_jitter_inorder();
     test_parse_config();
     if (argc > 1) test_pcap(argv[1]);
     std::printf("%s (%d failures)\n", failures ? "FAILED" : "ok", failures);
