@@ -19,8 +19,10 @@ FW_CFLAGS   := $(RV_ARCH) --specs=picolibc.specs -Os -g -std=gnu11 -Wall -Wextra
                -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror=implicit-function-declaration \
                -ffunction-sections -fdata-sections -fno-common \
                -I$(dir $(REGS_HDR)) -Ibsp -Ifw -I$(FW_DIR) -Ifw/net -I$(LWIP_DIR)/src/include
+# --wrap: bsp/udiv64.c's 32-bit fast path in front of libgcc's 64-bit division (printf's digits)
 FW_LDFLAGS  := $(RV_ARCH) --specs=picolibc.specs -nostartfiles -T $(FW_LD) \
-               -Wl,--gc-sections -Wl,-Map=$(FW_DIR)/solonic.map
+               -Wl,--gc-sections -Wl,-Map=$(FW_DIR)/solonic.map \
+               -Wl,--wrap=__udivdi3 -Wl,--wrap=__umoddi3
 
 # lwIP: the core, IPv4 and the Ethernet layer (lwipopts.h turns off what is not used)
 LWIP_SRCS   := $(addprefix $(LWIP_DIR)/src/core/,init.c def.c inet_chksum.c ip.c mem.c memp.c \
