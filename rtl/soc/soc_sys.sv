@@ -100,7 +100,14 @@ module soc_sys #(
   logic [NT*32-1:0]    t_rdata;   // target i: t_rdata[i*32 +: 32]
   logic [NT-1:0]       t_err;
 
-  soc_xbar #(.N(NT), .BASE(BASE), .MASK(MASK)) u_xbar (
+  // The two memories are direct targets: the core's request goes straight to a
+  // BRAM port (IMEM port B, DMEM port A) in the cycle it is granted, a cycle
+  // before the decoder would pass it on; the decoder still registers the word
+  // on its way back (every load and store of the firmware: its stack, data
+  // and .rodata, in 3 cycles instead of 4).
+  localparam logic [NT-1:0] DIRECT = NT'((1 << T_IMEM) | (1 << T_DMEM));
+
+  soc_xbar #(.N(NT), .BASE(BASE), .MASK(MASK), .DIRECT(DIRECT)) u_xbar (
     .clk, .rst,
     .s_req(dbus_req), .s_addr(dbus_addr), .s_we(dbus_we), .s_be(dbus_be), .s_wdata(dbus_wdata),
     .s_gnt(dbus_gnt), .s_rvalid(dbus_rvalid), .s_rdata(dbus_rdata), .s_err(dbus_err),
@@ -109,31 +116,35 @@ module soc_sys #(
   );
 
   // ---- memories: always ready, answer one cycle after the request
+  logic        imem_go, dmem_go;             // a granted request for IMEM / DMEM, this cycle
   logic        imem_rvalid_q, imem_rvalid_d;
   logic        dmem_rvalid_q, dmem_rvalid_d;
-  logic [31:0] imem_b_rdata, dmem_b_rdata;
-  logic [31:0] dmem_a_rdata;   // port A of the data BRAM is not used
+  logic [3:0]  mem_we;
+  logic [31:0] imem_b_rdata, dmem_a_rdata;
+  logic [31:0] dmem_b_rdata;   // port B of the data BRAM is not used
   logic        unused;
+
+  always_comb begin
+    imem_go = dbus_req && dbus_gnt && (dbus_addr & MASK[T_IMEM*32 +: 32]) == BASE[T_IMEM*32 +: 32];
+    dmem_go = dbus_req && dbus_gnt && (dbus_addr & MASK[T_DMEM*32 +: 32]) == BASE[T_DMEM*32 +: 32];
+    mem_we = dbus_we ? dbus_be : 4'b0;
+    imem_rvalid_d = imem_go;
+    dmem_rvalid_d = dmem_go;
+    unused = ^{dmem_b_rdata, imem_addr[31:IAW+2], imem_addr[1:0], t_req[T_IMEM], t_req[T_DMEM]};
+  end
 
   soc_bram #(.BYTES(IMEM_BYTES), .INIT_FILE(IMEM_INIT), .LOAD_PLUSARG(FW_PLUSARG)) u_imem (
     .clk,
     .a_en(imem_en), .a_we(4'b0), .a_addr(imem_addr[IAW+1:2]), .a_wdata(32'd0), .a_rdata(imem_rdata),
-    .b_en(t_req[T_IMEM]), .b_we(t_we ? t_be : 4'b0), .b_addr(t_addr[IAW+1:2]), .b_wdata(t_wdata),
+    .b_en(imem_go), .b_we(mem_we), .b_addr(dbus_addr[IAW+1:2]), .b_wdata(dbus_wdata),
     .b_rdata(imem_b_rdata)
   );
 
   soc_bram #(.BYTES(DMEM_BYTES)) u_dmem (
     .clk,
-    .a_en(1'b0), .a_we(4'b0), .a_addr('0), .a_wdata(32'd0), .a_rdata(dmem_a_rdata),
-    .b_en(t_req[T_DMEM]), .b_we(t_we ? t_be : 4'b0), .b_addr(t_addr[DAW+1:2]), .b_wdata(t_wdata),
-    .b_rdata(dmem_b_rdata)
+    .a_en(dmem_go), .a_we(mem_we), .a_addr(dbus_addr[DAW+1:2]), .a_wdata(dbus_wdata), .a_rdata(dmem_a_rdata),
+    .b_en(1'b0), .b_we(4'b0), .b_addr('0), .b_wdata(32'd0), .b_rdata(dmem_b_rdata)
   );
-
-  always_comb begin
-    imem_rvalid_d = t_req[T_IMEM];
-    dmem_rvalid_d = t_req[T_DMEM];
-    unused = ^{dmem_a_rdata, imem_addr[31:IAW+2], imem_addr[1:0]};
-  end
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -230,7 +241,7 @@ module soc_sys #(
     t_rvalid = {wdog_rvalid, m_ext_rvalid && ext_mgmt_q, m_ext_rvalid && !ext_mgmt_q, simctrl_rvalid,
                 timer_rvalid, uart_rvalid, sysinfo_rvalid, dmem_rvalid_q, imem_rvalid_q};
     t_rdata = {wdog_rdata, m_ext_rdata, m_ext_rdata, simctrl_rdata, timer_rdata, uart_rdata, sysinfo_rdata,
-               dmem_b_rdata, imem_b_rdata};
+               dmem_a_rdata, imem_b_rdata};
     t_err = {wdog_err, m_ext_err, m_ext_err, simctrl_err, timer_err, uart_err, sysinfo_err, 1'b0, 1'b0};
   end
 

@@ -17,10 +17,15 @@
 //   next     s_rvalid/s_rdata/s_err; s_gnt is up again in this cycle
 // Two cycles more than a direct connection (a BRAM target answers in 3
 // cycles); an unmapped address answers one cycle after its grant, with err.
+// A target in DIRECT sees the master's request itself, in the cycle of its
+// grant (soc_sys wires it straight to a BRAM port): the decoder takes and
+// holds it as any other but raises no m_req for it, and registers the
+// target's answer as usual (a BRAM target answers in 2 cycles).
 module soc_xbar #(
-  parameter int                  N    = 2,
-  parameter logic [N*32-1:0]    BASE = '0,   // target i: BASE[i*32 +: 32]
-  parameter logic [N*32-1:0]    MASK = '0    // target i: MASK[i*32 +: 32]
+  parameter int                  N      = 2,
+  parameter logic [N*32-1:0]    BASE   = '0,   // target i: BASE[i*32 +: 32]
+  parameter logic [N*32-1:0]    MASK   = '0,   // target i: MASK[i*32 +: 32]
+  parameter logic [N-1:0]       DIRECT = '0    // target i takes the request itself: DIRECT[i]
 ) (
   input  wire logic               clk,
   input  wire logic               rst,
@@ -93,7 +98,7 @@ module soc_xbar #(
       be_d = s_be;
       wdata_d = s_wdata;
       psel_d = sel;
-      req_d = hit;
+      req_d = hit & ~DIRECT;
     end
     m_req = req_q;
     m_addr = addr_q;

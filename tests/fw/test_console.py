@@ -266,12 +266,12 @@ def case_line_endings():
 
 def case_uptime_and_timer_irq():
     rx = r"uptime (\d+) ms, (\d+) cycles at (\d+) Hz, (\d+) timer ticks of (\d+) ms\n"
-    rounds = 3  # each 'mem rd ... 256' takes about 3.7 simulated ms (930 k cycles)
+    rounds = 5  # each 'mem rd ... 256' takes about 1.7 simulated ms (420 k cycles)
     lines = ["uptime"]
     for _ in range(rounds):
         lines += ["mem rd 0x10000000 256", "uptime"]
-    # about 3 M simulated cycles: 60 s of wall time on an idle 2-core machine, 150 s at a
-    # load of 12; the wall bound only catches a hang (the cycle counts are what is checked)
+    # about 2 M simulated cycles: under a minute of wall time on an idle 2-core machine; the
+    # wall bound only catches a hang (the cycle counts are what is checked)
     with Sim(typed(*lines), max_seconds=400) as s:
         s.boot()
         samples = []
