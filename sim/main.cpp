@@ -358,10 +358,9 @@ int main(int argc, char **argv) {
     std::vector<std::unique_ptr<NicInstance>> nics;
     for (int i = 0; i < o.nics; i++) {
         if (!o.mem.empty()) {  // sim_nic's memory is keyed by the instance number
-            mem_model_cfg mc = mem_model_get_config(o.instance + i);
-            mc.rd_latency = 40, mc.wr_latency = 20;  // sim_nic's mem_axi_ram parameters
-            if (!mem_model_parse_config(o.mem, mc, err)) return harness_error("--mem: " + err);
-            mem_model_configure(o.instance + i, mc);
+            mem_model_cfg check;
+            if (!mem_model_parse_config(o.mem, check, err)) return harness_error("--mem: " + err);
+            mem_model_set_overrides(o.instance + i, o.mem);  // over sim_nic's mem_axi_ram parameters
         }
         nics.push_back(std::make_unique<NicInstance>(ctx.get(), "nic" + std::to_string(i), uint8_t(o.instance + i)));
         UartConsole *c = consoles[size_t(i)].get();

@@ -38,6 +38,7 @@ struct Instance {
     std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages;
     mem_model_cfg cfg;
     bool user_cfg = false;
+    std::string overrides;  // mem_model_set_overrides: keys over the RTL's parameters
     std::vector<ErrRange> errs;
     mem_model_stats st{};
     uint64_t rng = 1;
@@ -133,6 +134,10 @@ void mem_model_configure(int inst, const mem_model_cfg &cfg) {
     m.rng = cfg.seed * 0x9E3779B97F4A7C15ull | 1;
 }
 
+void mem_model_set_overrides(int inst, const std::string &spec) {
+    inst_of(inst).overrides = spec;
+}
+
 mem_model_cfg mem_model_get_config(int inst) {
     return inst_of(inst).cfg;
 }
@@ -174,6 +179,10 @@ extern "C" void mem_model_axi_params(int inst, int rd_latency, int wr_latency, i
     m.cfg.wr_latency = unsigned(wr_latency);
     m.cfg.stall_permille = unsigned(stall_permille);
     m.cfg.seed = uint64_t(seed);
+    if (!m.overrides.empty()) {
+        std::string err;  // (checked when the harness set it)
+        mem_model_parse_config(m.overrides, m.cfg, err);
+    }
     m.rng = m.cfg.seed * 0x9E3779B97F4A7C15ull | 1;
 }
 

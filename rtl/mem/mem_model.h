@@ -38,6 +38,10 @@ struct mem_model_stats {
 // whenever it is called (before or after the model starts).
 void mem_model_configure(int inst, const mem_model_cfg &cfg);
 mem_model_cfg mem_model_get_config(int inst);
+// A harness's option string (mem_model_parse_config's keys) applied on top of the
+// mem_axi_ram instance's own parameters when it starts: only the keys it names change.
+// Check it with mem_model_parse_config first.
+void mem_model_set_overrides(int inst, const std::string &spec);
 // A harness's option string "key=value,..." over cfg: rd (rd_latency, cycles), wr
 // (wr_latency), jitter, stall (permille), outstanding, bw (bytes per cycle), seed.
 // false with err set on an unknown key or a bad value.

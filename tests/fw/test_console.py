@@ -440,10 +440,11 @@ def case_mem_option():
     """solonic_sim --mem against arithmetic: the fill/check engine's 1 MiB verify runs at the
     bandwidth limit (bw=16: 16 bytes a cycle, 32 Gb/s at 250 MHz) and, with one burst
     outstanding and 400 cycles of read latency, takes about 256 bursts x (400 + 64 beats);
-    a bad SPEC is refused with its reason (exit 2)."""
+    a key it does not name keeps sim_nic's own parameter (a SPEC of the default outstanding
+    count takes exactly the cycles of no --mem); a bad SPEC is refused with its reason (exit 2)."""
     def verify_cycles(spec):
         with Sim(typed("fill 0x100000 0x100000 5", "verify 0x100000 0x100000 5"),
-                 extra=("--mem", spec)) as s:
+                 extra=("--mem", spec) if spec else ()) as s:
             s.boot()
             s.reply("fill 0x100000 0x100000 5")
             out = s.reply("verify 0x100000 0x100000 5")
@@ -451,6 +452,8 @@ def case_mem_option():
         m = re.search(r"all bytes match; 1048576 bytes in (\d+) cycles", out)
         check_true(f"--mem {spec}: verify's line", m is not None, "all bytes match; 1048576 bytes in N cycles", out)
         return int(m.group(1))
+    check("--mem outstanding=64 (the default) vs no --mem: verify's cycles", verify_cycles(None),
+          verify_cycles("outstanding=64"))
     c = verify_cycles("bw=16")
     want = (1 << 20) // 16
     check_true("bw=16: 1 MiB at 16 bytes a cycle", want <= c <= want * 1.01, f"{want} .. +1%", c)
