@@ -178,6 +178,7 @@ module roce_transport #(
   logic [7:0]  qp_hw_state;
   logic [31:0] cnt_rq_overflow_q, cnt_rq_overflow_d, cnt_sq_refused_q, cnt_sq_refused_d;
   logic [31:0] cnt_tx_pkts_q, cnt_tx_pkts_d;
+  logic [31:0] cnt_usr_post_q, cnt_usr_post_d, cnt_usr_err_q, cnt_usr_err_d;   // user logic (docs/user-logic.md)
   // the work-request generator's registers
   logic [3:0]  gen_opcode;
   logic [23:0] gen_qpn;
@@ -397,7 +398,10 @@ module roce_transport #(
     .gen_cycle_hi_i    (gen_cyc_hi_q),
     .qp_event_i        (qev_word),
     .qp_event_re       (qev_re),
-    .qp_events_lost_i  (qev_lost_q)
+    .qp_events_lost_i  (qev_lost_q),
+    .user_posted_i     (cnt_usr_post_q),
+    .user_errors_i     (cnt_usr_err_q),
+    .sq_rejected_i     (s_reject_cnt)
   );
 
   // ============================================================ QP and MR tables
@@ -830,6 +834,8 @@ module roce_transport #(
                    {USER_TAG, s_wr_signaled, s_wr_wr_id}, 1'b1, 1'b0};
     usr_out_d  = usr_out_q + UOW'(usr_take) - UOW'(ucpl_pop) - UOW'(usr_sup_q);
     usr_rdy_d  = !usr_v_d && usr_out_d != UOW'(USER_OUTSTANDING);
+    cnt_usr_post_d = cnt_usr_post_q + 32'(usr_take);
+    cnt_usr_err_d  = cnt_usr_err_q + 32'(ucpl_pop && m_cpl_status != 5'd0);
   end
   assign s_wr_ready = usr_rdy_q;
 
@@ -1092,7 +1098,7 @@ module roce_transport #(
   logic unused;
   always_comb begin
     cnt_tx_pkts_d = cnt_tx_pkts_q + 32'(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast);
-    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
+    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
                mr_key[MW-1:0]};   // the row index stands for the key's index bits
   end
 
@@ -1115,6 +1121,8 @@ module roce_transport #(
       usr_out_q         <= '0;
       usr_sup_q         <= 1'b0;
       ucq_v_q           <= 1'b0;
+      cnt_usr_post_q    <= '0;
+      cnt_usr_err_q     <= '0;
       gen_cyc_hi_q      <= '0;
     end else begin
       ctx_pend_q        <= ctx_pend_d;
@@ -1134,6 +1142,8 @@ module roce_transport #(
       usr_out_q         <= usr_out_d;
       usr_sup_q         <= usr_sup_d;
       ucq_v_q           <= ucq_v_d;
+      cnt_usr_post_q    <= cnt_usr_post_d;
+      cnt_usr_err_q     <= cnt_usr_err_d;
       gen_cyc_hi_q      <= gen_cyc_hi_d;
     end
     gen_now_hi_prev_q <= gen_now[63:32];

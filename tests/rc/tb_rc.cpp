@@ -130,7 +130,7 @@ struct Side {
     // user logic (s_wr_* / m_cpl_* of roce_transport): WRs waiting to be taken, completions taken
     std::deque<struct Op *> uq;
     bool ucpl_stall = false;               // hold m_cpl_ready low
-    uint64_t u_taken = 0, u_cpl = 0, u_valid_cycles = 0;
+    uint64_t u_taken = 0, u_cpl = 0, u_err = 0, u_valid_cycles = 0;
     std::deque<struct UCqe> ucq;
 };
 static Side S[2];
@@ -870,6 +870,7 @@ static void sample_user(Side &s) {
         c.imm = m->cpl_imm;
         s.ucq.push_back(c);
         s.u_cpl++;
+        s.u_err += c.status != WC_SUCCESS;
     }
 }
 static void post_user(Op &o) {
