@@ -95,6 +95,7 @@ struct Op;
 struct UCqe {
     uint64_t wr_id;
     uint32_t status, opcode, has_imm, byte_len, qpn, imm;
+    uint64_t t;   // the cycle it was taken
 };
 struct Side {
     std::unique_ptr<Vtb_rc_side> m;
@@ -868,6 +869,7 @@ static void sample_user(Side &s) {
         c.byte_len = m->cpl_byte_len;
         c.qpn = m->cpl_qpn;
         c.imm = m->cpl_imm;
+        c.t = cyc;
         s.ucq.push_back(c);
         s.u_cpl++;
         s.u_err += c.status != WC_SUCCESS;
@@ -899,7 +901,7 @@ static void handle_ucqe(int side, const UCqe &c) {
     if (c.wr_id != o.wr_id)
         fail("side %d qpn %u: user completion out of order: expected wr_id %llx (op %d %s) got %llx status %u", side,
              c.qpn, (unsigned long long)o.wr_id, o.id, opname[o.op], (unsigned long long)c.wr_id, c.status);
-    o.t_done = cyc;
+    o.t_done = c.t;
     o.done = true;
     if (o.any_error ? c.status == WC_SUCCESS : c.status != (uint32_t)o.exp_status)
         fail("user completion of op %d (%s len %u side %d qpn %u): expected status %s%d got %u", o.id, opname[o.op],
