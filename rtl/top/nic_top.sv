@@ -28,7 +28,9 @@ module nic_top #(
   parameter int          MGMT_TX_SLOTS = 4,
   parameter int          MGMT_SLOT_BYTES = 2048,
   parameter int          NQP         = 256,   // queue pairs (QPN 2..NQP-1)
-  parameter int          NMR         = 256    // memory regions
+  parameter int          NMR         = 256,   // memory regions
+  // user logic's work requests outstanding at most (docs/user-logic.md)
+  parameter int          USER_OUTSTANDING = 16
 ) (
   input  wire logic                         clk,
   input  wire logic                         rst,
@@ -251,7 +253,7 @@ module nic_top #(
     roce_unused = ^{roce_hdr_valid, roce_hdr};
   end
 
-  roce_transport #(.NQP(NQP), .NMR(NMR), .CLK_HZ(CLK_HZ)) u_roce (
+  roce_transport #(.NQP(NQP), .NMR(NMR), .CLK_HZ(CLK_HZ), .USER_OUTSTANDING(USER_OUTSTANDING)) u_roce (
     .clk, .rst,
     .our_mac          ({mac_hi, mac_lo}),
     .our_ip           (our_ip),
