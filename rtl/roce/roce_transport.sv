@@ -990,6 +990,14 @@ module roce_transport #(
   assign ucpl_pop = m_cpl_valid && m_cpl_ready;
   assign {m_cpl_wr_id, m_cpl_status, m_cpl_opcode, m_cpl_byte_len, m_cpl_qpn, m_cpl_imm, m_cpl_has_imm} = ucpl;
 
+  // the valid/ready rule on both user streams (simulation): user logic's requests and our completions
+  roce_axis_assert #(.W(4 + 24 + 64 + 32 + 64 + 32 + 32 + 32 + 64 + 64 + 48 + 1)) u_chk_user_wr (
+    .clk, .rst, .valid(s_wr_valid), .ready(s_wr_ready),
+    .payload({s_wr_opcode, s_wr_qpn, s_wr_laddr, s_wr_lkey, s_wr_raddr, s_wr_rkey, s_wr_len, s_wr_imm, s_wr_compare,
+              s_wr_swap_add, s_wr_wr_id, s_wr_signaled}));
+  roce_axis_assert #(.W(UCPL_W)) u_chk_user_cpl (
+    .clk, .rst, .valid(m_cpl_valid), .ready(m_cpl_ready), .payload(ucpl));
+
   roce_cq #(.DEPTH(CQ_DEPTH)) u_cq (
     .clk, .rst,
     .s_cqe_valid(mg_cqe_v && !gen_hit && !usr_hit), .s_cqe_ready(cq_in_r), .s_cqe(mg_cqe),
