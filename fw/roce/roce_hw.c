@@ -246,6 +246,8 @@ const struct roce_hw_counter roce_hw_counters[] = {
     CNT("req_local_err", ROCE_REQ_LOCAL_ERR), CNT("comp_nak_seq", ROCE_COMP_NAK_SEQ),
     CNT("comp_nak_inv", ROCE_COMP_NAK_INV),   CNT("comp_nak_acc", ROCE_COMP_NAK_ACC),
     CNT("comp_nak_op", ROCE_COMP_NAK_OP),     CNT("comp_implicit_nak", ROCE_COMP_IMPLICIT_NAK),
+    CNT("sq_rejected", ROCE_SQ_REJECTED),     CNT("user_posted", ROCE_USER_POSTED),
+    CNT("user_errors", ROCE_USER_ERRORS),
 };
 const uint32_t roce_hw_ncounters = sizeof roce_hw_counters / sizeof roce_hw_counters[0];
 

@@ -115,6 +115,10 @@ int roce_hw_poll_cq(struct roce_wc *wc);
  * firmware's CQ never sees them, and firmware work requests must not use it).
  */
 #define ROCE_GEN_TAG 0xbe6eu
+/* User logic's work requests (nic_top s_wr_*, docs/user-logic.md) carry wr_id bits 63:49 =
+ * ROCE_USER_TAG (bits 63:48 0x05e4 or 0x05e5); their completions go to user logic, not to the
+ * firmware's CQ: firmware work requests must not use it either. */
+#define ROCE_USER_TAG 0x02f2u
 #define ROCE_GEN_QPS_MAX 64u
 #define ROCE_GEN_OUT_MAX 512u    /* gen_max_out and gen_window at most */
 struct roce_gen_cfg {

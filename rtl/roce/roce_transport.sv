@@ -12,6 +12,9 @@
 //   roce_wrgen (work-request generator): a second WQE source into roce_sq beside
 //       the register post (round robin); its tagged CQEs are diverted to it
 //       before the CQ
+//   user logic (docs/user-logic.md): a third WQE source (s_wr_*, round robin with
+//       the other two) whose CQEs, tagged in wr_id bits 63:48, are diverted to
+//       its completion stream (m_cpl_*) before the CQ
 //   QP errors: every move of a QP to ERROR by the completer or the responder
 //       sets its state in the QP table to ERROR (what every engine reads) and
 //       a per-QP error flag (qp_hw_state.error, cleared by a context write),
@@ -40,6 +43,11 @@ module roce_transport #(
   // nothing in the benches and cost 8 cycles of every round trip.
   parameter int     ACK_COALESCE = 1,
   parameter longint CLK_HZ   = 250_000_000,
+  // user logic's work requests taken and not yet completed (popped from
+  // m_cpl_* or, unsignaled and successful, retired): the depth of its
+  // completion FIFO. SQ_DEPTH: a QP that only user logic posts to never
+  // finds its ring full (docs/user-logic.md).
+  parameter int     USER_OUTSTANDING = SQ_DEPTH,
   localparam int    NR       = 2,           // AXI read clients
   localparam int    NW       = 3            // AXI write clients
 ) (
@@ -70,6 +78,32 @@ module roce_transport #(
   output logic                               rvalid,
   output logic [31:0]                        rdata,
   output logic                               err,
+  // user logic's work requests (docs/user-logic.md; valid/ready, fields
+  // stable while valid && !ready)
+  input  wire logic                          s_wr_valid,
+  output logic                               s_wr_ready,
+  input  wire logic [3:0]                    s_wr_opcode,     // ibv_wr_opcode 0..6
+  input  wire logic [23:0]                   s_wr_qpn,
+  input  wire logic [63:0]                   s_wr_laddr,
+  input  wire logic [31:0]                   s_wr_lkey,
+  input  wire logic [63:0]                   s_wr_raddr,
+  input  wire logic [31:0]                   s_wr_rkey,
+  input  wire logic [31:0]                   s_wr_len,
+  input  wire logic [31:0]                   s_wr_imm,
+  input  wire logic [63:0]                   s_wr_compare,
+  input  wire logic [63:0]                   s_wr_swap_add,
+  input  wire logic [47:0]                   s_wr_wr_id,
+  input  wire logic                          s_wr_signaled,
+  // their completions (valid/ready, every output from a register)
+  output logic                               m_cpl_valid,
+  input  wire logic                          m_cpl_ready,
+  output logic [47:0]                        m_cpl_wr_id,
+  output logic [4:0]                         m_cpl_status,    // ibv_wc_status
+  output logic [7:0]                         m_cpl_opcode,    // ibv_wc_opcode
+  output logic [31:0]                        m_cpl_byte_len,
+  output logic [23:0]                        m_cpl_qpn,
+  output logic [31:0]                        m_cpl_imm,
+  output logic                               m_cpl_has_imm,
   // AXI4 clients of the memory arbiter (mem_axi_arb's s_axi_* side): read
   // clients 0 requester payload, 1 responder READ data; write clients 0
   // responder payload, 1 responder atomics, 2 completer READ data
@@ -109,6 +143,13 @@ module roce_transport #(
   localparam int MAX_RD_ATOMIC = 16;
   // wr_id bits 63:48 of the work-request generator's WRs (docs/transport.md)
   localparam logic [15:0] GEN_TAG = 16'hbe6e;
+  // wr_id bits 63:49 of user logic's WRs (bit 48: the WR was signaled, bits
+  // 47:0 the user's wr_id; docs/user-logic.md): 0x05e4 / 0x05e5 in 63:48
+  localparam logic [14:0] USER_TAG = 15'h02f2;
+  localparam int UOW = $clog2(USER_OUTSTANDING + 1);
+  if (USER_OUTSTANDING < 2 || (1 << $clog2(USER_OUTSTANDING)) != USER_OUTSTANDING) begin : g_bad_uo
+    $error("roce_transport: USER_OUTSTANDING must be a power of two >= 2");
+  end
 
   // ================================================================ registers
   logic [23:0] qp_qpn;
@@ -137,6 +178,7 @@ module roce_transport #(
   logic [7:0]  qp_hw_state;
   logic [31:0] cnt_rq_overflow_q, cnt_rq_overflow_d, cnt_sq_refused_q, cnt_sq_refused_d;
   logic [31:0] cnt_tx_pkts_q, cnt_tx_pkts_d;
+  logic [31:0] cnt_usr_post_q, cnt_usr_post_d, cnt_usr_err_q, cnt_usr_err_d;   // user logic (docs/user-logic.md)
   // the work-request generator's registers
   logic [3:0]  gen_opcode;
   logic [23:0] gen_qpn;
@@ -356,7 +398,10 @@ module roce_transport #(
     .gen_cycle_hi_i    (gen_cyc_hi_q),
     .qp_event_i        (qev_word),
     .qp_event_re       (qev_re),
-    .qp_events_lost_i  (qev_lost_q)
+    .qp_events_lost_i  (qev_lost_q),
+    .user_posted_i     (cnt_usr_post_q),
+    .user_errors_i     (cnt_usr_err_q),
+    .sq_rejected_i     (s_reject_cnt)
   );
 
   // ============================================================ QP and MR tables
@@ -716,23 +761,43 @@ module roce_transport #(
   );
 
   // ============================================================ requester side
-  // Two WQE sources share roce_sq, round robin: the firmware's register post
+  // Three WQE sources share roce_sq, round robin: the firmware's register post
   // (held in fw_wqe_q until roce_sq takes it; sq_status.ready = the hold is
-  // free) and the work-request generator (roce_wrgen).
-  roce_qp_pkg::swqe_t sq_wqe, fw_wqe_q, fw_wqe_d, gen_wqe;
-  logic sq_post_valid, sq_in_valid, sq_in_ready, fw_v_q, fw_v_d, rr_q, rr_d, sel_fw, gen_wqe_v, gen_wqe_r;
+  // free), the work-request generator (roce_wrgen) and user logic (held in
+  // usr_wqe_q). last_q: the source served last (0 firmware, 1 generator, 2
+  // user); the next one after it in that order goes first.
+  roce_qp_pkg::swqe_t sq_wqe, fw_wqe_q, fw_wqe_d, gen_wqe, usr_wqe_q, usr_wqe_d;
+  logic sq_post_valid, sq_in_valid, sq_in_ready, fw_v_q, fw_v_d, gen_wqe_v, gen_wqe_r;
+  logic sel_fw, sel_gen, sel_usr, usr_v_q, usr_v_d;
+  logic [1:0] last_q, last_d;
   always_comb begin
     sq_post_valid = sq_post_we && sq_post_wdata;
-    sel_fw        = fw_v_q && (!gen_wqe_v || !rr_q);
-    sq_in_valid   = fw_v_q || gen_wqe_v;
-    sq_wqe        = sel_fw ? fw_wqe_q : gen_wqe;
-    gen_wqe_r     = sq_in_ready && !sel_fw;
+    unique case (last_q)
+      2'd0: begin   // generator, user, firmware
+        sel_gen = gen_wqe_v;
+        sel_usr = usr_v_q && !gen_wqe_v;
+        sel_fw  = fw_v_q && !gen_wqe_v && !usr_v_q;
+      end
+      2'd1: begin   // user, firmware, generator
+        sel_usr = usr_v_q;
+        sel_fw  = fw_v_q && !usr_v_q;
+        sel_gen = gen_wqe_v && !usr_v_q && !fw_v_q;
+      end
+      default: begin   // firmware, generator, user
+        sel_fw  = fw_v_q;
+        sel_gen = gen_wqe_v && !fw_v_q;
+        sel_usr = usr_v_q && !fw_v_q && !gen_wqe_v;
+      end
+    endcase
+    sq_in_valid   = fw_v_q || gen_wqe_v || usr_v_q;
+    sq_wqe        = sel_fw ? fw_wqe_q : sel_usr ? usr_wqe_q : gen_wqe;
+    gen_wqe_r     = sq_in_ready && sel_gen;
     sq_ready      = !fw_v_q;
     fw_v_d        = fw_v_q;
     fw_wqe_d      = fw_wqe_q;
-    rr_d          = rr_q;
+    last_d        = last_q;
     if (sq_in_valid && sq_in_ready) begin
-      rr_d = sel_fw;                    // the other source first next time
+      last_d = sel_fw ? 2'd0 : sel_gen ? 2'd1 : 2'd2;
       if (sel_fw) fw_v_d = 1'b0;
     end
     if (sq_post_valid && !fw_v_q) begin
@@ -746,6 +811,33 @@ module roce_transport #(
     // gen_cycle_lo_re comes the cycle after the read sampled bits 31:0: latch the bits 63:32 of that cycle
     gen_cyc_hi_d     = gen_cycle_lo_re ? gen_now_hi_prev_q : gen_cyc_hi_q;
   end
+
+  // User logic's WRs (docs/user-logic.md). A WR is taken (s_wr_ready, from a
+  // register) while the hold is free and fewer than USER_OUTSTANDING of its
+  // WRs are outstanding, so its completion FIFO never overflows and user
+  // logic that does not take completions stops only its own posts. Every
+  // user WQE is posted signaled (each has exactly one CQE: a refusal, an
+  // error or a success); wr_id = {USER_TAG, signaled as asked, user wr_id};
+  // the successes of WRs user logic posted unsignaled are dropped at the
+  // divert below. An opcode above 6 is posted to QPN 0, which roce_sq
+  // refuses with LOC_QP_OP_ERR.
+  logic           usr_take, usr_rdy_q, usr_rdy_d, usr_opc_ok, usr_sup_q, usr_sup_d, ucpl_pop;
+  logic [UOW-1:0] usr_out_q, usr_out_d;
+  always_comb begin
+    usr_take   = s_wr_valid && usr_rdy_q;
+    usr_opc_ok = s_wr_opcode <= 4'd6;
+    usr_v_d    = usr_take || (usr_v_q && !(sq_in_ready && sel_usr));
+    usr_wqe_d  = usr_wqe_q;
+    if (usr_take)
+      usr_wqe_d = {usr_opc_ok ? s_wr_opcode : 4'd2, usr_opc_ok ? s_wr_qpn : 24'd0, s_wr_laddr, s_wr_lkey,
+                   s_wr_raddr, s_wr_rkey, s_wr_len, s_wr_imm, s_wr_compare, s_wr_swap_add,
+                   {USER_TAG, s_wr_signaled, s_wr_wr_id}, 1'b1, 1'b0};
+    usr_out_d  = usr_out_q + UOW'(usr_take) - UOW'(ucpl_pop) - UOW'(usr_sup_q);
+    usr_rdy_d  = !usr_v_d && usr_out_d != UOW'(USER_OUTSTANDING);
+    cnt_usr_post_d = cnt_usr_post_q + 32'(usr_take);
+    cnt_usr_err_d  = cnt_usr_err_q + 32'(ucpl_pop && m_cpl_status != 5'd0);
+  end
+  assign s_wr_ready = usr_rdy_q;
 
   logic gcq_v;  roce_qp_pkg::cqe_t gcq;
   roce_wrgen #(.SQ_DEPTH(SQ_DEPTH), .GEN_TAG(GEN_TAG)) u_wrgen (
@@ -868,18 +960,47 @@ module roce_transport #(
     .m_cqe_valid(mg_cqe_v), .m_cqe_ready(mg_cqe_r), .m_cqe(mg_cqe)
   );
 
-  // the generator's completions (its wr_id tag, never a receive) go to it, not to the CQ
-  logic cq_in_r, gen_hit;
+  // the generator's completions (its wr_id tag, never a receive) go to it, user
+  // logic's to its completion FIFO (through a register; the successes of its
+  // unsignaled WRs only return their credit), the rest to the CQ; neither
+  // diverted stream ever waits
+  logic cq_in_r, gen_hit, usr_hit, ucq_v_q, ucq_v_d;
+  // the user completion: {wr_id, status, opcode, byte_len, qpn, imm, has_imm}
+  localparam int UCPL_W = 48 + 5 + 8 + 32 + 24 + 32 + 1;
+  logic [UCPL_W-1:0] ucq_q, ucq_d, ucpl;
   always_comb begin
-    gen_hit  = !mg_cqe.is_recv && mg_cqe.wr_id[63:48] == GEN_TAG;
-    gcq_v    = mg_cqe_v && gen_hit;
-    gcq      = mg_cqe;
-    mg_cqe_r = gen_hit || cq_in_r;
+    gen_hit   = !mg_cqe.is_recv && mg_cqe.wr_id[63:48] == GEN_TAG;
+    usr_hit   = !mg_cqe.is_recv && mg_cqe.wr_id[63:49] == USER_TAG;
+    gcq_v     = mg_cqe_v && gen_hit;
+    gcq       = mg_cqe;
+    mg_cqe_r  = gen_hit || usr_hit || cq_in_r;
+    usr_sup_d = mg_cqe_v && usr_hit && !mg_cqe.wr_id[48] && mg_cqe.status == roce_qp_pkg::WC_SUCCESS;
+    ucq_v_d   = mg_cqe_v && usr_hit && !usr_sup_d;
+    ucq_d     = {mg_cqe.wr_id[47:0], mg_cqe.status, mg_cqe.opcode, mg_cqe.byte_len, mg_cqe.qpn, mg_cqe.imm_data,
+                 mg_cqe.has_imm};
   end
+
+  /* verilator lint_off PINCONNECTEMPTY */
+  lib_fifo #(.WIDTH(UCPL_W), .DEPTH(USER_OUTSTANDING), .MUST_ACCEPT(1'b1)) u_user_cpl (
+    .clk, .rst,
+    .s_valid(ucq_v_q), .s_ready(), .s_data(ucq_q),
+    .m_valid(m_cpl_valid), .m_ready(m_cpl_ready), .m_data(ucpl), .count()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+  assign ucpl_pop = m_cpl_valid && m_cpl_ready;
+  assign {m_cpl_wr_id, m_cpl_status, m_cpl_opcode, m_cpl_byte_len, m_cpl_qpn, m_cpl_imm, m_cpl_has_imm} = ucpl;
+
+  // the valid/ready rule on both user streams (simulation): user logic's requests and our completions
+  roce_axis_assert #(.W(4 + 24 + 64 + 32 + 64 + 32 + 32 + 32 + 64 + 64 + 48 + 1)) u_chk_user_wr (
+    .clk, .rst, .valid(s_wr_valid), .ready(s_wr_ready),
+    .payload({s_wr_opcode, s_wr_qpn, s_wr_laddr, s_wr_lkey, s_wr_raddr, s_wr_rkey, s_wr_len, s_wr_imm, s_wr_compare,
+              s_wr_swap_add, s_wr_wr_id, s_wr_signaled}));
+  roce_axis_assert #(.W(UCPL_W)) u_chk_user_cpl (
+    .clk, .rst, .valid(m_cpl_valid), .ready(m_cpl_ready), .payload(ucpl));
 
   roce_cq #(.DEPTH(CQ_DEPTH)) u_cq (
     .clk, .rst,
-    .s_cqe_valid(mg_cqe_v && !gen_hit), .s_cqe_ready(cq_in_r), .s_cqe(mg_cqe),
+    .s_cqe_valid(mg_cqe_v && !gen_hit && !usr_hit), .s_cqe_ready(cq_in_r), .s_cqe(mg_cqe),
     .cq_valid, .cq_entry, .cq_pop(cq_pop_we && cq_pop_wdata), .cq_count
   );
 
@@ -985,7 +1106,7 @@ module roce_transport #(
   logic unused;
   always_comb begin
     cnt_tx_pkts_d = cnt_tx_pkts_q + 32'(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast);
-    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, s_reject_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
+    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
                mr_key[MW-1:0]};   // the row index stands for the key's index bits
   end
 
@@ -1002,7 +1123,14 @@ module roce_transport #(
       cnt_tx_pkts_q     <= '0;
       fw_v_q            <= 1'b0;
       fw_wqe_q          <= '0;
-      rr_q              <= 1'b0;
+      last_q            <= 2'd0;
+      usr_v_q           <= 1'b0;
+      usr_rdy_q         <= 1'b0;
+      usr_out_q         <= '0;
+      usr_sup_q         <= 1'b0;
+      ucq_v_q           <= 1'b0;
+      cnt_usr_post_q    <= '0;
+      cnt_usr_err_q     <= '0;
       gen_cyc_hi_q      <= '0;
     end else begin
       ctx_pend_q        <= ctx_pend_d;
@@ -1016,10 +1144,19 @@ module roce_transport #(
       cnt_tx_pkts_q     <= cnt_tx_pkts_d;
       fw_v_q            <= fw_v_d;
       fw_wqe_q          <= fw_wqe_d;
-      rr_q              <= rr_d;
+      last_q            <= last_d;
+      usr_v_q           <= usr_v_d;
+      usr_rdy_q         <= usr_rdy_d;
+      usr_out_q         <= usr_out_d;
+      usr_sup_q         <= usr_sup_d;
+      ucq_v_q           <= ucq_v_d;
+      cnt_usr_post_q    <= cnt_usr_post_d;
+      cnt_usr_err_q     <= cnt_usr_err_d;
       gen_cyc_hi_q      <= gen_cyc_hi_d;
     end
     gen_now_hi_prev_q <= gen_now[63:32];
+    usr_wqe_q         <= usr_wqe_d;
+    ucq_q             <= ucq_d;
   end
 
 endmodule

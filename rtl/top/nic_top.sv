@@ -11,6 +11,8 @@
 //                     --other frames--> net_mgmt_rx --> firmware (lwIP)
 //   firmware --> net_mgmt_tx --\
 //   roce_transport -------------+--> net_tx_arbiter --> MAC TX
+//   user logic --work requests--> roce_transport --their completions--> user logic
+//       (s_wr_*, m_cpl_*: docs/user-logic.md)
 //
 // The MAC streams carry Ethernet frames without FCS, byte 0 in tdata[7:0];
 // RX has no tready (a MAC cannot be back-pressured).
@@ -26,7 +28,9 @@ module nic_top #(
   parameter int          MGMT_TX_SLOTS = 4,
   parameter int          MGMT_SLOT_BYTES = 2048,
   parameter int          NQP         = 256,   // queue pairs (QPN 2..NQP-1)
-  parameter int          NMR         = 256    // memory regions
+  parameter int          NMR         = 256,   // memory regions
+  // user logic's work requests outstanding at most (docs/user-logic.md)
+  parameter int          USER_OUTSTANDING = 16
 ) (
   input  wire logic                         clk,
   input  wire logic                         rst,
@@ -86,7 +90,32 @@ module nic_top #(
   input  wire logic [1:0]                   m_axi_rresp,
   input  wire logic                         m_axi_rlast,
   input  wire logic                         m_axi_rvalid,
-  output logic                              m_axi_rready
+  output logic                              m_axi_rready,
+  // user logic (docs/user-logic.md): work requests in, their completions out;
+  // tie s_wr_valid to 0 and m_cpl_ready to 1 when nothing is connected
+  input  wire logic                         s_wr_valid,
+  output logic                              s_wr_ready,
+  input  wire logic [3:0]                   s_wr_opcode,
+  input  wire logic [23:0]                  s_wr_qpn,
+  input  wire logic [63:0]                  s_wr_laddr,
+  input  wire logic [31:0]                  s_wr_lkey,
+  input  wire logic [63:0]                  s_wr_raddr,
+  input  wire logic [31:0]                  s_wr_rkey,
+  input  wire logic [31:0]                  s_wr_len,
+  input  wire logic [31:0]                  s_wr_imm,
+  input  wire logic [63:0]                  s_wr_compare,
+  input  wire logic [63:0]                  s_wr_swap_add,
+  input  wire logic [47:0]                  s_wr_wr_id,
+  input  wire logic                         s_wr_signaled,
+  output logic                              m_cpl_valid,
+  input  wire logic                         m_cpl_ready,
+  output logic [47:0]                       m_cpl_wr_id,
+  output logic [4:0]                        m_cpl_status,
+  output logic [7:0]                        m_cpl_opcode,
+  output logic [31:0]                       m_cpl_byte_len,
+  output logic [23:0]                       m_cpl_qpn,
+  output logic [31:0]                       m_cpl_imm,
+  output logic                              m_cpl_has_imm
 );
 
   localparam int DW = net_pkg::DATA_W;
@@ -224,7 +253,7 @@ module nic_top #(
     roce_unused = ^{roce_hdr_valid, roce_hdr};
   end
 
-  roce_transport #(.NQP(NQP), .NMR(NMR), .CLK_HZ(CLK_HZ)) u_roce (
+  roce_transport #(.NQP(NQP), .NMR(NMR), .CLK_HZ(CLK_HZ), .USER_OUTSTANDING(USER_OUTSTANDING)) u_roce (
     .clk, .rst,
     .our_mac          ({mac_hi, mac_lo}),
     .our_ip           (our_ip),
@@ -239,6 +268,10 @@ module nic_top #(
     .m_axis_tx_tvalid (roce_tx_tvalid),
     .m_axis_tx_tready (roce_tx_tready),
     .m_axis_tx_tlast  (roce_tx_tlast),
+    .s_wr_valid, .s_wr_ready, .s_wr_opcode, .s_wr_qpn, .s_wr_laddr, .s_wr_lkey, .s_wr_raddr, .s_wr_rkey,
+    .s_wr_len, .s_wr_imm, .s_wr_compare, .s_wr_swap_add, .s_wr_wr_id, .s_wr_signaled,
+    .m_cpl_valid, .m_cpl_ready, .m_cpl_wr_id, .m_cpl_status, .m_cpl_opcode, .m_cpl_byte_len, .m_cpl_qpn,
+    .m_cpl_imm, .m_cpl_has_imm,
     .req   (t_req[4]),
     .we    (t_we),
     .addr  (t_addr[15:0]),

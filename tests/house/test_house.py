@@ -77,3 +77,29 @@ def test_markdown_relative_links_resolve():
             if path and not (md.parent / path).exists():
                 bad.append(f"{rel}: link to {target}: no such file")
     assert not bad, "\n".join(bad)
+
+
+def _ports(text, prefixes):
+    """{name: (direction, width)} of the ANSI ports whose names start with one of prefixes."""
+    ports = {}
+    for m in re.finditer(r"^\s*(input|output)\s+(?:wire\s+)?logic\s*(\[(\d+):0\])?\s*(\w+)\s*,?", text, re.M):
+        if m.group(4).startswith(prefixes):
+            ports[m.group(4)] = (m.group(1), int(m.group(3)) + 1 if m.group(3) else 1)
+    return ports
+
+
+def test_user_logic_ports_match_docs():
+    """nic_top's user-logic ports (s_wr_*, m_cpl_*) and docs/user-logic.md's port tables name the same
+    ports with the same direction and width, and roce_transport has them too."""
+    prefixes = ("s_wr_", "m_cpl_")
+    top = _ports((ROOT / "rtl/top/nic_top.sv").read_text(), prefixes)
+    transport = _ports((ROOT / "rtl/roce/roce_transport.sv").read_text(), prefixes)
+    doc = {}
+    for m in re.finditer(r"^\| `(\w+)` \| (in|out) \| (\d+) \|", (ROOT / "docs/user-logic.md").read_text(), re.M):
+        if m.group(1).startswith(prefixes):
+            doc[m.group(1)] = ("input" if m.group(2) == "in" else "output", int(m.group(3)))
+    assert len(top) >= 20, f"nic_top: only {sorted(top)} found"
+    assert top == doc, (f"nic_top vs docs/user-logic.md: only in nic_top {sorted(set(top) - set(doc))}, only in the "
+                        f"doc {sorted(set(doc) - set(top))}, differing "
+                        f"{ {k: (top[k], doc[k]) for k in set(top) & set(doc) if top[k] != doc[k]} }")
+    assert top == transport, f"nic_top vs roce_transport: {top} != {transport}"

@@ -25,6 +25,8 @@ _TESTS = [
     ("wrgen_every_byte_round_robin_errors_abort_reset_timeout", "gen"),
     ("wrgen_64b_write_rate_floor_1_and_16_qps", "gen_rate"),
     ("write_64b_post_to_completion_at_most_180_cycles", "lat"),
+    ("user_wr_stream_mix_beside_firmware_and_wrgen_error_completions_stalled_completions_stop_only_user", "user"),
+    ("user_port_64b_write_rate_floor_1_and_16_qps_64k_write_at_least_97_gbps", "user_rate"),
 ]
 
 

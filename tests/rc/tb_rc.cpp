@@ -91,6 +91,12 @@ static const uint64_t MR3_BASE = 0x30010000ull, MR3_LEN = 65536;          // loc
 static uint32_t key_of(int idx, int side) { return ((uint32_t)(0x5A00 + idx * 7 + side * 3) << 8) | (uint32_t)idx; }
 
 // ------------------------------------------------------------------ one side
+struct Op;
+struct UCqe {
+    uint64_t wr_id;
+    uint32_t status, opcode, has_imm, byte_len, qpn, imm;
+    uint64_t t;   // the cycle it was taken
+};
 struct Side {
     std::unique_ptr<Vtb_rc_side> m;
     int id = 0;
@@ -122,6 +128,11 @@ struct Side {
     }
     uint64_t last_gnt = 0;
     std::vector<std::pair<uint64_t, uint8_t>> tx_log;  // (first beat cycle, BTH opcode) while rec_tx
+    // user logic (s_wr_* / m_cpl_* of roce_transport): WRs waiting to be taken, completions taken
+    std::deque<struct Op *> uq;
+    bool ucpl_stall = false;               // hold m_cpl_ready low
+    uint64_t u_taken = 0, u_cpl = 0, u_err = 0, u_valid_cycles = 0;
+    std::deque<struct UCqe> ucq;
 };
 static Side S[2];
 static std::unique_ptr<wire::Cable> cable;
@@ -161,9 +172,11 @@ static void icrc_fix(wire::Frame &f) {
     for (int i = 0; i < 4; i++) f[n - 4 + i] = (uint8_t)(c >> (8 * i));
 }
 
+static void set_user_inputs(Side &s);
 static void set_inputs(Side &s) {
     Vtb_rc_side *m = s.m.get();
     m->tx_tready = s.tx_in || s.cut || s.out->ready(cyc);
+    set_user_inputs(s);
     if (s.rxq.empty()) {
         m->rx_tvalid = 0;
         m->rx_tlast = 0;
@@ -185,6 +198,7 @@ static void set_inputs(Side &s) {
     m->rx_tlast = off + n == f.size();
 }
 
+static void sample_user(Side &s);
 static void sample(Side &s) {
     Vtb_rc_side *m = s.m.get();
     if (m->req && m->gnt) {
@@ -249,6 +263,7 @@ static void sample(Side &s) {
     }
     if (m->probe_w_fire) s.w_beats++;
     if (m->probe_w_last) s.last_w_last = cyc;
+    sample_user(s);
 }
 
 static void tick() {
@@ -452,6 +467,9 @@ struct Op {
     uint64_t laddr = 0, raddr = 0, cmp = 0, swp = 0, wr_id = 0;
     uint32_t lkey = 0, rkey = 0;
     bool signaled = true;
+    bool user = false;               // posted on the user-logic WR stream (s_wr_*), not the registers
+    uint32_t uqpn = 0, exp_qpn = ~0u; // user: the QPN posted and the one its completion names
+    int uopcode = 0;                 // user: the opcode posted (an illegal one for the error case)
     int exp_status = WC_SUCCESS;
     bool any_error = false;          // only "not SUCCESS" is known (e.g. flushed or the error itself)
     bool check_data = true;
@@ -744,7 +762,14 @@ static int poll_side(int side) {
     }
     return n;
 }
+static std::map<std::pair<int, uint32_t>, std::deque<Op *>> exp_usr;   // user completions, per side and QPN
 static void check_deadlines() {
+    for (auto &kv : exp_usr)
+        for (Op *o : kv.second)
+            if (cyc > o->deadline)
+                fatal("HANG: user op %d (%s len %u, side %d qpn %u, queued @%llu) not completed by its deadline @%llu",
+                      o->id, opname[o->op], o->len, o->side, o->uqpn, (unsigned long long)o->t_post,
+                      (unsigned long long)o->deadline);
     for (auto &kv : exp_sq)
         for (Op *o : kv.second)
             if (cyc > o->deadline)
@@ -752,15 +777,20 @@ static void check_deadlines() {
                       opname[o->op], o->len, o->side, pairs[o->pair].q[o->side], (unsigned long long)o->t_post,
                       (unsigned long long)o->deadline);
 }
+static void poll_user(int side);
 static void poll_all() {
     poll_side(0);
     poll_side(1);
+    poll_user(0);
+    poll_user(1);
     check_deadlines();
     tick();
 }
 static size_t outstanding() {
     size_t n = 0;
     for (auto &kv : exp_sq) n += kv.second.size();
+    for (auto &kv : exp_usr) n += kv.second.size();
+    for (auto &s : S) n += s.uq.size();
     return n;
 }
 // wait until every signaled WR completed (receives too unless told otherwise)
@@ -793,6 +823,114 @@ static void drain(bool recvs = true) {
             }
         }
     }
+}
+
+// ------------------------------------------------------------------ user logic
+// The bench as user logic on roce_transport's WR stream (s_wr_*) and completion
+// stream (m_cpl_*): WRs queued per side go in one per handshake (valid stays up
+// until ready; a random idle cycle between WRs), completions are taken unless
+// the test stalls them. Expected completions per side and QPN, in order; an
+// unsignaled WR that succeeds has none (its data is checked once a later WR of
+// its QP completed: user_settle_unsignaled).
+static void set_user_inputs(Side &s) {
+    Vtb_rc_side *m = s.m.get();
+    m->cpl_ready = !s.ucpl_stall;
+    bool v = !s.uq.empty() && (m->wr_valid || rng() % 4 != 0);
+    m->wr_valid = v;
+    if (!v) return;
+    const Op &o = *s.uq.front();
+    m->wr_opcode = o.uopcode;
+    m->wr_qpn = o.uqpn;
+    m->wr_laddr = o.laddr;
+    m->wr_lkey = o.lkey;
+    m->wr_raddr = o.raddr;
+    m->wr_rkey = o.rkey;
+    m->wr_len = o.len;
+    m->wr_imm = o.imm;
+    m->wr_compare = o.cmp;
+    m->wr_swap_add = o.swp;
+    m->wr_wr_id = o.wr_id;
+    m->wr_signaled = o.signaled;
+}
+static void sample_user(Side &s) {
+    Vtb_rc_side *m = s.m.get();
+    if (m->wr_valid) s.u_valid_cycles++;
+    if (m->wr_valid && m->wr_ready) {
+        s.uq.front()->t_post = cyc;
+        s.uq.pop_front();
+        s.u_taken++;
+    }
+    if (m->cpl_valid && m->cpl_ready) {
+        UCqe c;
+        c.wr_id = m->cpl_wr_id;
+        c.status = m->cpl_status;
+        c.opcode = m->cpl_opcode;
+        c.has_imm = m->cpl_has_imm;
+        c.byte_len = m->cpl_byte_len;
+        c.qpn = m->cpl_qpn;
+        c.imm = m->cpl_imm;
+        c.t = cyc;
+        s.ucq.push_back(c);
+        s.u_cpl++;
+        s.u_err += c.status != WC_SUCCESS;
+    }
+}
+static void post_user(Op &o) {
+    Side &s = S[o.side];
+    o.user = true;
+    if (!o.uopcode) o.uopcode = o.op;
+    if (!o.uqpn) o.uqpn = pairs[o.pair].q[o.side];
+    if (o.exp_qpn == ~0u) o.exp_qpn = o.uqpn;
+    // 48-bit wr_id: random upper bits, the op's id below (unique)
+    o.wr_id = (rng() & 0xFFFF00000000ull) | (uint64_t)o.id;
+    o.t_post = cyc;
+    o.deadline = cyc + wr_deadline_slack + (uint64_t)(4 * wire_cycles_for(o.len, pairs[o.pair].pmtu));
+    if (o.signaled || o.exp_status != WC_SUCCESS || o.any_error) exp_usr[{o.side, o.exp_qpn}].push_back(&o);
+    s.uq.push_back(&o);
+}
+static void handle_ucqe(int side, const UCqe &c) {
+    n_cqe++;
+    auto &q = exp_usr[{side, c.qpn}];
+    if (q.empty()) {
+        fail("side %d: unexpected user completion wr_id %llx qpn %u status %u opcode %u", side,
+             (unsigned long long)c.wr_id, c.qpn, c.status, c.opcode);
+        return;
+    }
+    Op &o = *q.front();
+    q.pop_front();
+    if (c.wr_id != o.wr_id)
+        fail("side %d qpn %u: user completion out of order: expected wr_id %llx (op %d %s) got %llx status %u", side,
+             c.qpn, (unsigned long long)o.wr_id, o.id, opname[o.op], (unsigned long long)c.wr_id, c.status);
+    o.t_done = c.t;
+    o.done = true;
+    if (o.any_error ? c.status == WC_SUCCESS : c.status != (uint32_t)o.exp_status)
+        fail("user completion of op %d (%s len %u side %d qpn %u): expected status %s%d got %u", o.id, opname[o.op],
+             o.len, side, c.qpn, o.any_error ? "not " : "", o.any_error ? 0 : o.exp_status, c.status);
+    // a send-side completion: the WR's length as byte count (8 for an atomic, 0 for an
+    // error), no immediate; its opcode from the WR's (docs/user-logic.md)
+    uint32_t exp_len = c.status == WC_SUCCESS ? o.len : 0;
+    if (c.status == WC_SUCCESS && c.opcode != (uint32_t)wc_op_of[o.op])
+        fail("user completion of op %d: expected opcode %d got %u", o.id, wc_op_of[o.op], c.opcode);
+    if (c.byte_len != exp_len || c.has_imm || c.imm)
+        fail("user completion of op %d (%s): expected byte_len %u, no immediate; got byte_len %u has_imm %u imm %08x",
+             o.id, opname[o.op], exp_len, c.byte_len, c.has_imm, c.imm);
+    finish_check(o);
+}
+static void poll_user(int side) {
+    while (!S[side].ucq.empty()) {
+        UCqe c = S[side].ucq.front();
+        S[side].ucq.pop_front();
+        handle_ucqe(side, c);
+    }
+}
+// unsignaled user WRs that succeeded: done once every user WR completed (a later
+// signaled WR of the same QP completed after them: RC order)
+static void user_settle_unsignaled() {
+    for (auto &o : ops)
+        if (o->user && !o->signaled && !o->done && o->exp_status == WC_SUCCESS && !o->any_error) {
+            o->done = true;
+            finish_check(*o);
+        }
 }
 
 // ------------------------------------------------------------------ setup
@@ -855,6 +993,8 @@ static void init_sides() {
         d.m->req = 0;
         d.m->tx_tready = 0;
         d.m->rx_tvalid = 0;
+        d.m->wr_valid = 0;
+        d.m->cpl_ready = 1;
     }
     wire::Config wc;
     cable.reset(new wire::Cable(wc));
@@ -941,6 +1081,9 @@ static void final_checks() {
     }
     for (auto &o : ops)
         if (o->signaled && !o->done) fail("op %d (%s) never completed", o->id, opname[o->op]);
+    for (auto &kv : exp_usr)
+        if (!kv.second.empty()) fail("side %d qpn %u: %zu user completions never came", kv.first.first, kv.first.second,
+                                     kv.second.size());
 }
 
 #include "tests.inc"

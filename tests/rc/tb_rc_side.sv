@@ -3,6 +3,7 @@
 //
 //   frames in --> roce_transport --> frames out        (C++: eth_wire::Cable)
 //                  | sbus registers                    (C++: register driver)
+//                  | user WR / completion streams       (C++: user logic, +test=user)
 //                  | 2 read + 3 write AXI clients
 //                mem_axi_arb --> mem_axi_ram           (C++: mem_model, inst_id)
 //
@@ -43,7 +44,36 @@ module tb_rc_side #(
   output logic               probe_w_fire,
   output logic               probe_w_last,
   output logic [63:0]        probe_aw_addr,
-  output logic               probe_aw_fire
+  output logic               probe_aw_fire,
+  // user logic's ports of roce_transport (docs/user-logic.md), driven by the C++
+  input  wire logic          wr_valid,
+  output logic               wr_ready,
+  input  wire logic [3:0]    wr_opcode,
+  input  wire logic [23:0]   wr_qpn,
+  input  wire logic [63:0]   wr_laddr,
+  input  wire logic [31:0]   wr_lkey,
+  input  wire logic [63:0]   wr_raddr,
+  input  wire logic [31:0]   wr_rkey,
+  input  wire logic [31:0]   wr_len,
+  input  wire logic [31:0]   wr_imm,
+  input  wire logic [63:0]   wr_compare,
+  input  wire logic [63:0]   wr_swap_add,
+  input  wire logic [47:0]   wr_wr_id,
+  input  wire logic          wr_signaled,
+  output logic               cpl_valid,
+  input  wire logic          cpl_ready,
+  output logic [47:0]        cpl_wr_id,
+  output logic [4:0]         cpl_status,
+  output logic [7:0]         cpl_opcode,
+  output logic [31:0]        cpl_byte_len,
+  output logic [23:0]        cpl_qpn,
+  output logic [31:0]        cpl_imm,
+  output logic               cpl_has_imm,
+  // roce_sq's three WQE sources (firmware, generator, user): WQEs taken while
+  // another source was waiting too, and round-robin violations (a waiting
+  // source passed over a third time)
+  output logic [31:0]        probe_rr_contended,
+  output logic [31:0]        probe_rr_bad
 );
 
   localparam int NR = 2, NW = 3, DW = 512, KW = 64;
@@ -61,6 +91,13 @@ module tb_rc_side #(
     .m_axis_tx_tdata(tx_tdata), .m_axis_tx_tkeep(tx_tkeep), .m_axis_tx_tvalid(tx_tvalid),
     .m_axis_tx_tready(tx_tready), .m_axis_tx_tlast(tx_tlast),
     .req, .we, .addr, .be, .wdata, .gnt, .rvalid, .rdata, .err,
+    .s_wr_valid(wr_valid), .s_wr_ready(wr_ready), .s_wr_opcode(wr_opcode), .s_wr_qpn(wr_qpn),
+    .s_wr_laddr(wr_laddr), .s_wr_lkey(wr_lkey), .s_wr_raddr(wr_raddr), .s_wr_rkey(wr_rkey), .s_wr_len(wr_len),
+    .s_wr_imm(wr_imm), .s_wr_compare(wr_compare), .s_wr_swap_add(wr_swap_add), .s_wr_wr_id(wr_wr_id),
+    .s_wr_signaled(wr_signaled),
+    .m_cpl_valid(cpl_valid), .m_cpl_ready(cpl_ready), .m_cpl_wr_id(cpl_wr_id), .m_cpl_status(cpl_status),
+    .m_cpl_opcode(cpl_opcode), .m_cpl_byte_len(cpl_byte_len), .m_cpl_qpn(cpl_qpn), .m_cpl_imm(cpl_imm),
+    .m_cpl_has_imm(cpl_has_imm),
     .m_axi_araddr(c_araddr), .m_axi_arlen(c_arlen), .m_axi_arvalid(c_arvalid), .m_axi_arready(c_arready),
     .m_axi_rdata(c_rdata), .m_axi_rresp(c_rresp), .m_axi_rlast(c_rlast), .m_axi_rvalid(c_rvalid),
     .m_axi_rready(c_rready),
@@ -107,6 +144,34 @@ module tb_rc_side #(
     .s_axi_arready(arready), .s_axi_rid(rid), .s_axi_rdata(rdata_m), .s_axi_rresp(rresp),
     .s_axi_rlast(rlast), .s_axi_rvalid(rvalid_m), .s_axi_rready(rready)
   );
+
+  // round robin: with three sources, a waiting one is served before any other
+  // is served twice (an independent check of roce_transport's arbiter)
+  logic [2:0]  rr_v, rr_g;
+  logic [1:0]  rr_pass_q [3];
+  logic [31:0] rr_cont_q, rr_bad_q;
+  always_comb begin
+    rr_v = {u_roce.usr_v_q, u_roce.gen_wqe_v, u_roce.fw_v_q};
+    rr_g = (u_roce.sq_in_valid && u_roce.sq_in_ready) ? {u_roce.sel_usr, u_roce.sel_gen, u_roce.sel_fw} : 3'b000;
+  end
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      rr_cont_q <= '0;
+      rr_bad_q  <= '0;
+      for (int i = 0; i < 3; i++) rr_pass_q[i] <= '0;
+    end else begin
+      if (rr_g != 3'b000 && (rr_v & ~rr_g) != 3'b000) rr_cont_q <= rr_cont_q + 32'd1;
+      for (int i = 0; i < 3; i++) begin
+        if (!rr_v[i] || rr_g[i]) rr_pass_q[i] <= '0;
+        else if (rr_g != 3'b000) begin
+          rr_pass_q[i] <= rr_pass_q[i] + 2'd1;
+          if (rr_pass_q[i] == 2'd2) rr_bad_q <= rr_bad_q + 32'd1;
+        end
+      end
+    end
+  end
+  assign probe_rr_contended = rr_cont_q;
+  assign probe_rr_bad       = rr_bad_q;
 
   always_comb begin
     probe_w_fire  = wvalid && wready;

@@ -110,6 +110,7 @@ module board_nic #(
   logic         arvalid, arready, rlast, rvalid, rready;
   logic [511:0] wdata, rdata;
 
+  /* verilator lint_off PINCONNECTEMPTY */
   nic_top #(
     .CLK_HZ     (CLK_HZ),
     .GIT_HASH   (GIT_HASH),
@@ -130,8 +131,15 @@ module board_nic #(
     .m_axi_bready(bready), .m_axi_arid(arid), .m_axi_araddr(araddr), .m_axi_arlen(arlen),
     .m_axi_arsize(arsize), .m_axi_arburst(arburst), .m_axi_arvalid(arvalid),
     .m_axi_arready(arready), .m_axi_rid(rid), .m_axi_rdata(rdata), .m_axi_rresp(rresp),
-    .m_axi_rlast(rlast), .m_axi_rvalid(rvalid), .m_axi_rready(rready)
+    .m_axi_rlast(rlast), .m_axi_rvalid(rvalid), .m_axi_rready(rready),
+    // no user logic here (docs/user-logic.md): no work requests, completions taken
+    .s_wr_valid(1'b0), .s_wr_ready(), .s_wr_opcode(4'd0), .s_wr_qpn(24'd0), .s_wr_laddr(64'd0), .s_wr_lkey(32'd0),
+    .s_wr_raddr(64'd0), .s_wr_rkey(32'd0), .s_wr_len(32'd0), .s_wr_imm(32'd0), .s_wr_compare(64'd0),
+    .s_wr_swap_add(64'd0), .s_wr_wr_id(48'd0), .s_wr_signaled(1'b0),
+    .m_cpl_valid(), .m_cpl_ready(1'b1), .m_cpl_wr_id(), .m_cpl_status(), .m_cpl_opcode(), .m_cpl_byte_len(),
+    .m_cpl_qpn(), .m_cpl_imm(), .m_cpl_has_imm()
   );
+  /* verilator lint_on PINCONNECTEMPTY */
 
   board_axi_ram #(.BYTES(MEM_BYTES), .ID_W(2), .STYLE(MEM_STYLE)) u_mem (
     .clk, .rst,
