@@ -1192,7 +1192,7 @@ static int run_step(void) {
             s->result = 0;
             s->rx_packets = s->o.dry ? 0u : roce_hw_read(ROCE_RX_PACKETS);
             s->idle_until = tmr_cycles() + tmr_ms_to_cycles(s->o.idle_ms);
-            qpx_tool_test(s->qp, s->nqp, s->mr, &s->o, s->peer_ip, s->peer);
+            qpx_tool_test(s->qp, s->nqp, s->mr, &s->o, s->peer_ip, s->peer, s->me);
             say("%s %s with %s ready: %s\n", test_names[s->o.test],
                 s->o.server ? "server" : "client", b,
                 qpx_tool_active() ? "the NIC runs its side of the test ('tool')"
