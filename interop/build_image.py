@@ -55,7 +55,7 @@ MODULES = [
 # Programs copied into the guest (looked up in the unpacked packages'
 # bin/sbin directories), with every shared library they need.
 PROGRAMS = [
-    "busybox", "kmod", "ip", "rdma", "tcpdump",
+    "busybox", "kmod", "ip", "tc", "rdma", "tcpdump",
     "ibv_devices", "ibv_devinfo", "ibv_rc_pingpong", "ibv_ud_pingpong",
     "ibv_srq_pingpong", "ibv_uc_pingpong",
     "ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw",

@@ -1192,7 +1192,7 @@ static int run_step(void) {
             s->result = 0;
             s->rx_packets = s->o.dry ? 0u : roce_hw_read(ROCE_RX_PACKETS);
             s->idle_until = tmr_cycles() + tmr_ms_to_cycles(s->o.idle_ms);
-            qpx_tool_test(s->qp, s->nqp, s->mr, &s->o, s->peer_ip, s->peer);
+            qpx_tool_test(s->qp, s->nqp, s->mr, &s->o, s->peer_ip, s->peer, s->me);
             say("%s %s with %s ready: %s\n", test_names[s->o.test],
                 s->o.server ? "server" : "client", b,
                 qpx_tool_active() ? "the NIC runs its side of the test ('tool')"
@@ -1342,11 +1342,11 @@ int qpx_start(const struct qpx_opts *o, const char **err) {
     for (uint32_t i = 0; i < QPX_SESSIONS; i++) {
         const struct session *x = &sessions[i];
         if (!active(x)) continue;
-        if (o->rdma_cm && x->o.rdma_cm) {
+        if (o->rdma_cm && x->o.rdma_cm) { /* one RDMA CM listener, one -R exchange state */
             snprintf(msg, sizeof msg,
-                     "perftest -R: session %u uses RDMA CM (one such session "
-                     "at a time; see 'qpx')",
-                     x->id);
+                     "perftest -R: session %u uses RDMA CM (one -R session at a time; "
+                     "'qpx abort %u' ends it)",
+                     x->id, x->id);
             *err = msg;
             return -1;
         }
@@ -1556,7 +1556,10 @@ static void status_one(void) {
     static const char *const phases[] = {"idle", "exchanging", "test running", "ending the test"};
     say("%s %s%s, peer %s, %s, step %lu of %lu (%s)\n",
         s->o.tool == QPX_TOOL_PINGPONG ? "pingpong" : test_names[s->o.test],
-        s->o.server ? "server" : "client", s->o.dry ? " (dry run)" : "",
+        s->o.server ? "server" : "client",
+        s->o.dry       ? " (dry run)"
+        : s->o.rdma_cm ? " (perftest -R: RDMA CM)"
+                       : "",
         s->have_peer[0] || !s->o.server ? b : "not yet known", phases[s->phase],
         (unsigned long)s->cur + 1u, (unsigned long)s->nsteps, step_what());
     if (s->port != QPX_TCP_PORT || s->refused)

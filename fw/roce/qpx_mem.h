@@ -30,9 +30,10 @@ uint64_t qpx_pat_seed_for_byte(uint64_t addr, uint8_t v);
 /* The engine exists (probed once, quiet). */
 bool qpx_mem_present(void);
 /* Write n bytes from b at addr (any alignment, any length): one engine run per 8-byte
-   word touched (one seed makes one wanted word: the next word's pattern follows from
-   it), each waited for at most a millisecond of simulated time; 0, or -1 (engine busy
-   too long, AXI error) with *err. */
+   word touched (a run takes one seed, and one seed makes one wanted word: the next
+   word's pattern follows from it), the next word's seed computed while the engine
+   writes the current one, each run waited for at most a millisecond of simulated time;
+   0, or -1 (engine busy too long, AXI error) with *err. */
 int qpx_mem_write(uint64_t addr, const uint8_t *b, uint32_t n, const char **err);
 /* Write one byte; 0 or -1 with *err. */
 int qpx_mem_write_byte(uint64_t addr, uint8_t v, const char **err);

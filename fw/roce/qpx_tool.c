@@ -95,8 +95,8 @@ static uint32_t samples[MAX_SAMPLES];
    image takes IMEM) */
 static struct {
     struct roce_qp *qp[QPX_MAX_QPS - 1];
-    uint32_t qpn[QPX_MAX_QPS - 1], rkey[QPX_MAX_QPS - 1], send_base[QPX_MAX_QPS - 1],
-        serr_base[QPX_MAX_QPS - 1];
+    uint32_t qpn[QPX_MAX_QPS - 1], rkey[QPX_MAX_QPS - 1], lkey[QPX_MAX_QPS - 1],
+        send_base[QPX_MAX_QPS - 1], serr_base[QPX_MAX_QPS - 1];
     uint64_t vaddr[QPX_MAX_QPS - 1];
 } xq;
 
@@ -303,7 +303,7 @@ static int post_on(uint32_t k, uint8_t opcode, uint64_t laddr, uint32_t len) {
     wr.flags = 1u; /* signaled */
     wr.qpn = k ? xq.qpn[k - 1] : t.qpn;
     wr.laddr = laddr;
-    wr.lkey = t.lkey;
+    wr.lkey = k ? xq.lkey[k - 1] : t.lkey; /* -R: each QP's MR is in the QP's own PD */
     wr.raddr = k ? xq.vaddr[k - 1] : t.vaddr;
     wr.rkey = k ? xq.rkey[k - 1] : t.rkey;
     wr.len = len;
@@ -376,7 +376,8 @@ static void start_run(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_o
 }
 
 void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
-                   const struct qpx_opts *o, uint32_t peer_ip, const struct qpx_dest *peers) {
+                   const struct qpx_opts *o, uint32_t peer_ip, const struct qpx_dest *peers,
+                   const struct qpx_dest *mine) {
     struct roce_qp *qp = nqp ? qps[0] : NULL;
     if (!t.armed || !qp || !mr || o->dry || o->tool != QPX_TOOL_PERFTEST) return;
     bool bw = qpx_test_is_bw(o->test);
@@ -391,6 +392,7 @@ void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
         xq.qp[t.nx] = qps[i];
         xq.qpn[t.nx] = qps[i]->qpn;
         xq.rkey[t.nx] = peers[i].rkey;
+        xq.lkey[t.nx] = mine[i].rkey;
         xq.vaddr[t.nx] = peers[i].vaddr;
         xq.send_base[t.nx] = qps[i]->send_done;
         xq.serr_base[t.nx] = qps[i]->send_errors;

@@ -54,9 +54,12 @@ int qpx_tool_prepare(const struct roce_mr *mr, const struct qpx_opts *o, const c
 
 /* qpx.c, when a perftest session reaches its test: the data phase of this side, on the
    session's nqp QPs (a bw client posts ITERS on each, round robin; the rest use qps[0]) with
-   the peer's destination for each. */
+   the peer's destination for each. mine: our destination for each QP, whose rkey is also
+   the lkey of that QP's MR (perftest -R: each RDMA CM connection has a PD and MR of its
+   own; over TCP all are the session's one MR, mr). */
 void qpx_tool_test(struct roce_qp *const *qps, uint32_t nqp, struct roce_mr *mr,
-                   const struct qpx_opts *o, uint32_t peer_ip, const struct qpx_dest *peers);
+                   const struct qpx_opts *o, uint32_t peer_ip, const struct qpx_dest *peers,
+                   const struct qpx_dest *mine);
 
 /* qpx.c, when a session finished well: its QP (RTS, MR over the test buffer). */
 void qpx_tool_begin(struct roce_qp *qp, struct roce_mr *mr, const struct qpx_opts *o,

@@ -16,3 +16,9 @@ $(FW_HOST_DIR)/libfwudiv64.so: bsp/udiv64.c tests/fw/udiv64_shim.c
 	$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared \
 	  -D__real___udivdi3=host_real_udiv -D__real___umoddi3=host_real_umod \
 	  -D__wrap___udivdi3=fw_udiv64 -D__wrap___umoddi3=fw_umod64 $^ -o $@
+
+# fw/roce/qpx_mem.c's pure part (the pattern word and the seeds that make wanted bytes),
+# loaded by tests/fw/test_qpx_mem.py
+$(FW_HOST_DIR)/libfwqpxmem.so: fw/roce/qpx_mem.c fw/roce/qpx_mem.h
+	@mkdir -p $(@D)
+	$(HOST_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -DQPX_MEM_HOST $< -o $@

@@ -16,7 +16,8 @@
   offsets): REJ for an unlistened port, UC and UD refused, REQ/REP/RTU/DREQ/DREP with
   duplicates answered, the REP resent, an RC SEND and (RTU lost) an RDMA WRITE taken as
   RTU, REJ (timeout) after
-  the retries, counters; listen --cm's argument checks.
+  the retries, counters; listen --cm's argument checks; a second perftest -R session
+  refused while one runs.
 - test_qpx_console.py: the RoCE and exchange commands in the simulated SoC:
   argument checking, "no RoCE transport" on an SoC without the transport, and
   the exchange itself (--dry: no QP) against a Scapy TCP peer on the NIC's

@@ -22,7 +22,9 @@ make or read a frame. Every NIC frame must carry a correct ICRC.
   GIDs, path MTU), a REJ ends it with its reason; again: REP -> RTU (again for a
   duplicate REP), established; DREQ -> DREP; qpx disconnect: the NIC's DREQ, sent again
   until the DREP;
-- console: bad arguments of listen --cm and connect --cm answered with what was wrong.
+- console: bad arguments of listen --cm and connect --cm answered with what was wrong; a
+  second perftest -R session (listen or connect --rdma-cm) refused while one runs, a
+  session without -R beside it accepted.
 """
 import os
 import re
@@ -388,3 +390,20 @@ def test_listen_cm_arguments():
         out = s.reply("listen --cm 7000 --wait 2")
         check_true("a listen nobody connects to ends", "no RDMA CM connection on port 7000 within 2 ms" in out,
                    "the timeout line", out)
+        # perftest -R runs one session at a time (one RDMA CM listener): a second one, server
+        # or client, is refused naming the first; a session without -R runs beside it
+        for line, want in [
+            ("listen --test write_bw --rdma-cm --bg", "listen: session 1 runs on"),
+            ("listen --port 18600 --test write_bw --rdma-cm --bg",
+             "listen: perftest -R: session 1 uses RDMA CM (one -R session at a time; 'qpx abort 1' ends it)"),
+            ("connect 10.0.0.100 --test write_bw --rdma-cm --bg",
+             "connect: perftest -R: session 1 uses RDMA CM (one -R session at a time; 'qpx abort 1' ends it)"),
+            ("listen --port 18600 --test write_bw --bg", "listen: session 2 runs on"),
+            ("qpx", "qpx 1: write_bw server (perftest -R: RDMA CM), peer not yet known, exchanging"),
+            ("qpx abort 1", "qpx 1: session stopped: aborted from the console"),
+            ("qpx abort 2", "qpx: session stopped: aborted from the console"),
+            ("qpx", "qpx: no session"),
+        ]:
+            s.send(line + "\r")
+            out = s.reply(line)
+            check_true(f"'{line}'", want in out, want, out)

@@ -816,7 +816,7 @@ def case_pair_perftest_64_qps():
 
 def case_pair_perftest_rdma_cm():
     """perftest -R between the two NICs (--rdma-cm, 'tool on'; SOLONIC_QPX_FULL=1 only, about
-    6 minutes): the exchange in SENDs over an RDMA CM connection on port 18515 (perftest
+    3 minutes): the exchange in SENDs over an RDMA CM connection on port 18515 (perftest
     4.5's -R), the test's QPs through RDMA CM too (2 QPs: three REQ/REP/RTU in all),
     write_bw runs on them, the report crosses, every connection ends (DREQ/DREP). A -R
     client against a listen without --rdma-cm: refused, the server says why, the client
@@ -830,6 +830,8 @@ def case_pair_perftest_rdma_cm():
         check("--rdma-cm: the client established three connections (the exchange's, 2 QPs)", 3,
               len(est))
         est = est[1:]
+        # (each RDMA CM connection has its own PD and MR: the client posts on QP 2 with
+        # QP 2's lkey, else IBV_WC_LOC_PROT_ERR)
         check_true("--rdma-cm: the client's table counts both QPs' messages",
                    re.search(r"^ 4096 +12 +" + NUM, out_c, re.M) is not None, " 4096 12 ...", out_c)
         check_true("--rdma-cm: the server got a report of 12", re.search(
