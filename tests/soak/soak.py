@@ -25,7 +25,7 @@ from nicsim import NicPair, PROMPT  # noqa: E402
 
 # RoCE frames only (UDP 4791): the TCP exchange goes through clean, lwIP's retransmission
 # timer is seconds of simulated time
-WIRE = "drop=0.005,dup=0.002,reorder=0.01,depth=32,corrupt=0.002,jitter=400,port=4791,seed=1"
+WIRE = "drop=0.005,dup=0.002,reorder=0.01,depth=32,corrupt=0.002,jitter=400,inorder=1,port=4791,seed=1"
 
 
 class SoakError(Exception):
