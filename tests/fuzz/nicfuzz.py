@@ -48,30 +48,7 @@ def ip_b(s):
 
 
 # ---------------------------------------------------------------- the pattern
-# rtl/mem/mem_pattern_ref.h: byte A of seed S is byte A mod 8 of pat_word(S, A / 8)
-M64 = (1 << 64) - 1
-
-
-def _xs(x):
-    x ^= (x << 13) & M64
-    x ^= x >> 7
-    x ^= (x << 17) & M64
-    return x
-
-
-def pat_word(seed, word):
-    x = _xs(((seed ^ word) + 0x9E3779B97F4A7C15) & M64)
-    return _xs((x + 0xD1B54A32D192ED03) & M64)
-
-
-def pattern(seed, addr, n):
-    """The bytes `fill ADDR n SEED` writes at addr."""
-    out = bytearray()
-    w0, w1 = addr >> 3, (addr + n + 7) >> 3
-    for w in range(w0, w1):
-        out += pat_word(seed, w).to_bytes(8, "little")
-    s = addr - (w0 << 3)
-    return bytes(out[s:s + n])
+from mempattern import M64, pat_word, pattern  # noqa: E402,F401  (tests/fw/mempattern.py)
 
 
 # ---------------------------------------------------------------- frames

@@ -6,6 +6,8 @@ import ctypes
 import os
 import random
 
+from mempattern import M64, pat_word  # tests/fw/mempattern.py: the definition, in Python
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIB = ctypes.CDLL(os.path.join(ROOT, "build/fw_host/libfwqpxmem.so"))
 LIB.qpx_pat_word.argtypes = [ctypes.c_uint64, ctypes.c_uint64]
@@ -13,21 +15,7 @@ LIB.qpx_pat_seed_for_word.argtypes = [ctypes.c_uint64, ctypes.c_uint64]
 LIB.qpx_pat_seed_for_byte.argtypes = [ctypes.c_uint64, ctypes.c_uint8]
 for f in ("qpx_pat_word", "qpx_pat_seed_for_word", "qpx_pat_seed_for_byte"):
     getattr(LIB, f).restype = ctypes.c_uint64
-M64 = (1 << 64) - 1
 EDGES = [0, 1, 0x7b7b7b7b7b7b7b7b, 0x8000000000000000, M64 - 1, M64]
-
-
-def xorshift(x):
-    x ^= (x << 13) & M64
-    x ^= x >> 7
-    x ^= (x << 17) & M64
-    return x
-
-
-def pat_word(seed, word):
-    """mem_pkg::pat_word (rtl/mem/mem_pkg.sv)."""
-    x = xorshift(((seed ^ word) + 0x9E3779B97F4A7C15) & M64)
-    return xorshift((x + 0xD1B54A32D192ED03) & M64)
 
 
 def samples(n=3000):
