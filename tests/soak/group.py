@@ -8,10 +8,10 @@ wire must end a soak with the transport's error, bounded.
 
 make test runs a short one: 200 operations over 4 QPs (1 B..16 KiB), the whole path once
 (exchange, rounds, every check), about 3.3 M simulated cycles. The 2,000-operation case and
-the cut wire only with SOLONIC_SOAK_TEST=1 (make test-full): measured on this 2-core machine
-the 2,000-operation case took 1,296 s under a load of 4..5 (28.8 M simulated cycles at 22 k
-cycles per second, before the SoC's direct memories; fw/README.md "soak") and the cut wire
-340 s, far over what make test has left (make soak runs the campaign on its own).
+the cut wire only with SOLONIC_SOAK_TEST=1 (make test-full): the 2,000-operation case takes
+16.1 M simulated cycles, 370 s of wall time on this 2-core machine with nothing else running
+(fw/README.md "soak"), and the cut wire about 340 s, more than make test has left (make soak
+runs the campaign on its own).
 """
 import os
 
