@@ -449,13 +449,16 @@ def main():
     ap.add_argument("--sync", type=int, default=1000, help="frames between PSN re-synchronisations")
     ap.add_argument("--resp-mut", type=int, default=40, help="mutated responses per requester batch")
     ap.add_argument("--out", default="build/fuzz")
+    ap.add_argument("--sim-arg", action="append", default=[],
+                    help="an extra argument of build/sim/solonic_sim (e.g. --sim-arg=--stats, "
+                         "--sim-arg=--profile --sim-arg=PREFIX)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     t0 = time.monotonic()
     st = Stats()
     peer_qpn = 0x000400
     batch = 0
-    with Peer(keep_recent=a.batch * 4 + 1000) as p:
+    with Peer(keep_recent=a.batch * 4 + 1000, extra=a.sim_arg) as p:
         try:
             p.boot()
             key_a = ss.mr_reg(p, ss.A_BASE, ss.A_LEN, 0xF)

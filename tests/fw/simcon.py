@@ -62,6 +62,8 @@ class Sim:
         self.p = subprocess.Popen(self.cmdline, cwd=ROOT, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=self.err)
         self.raw = b""
+        self._text = ""     # raw decoded, CR LF as LF: kept up to date by _read (no re-decoding)
+        self._cr = False    # the last chunk ended in CR (its LF may start the next one)
         self.pos = 0  # text before pos has been consumed by expect()
         self.timeout = max_seconds + 30
         self.send(keys)
@@ -70,7 +72,7 @@ class Sim:
 
     @property
     def text(self):
-        return self.raw.decode("latin-1").replace("\r\n", "\n")
+        return self._text + "\r" if self._cr else self._text
 
     def _read(self, timeout):
         r, _, _ = select.select([self.p.stdout], [], [], max(0.0, timeout))
@@ -80,16 +82,24 @@ class Sim:
         if not chunk:
             return False  # EOF: the simulator ended
         self.raw += chunk
+        t = ("\r" if self._cr else "") + chunk.decode("latin-1")
+        self._cr = t.endswith("\r")
+        if self._cr:
+            t = t[:-1]
+        self._text += t.replace("\r\n", "\n")
         return True
 
     def expect(self, pattern, timeout=None, what=None):
         """Wait for regex pattern after the consumed part; return the match."""
         rx = re.compile(pattern, re.S)
+        # a pattern that begins with a lazy "anything" matches at pos or nowhere: match() says
+        # so in one pass, where search() would try again from every later position
+        find = rx.match if pattern.startswith("(.*?)") else rx.search
         timeout = timeout or self.timeout
         deadline = time.monotonic() + timeout
         alive = True
         while True:
-            m = rx.search(self.text, self.pos)
+            m = find(self.text, self.pos)
             if m:
                 self.pos = m.end()
                 return m
