@@ -18,7 +18,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "boards/common"))
 import synth  # noqa: E402  (closure(): the files of a module's hierarchy)
 
-STANDINS = ["tests/boards/sim_prims.sv", "tests/boards/cmac_usplus_0.sv", "rtl/top/nic_top.sv"]
+STANDINS = ["tests/boards/sim_prims.sv", "tests/boards/cmac_usplus_0.sv", "tests/boards/ip_stubs.sv", "rtl/top/nic_top.sv"]
 
 
 def blackboxes():
