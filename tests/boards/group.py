@@ -8,9 +8,13 @@
   with a Scapy peer through the crossings (test_board.py); the QP exchange
   and RDMA WRITE, READ and SEND, every byte verified, against the plain
   simulated NIC on a UDP socket pair (test_board_pair.py).
-- lint and Yosys elaboration of the board RTL (Xilinx primitives and the CMAC
-  as black boxes for Yosys), the MMI writer for updatemem, and the
-  Vivado-less message of 'make bitstream'.
+- lint and Yosys elaboration of the board RTL (Xilinx primitives, the CMAC
+  and the memory IP cores as black boxes for Yosys), with each board's own
+  memory (DDR4, HBM) and with MEM = "uram"; the MMI writer for updatemem, and
+  the Vivado-less messages of 'make bitstream'.
+- the flow's Tcl and XDC run in tclsh with Vivado's commands stubbed
+  (test_flow_tcl.py): IP cores created = IP cores instantiated, per board and
+  memory; their widths against the stand-ins; every top port bit on one pin.
 `make boards-test` runs this group alone."""
 import glob
 
@@ -40,11 +44,15 @@ def cases():
                        ("u55c_top", COMMON + ["boards/u55c/rtl/u55c_top.sv"])):
         c.append({"name": f"lint_{top}", "cmd": ["verilator", "--lint-only", "-Wall", "--top-module", top,
                                                   "tests/boards/sim_prims.sv", "tests/boards/cmac_usplus_0.sv",
-                                                  *rtl, *files]})
+                                                  "tests/boards/ip_stubs.sv", *rtl, *files]})
+        c.append({"name": f"lint_{top}_mem_uram", "cmd": ["verilator", "--lint-only", "-Wall", "--top-module", top,
+                                                           '-GMEM="uram"', "tests/boards/sim_prims.sv",
+                                                           "tests/boards/cmac_usplus_0.sv", *rtl, *files]})
         c.append({"name": f"yosys_elaborates_{top}", "cmd": ["/usr/bin/python3", "tests/boards/yosys_board.py",
                                                               top, *rtl, *files], "timeout": 600})
     c += [
         {"name": "mmi_writer", "pytest": "tests/boards/test_mmi.py"},
         {"name": "bitstream_without_vivado_says_so", "pytest": "tests/boards/test_flow_msgs.py"},
+        {"name": "flow_tcl_dry_run_ips_ports_pins", "pytest": "tests/boards/test_flow_tcl.py", "timeout": 600},
     ]
     return c
