@@ -40,8 +40,8 @@ def cases():
     c.append({"name": "vcu118_board_exchange_write_read_send_with_a_nic",
               "cmd": ["/usr/bin/python3", "tests/boards/test_board_pair.py"], "timeout": 600})
     rtl = nic_rtl()
-    for top, files in (("vcu118_top", COMMON + ["boards/vcu118/rtl/vcu118_top.sv"]),
-                       ("u55c_top", COMMON + ["boards/u55c/rtl/u55c_top.sv"])):
+    for board in ("vcu118", "u55c"):
+        top, files = f"{board}_top", COMMON + sorted(glob.glob(f"boards/{board}/rtl/*.sv"))
         c.append({"name": f"lint_{top}", "cmd": ["verilator", "--lint-only", "-Wall", "--top-module", top,
                                                   "tests/boards/sim_prims.sv", "tests/boards/cmac_usplus_0.sv",
                                                   "tests/boards/ip_stubs.sv", *rtl, *files]})
