@@ -8,6 +8,10 @@
   with a Scapy peer through the crossings (test_board.py); the QP exchange
   and RDMA WRITE, READ and SEND, every byte verified, against the plain
   simulated NIC on a UDP socket pair (test_board_pair.py).
+- tb_memgate: board_nic with its memory outside (MEM_EXT = 1) and a nic_top
+  stand-in made from nic_top's own header: the NIC held in reset until
+  mem_ready, released within 8 cycles, reset again when it falls, its AXI
+  traffic through the memory port to a RAM and back.
 - lint and Yosys elaboration of the board RTL (Xilinx primitives, the CMAC
   and the memory IP cores as black boxes for Yosys), with each board's own
   memory (DDR4, HBM) and with MEM = "uram"; the MMI writer for updatemem, and
@@ -21,7 +25,8 @@ import glob
 ORDER = 90
 TB_CDC = "build/boards/Vtb_cdc"
 TB_BOARD = "build/boards/Vtb_board"
-BUILD = [TB_CDC, TB_BOARD, "build/sim/solonic_sim", "build/fw/solonic.hex"]
+TB_MEMGATE = "build/boards/Vtb_memgate"
+BUILD = [TB_CDC, TB_BOARD, TB_MEMGATE, "build/sim/solonic_sim", "build/fw/solonic.hex"]
 
 COMMON = sorted(glob.glob("boards/common/rtl/*.sv"))
 
@@ -35,6 +40,7 @@ def nic_rtl():
 
 def cases():
     c = [{"name": f"async_fifo_random_clocks_seed{s}", "cmd": [TB_CDC, f"+seed={s}"]} for s in range(1, 9)]
+    c.append({"name": "board_nic_held_in_reset_until_memory_ready", "cmd": [TB_MEMGATE]})
     c.append({"name": "vcu118_board_boot_arp_ping_through_cmac_cdc", "pytest": "tests/boards/test_board.py",
                "timeout": 400})
     c.append({"name": "vcu118_board_exchange_write_read_send_with_a_nic",
