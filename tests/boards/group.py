@@ -56,6 +56,10 @@ def cases():
                                                            "tests/boards/cmac_usplus_0.sv", *rtl, *files]})
         c.append({"name": f"yosys_elaborates_{top}", "cmd": ["/usr/bin/python3", "tests/boards/yosys_board.py",
                                                               top, *rtl, *files], "timeout": 600})
+    # the on-chip RAM path (board_nic's board_axi_ram) once: both boards share it
+    c.append({"name": "yosys_elaborates_vcu118_top_mem_uram",
+              "cmd": ["/usr/bin/python3", "tests/boards/yosys_board.py", "--mem", "uram", "vcu118_top", *rtl,
+                      *COMMON, *sorted(glob.glob("boards/vcu118/rtl/*.sv"))], "timeout": 600})
     c += [
         {"name": "mmi_writer", "pytest": "tests/boards/test_mmi.py"},
         {"name": "bitstream_without_vivado_says_so", "pytest": "tests/boards/test_flow_msgs.py"},

@@ -6,8 +6,10 @@ tests/boards) and nic_top as a black box too (make yosys-check elaborates the
 NIC itself; reading all of it here takes minutes). Exits non-zero with Yosys'
 message.
 
-usage: yosys_board.py [--mem MEM] [--cells FILE] TOP FILE...
+usage: yosys_board.py [--mem MEM] [--cells FILE] [--hierarchy-only] TOP FILE...
   --mem MEM     elaborate with the top's MEM parameter set to MEM
+  --hierarchy-only  resolve the hierarchy only (no proc, no check): which
+                modules are instantiated, in seconds
   --cells FILE  write Yosys's 'stat' of the elaborated design (its cells by type,
                 per module: which black boxes, e.g. IP cores, it instantiates)
 """
@@ -38,7 +40,11 @@ def blackboxes():
 def main():
     args = sys.argv[1:]
     mem = cells = None
+    full = True
     while args and args[0].startswith("--"):
+        if args[0] == "--hierarchy-only":
+            full, args = False, args[1:]
+            continue
         opt, val, args = args[0], args[1], args[2:]
         if opt == "--mem":
             mem = val
@@ -58,7 +64,7 @@ def main():
     script = (f"read_verilog -sv {' '.join(pkgs)}; read_verilog -sv -lib {bb.name}; "
               f"read_verilog -sv -DSYNTHESIS {' '.join(rest)}; chparam -set MEM_BYTES 4096 board_nic; "
               + (f'chparam -set MEM "{mem}" {top}; ' if mem else "")
-              + f"hierarchy -check -top {top}; proc; check"
+              + f"hierarchy -check -top {top}" + ("; proc; check" if full else "")
               + (f"; tee -q -o {cells} stat" if cells else ""))
     p = subprocess.run(["yosys", "-q", "-p", script], cwd=ROOT, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
