@@ -17,6 +17,7 @@ PACKAGES=(
   yosys
   python3 python3-pytest python3-scapy
   tshark
+  tcl
 )
 
 SUDO=""

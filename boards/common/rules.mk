@@ -4,7 +4,9 @@
 #
 #   make synth                          Yosys estimate of the blocks -> build/synth/report.md
 #   make qp-budget                      QPs per board from the RTL's table RAMs (scripts/qp_budget.py)
-#   make bitstream BOARD=vcu118|u55c    Vivado, non-project flow -> build/boards/<board>/solonic_<board>.bit
+#   make bitstream BOARD=vcu118|u55c [MEM=...]
+#                                       Vivado, non-project flow -> build/boards/<board>/solonic_<board>.bit
+#                                       MEM: the NIC's memory, the board's default (VCU118 ddr4, U55C hbm) or uram
 #   make update-fw BOARD=... [ELF=...]  updatemem: a new firmware ELF into the existing bitstream
 #   make program BOARD=...              load the bitstream over JTAG (Vivado hardware manager)
 #   make flash BOARD=...                write the configuration flash (write_cfgmem + program_flash)
@@ -20,8 +22,9 @@ BOARD_RTL  := $(sort $(wildcard boards/common/rtl/*.sv)) $(sort $(wildcard board
 ELF        ?= $(BUILD)/fw/solonic.elf
 VIVADO     ?= vivado
 UPDATEMEM  ?= updatemem
+MEM        ?=
 
-.PHONY: synth qp-budget bitstream update-fw program flash boards-check-board
+.PHONY: synth qp-budget bitstream update-fw program flash boards-check-board boards-check-mem
 
 synth: regs
 	$(PY) boards/common/synth.py $(NIC_RTL)
@@ -33,18 +36,25 @@ boards-check-board:
 	@case " $(BOARDS) " in *" $(BOARD) "*) ;; \
 	  *) echo "make: BOARD=$(BOARD) is not a board of solonic (one of: $(BOARDS))"; exit 2;; esac
 
+# MEM, when given, must be one of the board's mem_options (read from its board.tcl).
+boards-check-mem: boards-check-board
+	@test -z "$(MEM)" || { opts=$$(printf 'source boards/$(BOARD)/board.tcl\nputs $$mem_options\n' | tclsh) && \
+	  case " $$opts " in *" $(MEM) "*) ;; \
+	  *) echo "make: MEM=$(MEM) is not a memory of $(BOARD) (one of: $$opts)"; exit 2;; esac; }
+
 # One clear line and a non-zero exit when a Vivado tool is not installed.
 define need_tool
 	@command -v $(1) >/dev/null 2>&1 || { echo "make $@: $(1) (AMD Vivado) is not installed or not on PATH; source Vivado's settings64.sh and run again"; exit 1; }
 endef
 
-bitstream: boards-check-board
+bitstream: boards-check-mem
 	$(call need_tool,$(VIVADO))
 	$(MAKE) --no-print-directory regs fw
 	@mkdir -p $(BOARD_OUT)
 	cd $(BOARD_OUT) && $(VIVADO) -mode batch -nojournal -log vivado.log \
 	  -source $(abspath boards/common/tcl/build.tcl) -tclargs \
-	  $(BOARD) $(abspath boards) $(abspath $(BUILD)/fw/solonic.hex) $(GIT_HASH) $(abspath $(NIC_RTL) $(BOARD_RTL))
+	  $(BOARD) $(abspath boards) $(abspath $(BUILD)/fw/solonic.hex) $(GIT_HASH) $(or $(MEM),default) \
+	  $(abspath $(NIC_RTL) $(BOARD_RTL))
 	$(PY) boards/common/mmi.py $(BOARD_OUT)/imem_brams.csv --out $(BOARD_MMI)
 	@echo "bitstream: $(BOARD_BIT), memory map for updatemem: $(BOARD_MMI)"
 

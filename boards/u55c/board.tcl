@@ -17,3 +17,36 @@ set flash_size_mb   128
 set flash_interface SPIx4
 set flash_part      mt25qu01g-spi-x1_x2_x4
 set hw_device       xcu55c_0
+
+# ---- the NIC's memory (docs/boards.md, "Memory"); make bitstream MEM=hbm|uram
+#   hbm   the 16 GiB HBM2 (u55c_hbm.sv): hbm_0 = the HBM controller (PG276), two
+#         stacks, global addressing (both switches on), AXI ports 00 (the NIC's
+#         writes) and 16 (its reads) at 450 MHz, reference and APB clocks 100 MHz
+#         (clk_100mhz_1); per port hbm_axi_cc (clock converter 250 -> 450 MHz,
+#         512-bit), hbm_axi_dw (512 -> 256 bits), hbm_axi_pc (AXI4 -> AXI3, bursts
+#         of at most 16).
+#   uram  4 MiB of on-chip URAM in board_nic; no IP core.
+set mem_options {hbm uram}
+set mem_default hbm
+set mem_ips(uram) {}
+set hbm_config [list \
+  CONFIG.USER_HBM_DENSITY {16GB} CONFIG.USER_HBM_STACK {2} \
+  CONFIG.USER_SWITCH_ENABLE_00 {TRUE} CONFIG.USER_SWITCH_ENABLE_01 {TRUE} \
+  CONFIG.USER_HBM_REF_CLK_0 {100} CONFIG.USER_HBM_REF_CLK_1 {100} \
+  CONFIG.USER_APB_PCLK_0 {100} CONFIG.USER_APB_PCLK_1 {100} \
+  CONFIG.USER_AXI_CLK_FREQ {450} CONFIG.USER_AXI_INPUT_CLK_FREQ {450} \
+  CONFIG.USER_CLK_SEL_LIST0 {AXI_00_ACLK} CONFIG.USER_CLK_SEL_LIST1 {AXI_16_ACLK}]
+for {set i 0} {$i < 32} {incr i} {
+  lappend hbm_config CONFIG.USER_SAXI_[format %02d $i] [expr {$i == 0 || $i == 16 ? {true} : {false}}]
+}
+set mem_ips(hbm) [list \
+  [list hbm hbm_0 $hbm_config] \
+  [list axi_clock_converter hbm_axi_cc [list \
+    CONFIG.PROTOCOL {AXI4} CONFIG.DATA_WIDTH {512} CONFIG.ADDR_WIDTH {34} CONFIG.ID_WIDTH {2} \
+    CONFIG.ACLK_ASYNC {1} CONFIG.SYNCHRONIZATION_STAGES {3}]] \
+  [list axi_dwidth_converter hbm_axi_dw [list \
+    CONFIG.PROTOCOL {AXI4} CONFIG.SI_DATA_WIDTH {512} CONFIG.MI_DATA_WIDTH {256} \
+    CONFIG.ADDR_WIDTH {34} CONFIG.SI_ID_WIDTH {2}]] \
+  [list axi_protocol_converter hbm_axi_pc [list \
+    CONFIG.SI_PROTOCOL {AXI4} CONFIG.MI_PROTOCOL {AXI3} CONFIG.TRANSLATION_MODE {2} \
+    CONFIG.DATA_WIDTH {256} CONFIG.ADDR_WIDTH {34} CONFIG.ID_WIDTH {0}]]]

@@ -21,13 +21,23 @@ set_property -dict {LOC BK10 IOSTANDARD LVDS} [get_ports clk_100mhz_0_p]
 set_property -dict {LOC BL10 IOSTANDARD LVDS} [get_ports clk_100mhz_0_n]
 create_clock -period 10.000 -name clk_100mhz_0 [get_ports clk_100mhz_0_p]
 
+# 100 MHz clock 1 (LVDS, from the SI5394): the HBM's reference and APB clock and
+# its 450 MHz AXI clock's MMCM input (u55c_hbm.sv). UNVERIFIED: pins as in
+# Corundum's Alveo XDC (fpga_au55.xdc), not checked against UG1468. The HBM
+# controller may constrain its reference clock itself; if Vivado reports this
+# clock defined twice, drop this create_clock.
+set_property -dict {LOC BK43 IOSTANDARD LVDS} [get_ports clk_100mhz_1_p]
+set_property -dict {LOC BK44 IOSTANDARD LVDS} [get_ports clk_100mhz_1_n]
+create_clock -period 10.000 -name clk_100mhz_1 [get_ports clk_100mhz_1_p]
+
 # QSFP0 LEDs
 set_property -dict {LOC BL13 IOSTANDARD LVCMOS18 SLEW SLOW DRIVE 8} [get_ports qsfp0_led_act]
 set_property -dict {LOC BK11 IOSTANDARD LVCMOS18 SLEW SLOW DRIVE 8} [get_ports qsfp0_led_stat_g]
 set_property -dict {LOC BJ11 IOSTANDARD LVCMOS18 SLEW SLOW DRIVE 8} [get_ports qsfp0_led_stat_y]
 set_false_path -to [get_ports {qsfp0_led_act qsfp0_led_stat_g qsfp0_led_stat_y}]
 
-# HBM catastrophic temperature: driven low (the HBM is not used)
+# HBM catastrophic temperature to the card (its power is cut when high): either
+# HBM stack's CATTRIP flag with MEM = hbm, low with MEM = uram
 set_property -dict {LOC BE45 IOSTANDARD LVCMOS18} [get_ports hbm_cattrip]
 set_false_path -to [get_ports hbm_cattrip]
 

@@ -19,8 +19,27 @@ $(TB_BOARDS_DIR)/Vtb_cdc: $(TB_CDC_RTL) tests/boards/tb_cdc.cpp tests/boards/rul
 	  $(TB_CDC_RTL) $(abspath tests/boards/tb_cdc.cpp) >$(TB_BOARDS_DIR)/build_cdc.log 2>&1 \
 	  || (tail -40 $(TB_BOARDS_DIR)/build_cdc.log; exit 1)
 
+# board_nic's memory gate with a nic_top stand-in generated from nic_top's own header
+TB_MEMGATE_RTL := boards/common/rtl/board_nic.sv boards/common/rtl/board_async_fifo.sv \
+                  boards/common/rtl/board_mac_rx_cdc.sv boards/common/rtl/board_mac_tx_cdc.sv \
+                  boards/common/rtl/board_sync_bit.sv boards/common/rtl/board_reset_sync.sv \
+                  boards/common/rtl/board_count_sync.sv boards/common/rtl/board_axi_ram.sv \
+                  rtl/lib/lib_skid.sv rtl/net/net_pkg.sv $(TB_BOARDS_DIR)/nic_top_stand_in.sv \
+                  tests/boards/tb_memgate.sv
+
+$(TB_BOARDS_DIR)/nic_top_stand_in.sv: rtl/top/nic_top.sv tests/boards/nic_stand_in.py tests/boards/nic_stand_in_body.sv
+	@mkdir -p $(TB_BOARDS_DIR)
+	$(PY) tests/boards/nic_stand_in.py $@
+
+$(TB_BOARDS_DIR)/Vtb_memgate: $(TB_MEMGATE_RTL) tests/boards/tb_memgate.cpp tests/boards/rules.mk
+	@mkdir -p $(TB_BOARDS_DIR)
+	$(VERILATOR) $(VFLAGS) --cc --exe --build --timescale 1ns/1ps -Mdir $(TB_BOARDS_DIR)/obj_memgate \
+	  --top-module tb_memgate -CFLAGS "-O2 -std=c++17" -o ../Vtb_memgate \
+	  $(TB_MEMGATE_RTL) $(abspath tests/boards/tb_memgate.cpp) >$(TB_BOARDS_DIR)/build_memgate.log 2>&1 \
+	  || (tail -40 $(TB_BOARDS_DIR)/build_memgate.log; exit 1)
+
 .PHONY: boards-models
-boards-models: $(TB_BOARDS_DIR)/Vtb_board $(TB_BOARDS_DIR)/Vtb_cdc
+boards-models: $(TB_BOARDS_DIR)/Vtb_board $(TB_BOARDS_DIR)/Vtb_cdc $(TB_BOARDS_DIR)/Vtb_memgate
 
 # Everything of the board flow that runs here (the tests/boards group of make test).
 .PHONY: boards-test

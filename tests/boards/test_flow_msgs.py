@@ -1,5 +1,5 @@
 """The Vivado targets where Vivado is not installed: one clear line, a non-zero
-exit, no stack trace; an unknown board is refused."""
+exit, no stack trace; an unknown board or memory is refused."""
 import os
 import re
 import subprocess
@@ -28,6 +28,13 @@ def test_update_fw_without_updatemem_says_so():
     p = make("update-fw", "BOARD=u55c", "UPDATEMEM=updatemem-not-installed-here")
     assert p.returncode != 0
     assert "not installed" in p.stdout and "Traceback" not in p.stdout
+
+
+def test_unknown_memory_refused_before_vivado():
+    p = make("bitstream", "BOARD=vcu118", "MEM=hbm", "VIVADO=vivado-not-installed-here")
+    assert p.returncode != 0
+    assert "MEM=hbm is not a memory of vcu118 (one of: ddr4 uram)" in p.stdout, p.stdout
+    assert "Vivado" not in p.stdout
 
 
 def test_unknown_board_refused():

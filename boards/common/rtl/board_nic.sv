@@ -5,12 +5,19 @@
 // between the CMAC's stream clock (322.265625 MHz) and the NIC clock (250 MHz)
 // on RX and TX, the UART pins (nic_top with UART_SERIAL = 1) and status LEDs.
 // Board tops (boards/<board>/rtl) add the clocks (MMCM), the CMAC and pins.
-// The NIC's AXI4 memory port goes to on-chip RAM (board_axi_ram, URAM) until
-// the boards' DDR4 / HBM controllers are added.
 //
-// LEDs: 0 heartbeat (about 1 Hz), 1 CMAC RX aligned (link up), 2 RX frame
-// activity, 3 TX frame activity, 4 a received frame was dropped by the RX
-// crossing (sticky), 5 UART TX activity, 6 and 7 off.
+// The NIC's memory (docs/boards.md, "Memory"): with MEM_EXT = 0 its AXI4
+// master goes to MEM_BYTES of on-chip RAM here (board_axi_ram, URAM; the
+// m_axi_* ports are idle and mem_ready is not used); with MEM_EXT = 1 it leaves
+// on the m_axi_* ports (clk domain) for the board's memory controller (VCU118
+// DDR4, U55C HBM), and the NIC, with its crossings, is held in reset until
+// mem_ready (any clock domain: the controller's calibration / initialisation
+// done) has been high for 4 clk cycles; it is reset again if mem_ready falls.
+//
+// LEDs: 0 heartbeat (about 1 Hz; 4 Hz while the NIC is held in reset waiting
+// for mem_ready), 1 CMAC RX aligned (link up), 2 RX frame activity, 3 TX frame
+// activity, 4 a received frame was dropped by the RX crossing (sticky), 5 UART
+// TX activity, 6 and 7 off.
 module board_nic #(
   parameter              IMEM_INIT   = "",
   parameter logic [31:0] GIT_HASH    = 32'h0,
@@ -19,7 +26,8 @@ module board_nic #(
   parameter int          TX_DEPTH    = 256,     // TX crossing, beats
   parameter int          MAX_FRAME_BYTES = 9600,
   parameter int          LED_STRETCH_LOG2 = 22, // activity LEDs stay on 2^N cycles (16.8 ms)
-  parameter int          MEM_BYTES   = 4194304, // the NIC's memory (on-chip URAM for now)
+  parameter bit          MEM_EXT     = 1'b0,    // 0: on-chip RAM here; 1: the m_axi_* ports
+  parameter int          MEM_BYTES   = 4194304, // on-chip RAM size (MEM_EXT = 0)
   parameter              MEM_STYLE   = "ultra"
 ) (
   input  wire logic           clk,             // NIC clock, 250 MHz
@@ -45,8 +53,39 @@ module board_nic #(
   output logic                uart_txd,
   input  wire logic           uart_rxd,
   output logic [7:0]          led,
+  // the NIC's memory when MEM_EXT = 1 (clk domain; AXI4, 512-bit data, 64-bit address)
+  input  wire logic           mem_ready,       // any domain: the memory is usable
+  output logic [1:0]          m_axi_awid,
+  output logic [63:0]         m_axi_awaddr,
+  output logic [7:0]          m_axi_awlen,
+  output logic [2:0]          m_axi_awsize,
+  output logic [1:0]          m_axi_awburst,
+  output logic                m_axi_awvalid,
+  input  wire logic           m_axi_awready,
+  output logic [511:0]        m_axi_wdata,
+  output logic [63:0]         m_axi_wstrb,
+  output logic                m_axi_wlast,
+  output logic                m_axi_wvalid,
+  input  wire logic           m_axi_wready,
+  input  wire logic [1:0]     m_axi_bid,
+  input  wire logic [1:0]     m_axi_bresp,
+  input  wire logic           m_axi_bvalid,
+  output logic                m_axi_bready,
+  output logic [1:0]          m_axi_arid,
+  output logic [63:0]         m_axi_araddr,
+  output logic [7:0]          m_axi_arlen,
+  output logic [2:0]          m_axi_arsize,
+  output logic [1:0]          m_axi_arburst,
+  output logic                m_axi_arvalid,
+  input  wire logic           m_axi_arready,
+  input  wire logic [1:0]     m_axi_rid,
+  input  wire logic [511:0]   m_axi_rdata,
+  input  wire logic [1:0]     m_axi_rresp,
+  input  wire logic           m_axi_rlast,
+  input  wire logic           m_axi_rvalid,
+  output logic                m_axi_rready,
   // status (clk domain) for the board top, the tests and later the registers
-  output logic                rst_out,         // the NIC's reset
+  output logic                rst_out,         // the NIC's reset (held while the memory is not ready)
   output logic                exit_valid,      // simctrl (simulation only)
   output logic [31:0]         exit_code,
   output logic [31:0]         cnt_rx_frames,
@@ -59,12 +98,17 @@ module board_nic #(
 );
 
   // ---------------------------------------------------------------- resets
-  logic rst, mac_rst, rx_link_down, tx_link_down;
+  // rst: the NIC and the crossings, also held until the memory is ready;
+  // rst_led: the heartbeat, which runs as soon as the clock does.
+  logic rst, rst_led, mac_rst, rx_link_down, tx_link_down, mem_wait;
 
-  board_reset_sync u_rst_sys (.clk(clk),     .arst(arst),         .rst(rst));
-  board_reset_sync u_rst_mac (.clk(mac_clk), .arst(arst),         .rst(mac_rst));
-  board_reset_sync u_rx_down (.clk(mac_clk), .arst(arst || mac_rx_reset), .rst(rx_link_down));
-  board_reset_sync u_tx_down (.clk(mac_clk), .arst(arst || mac_tx_reset), .rst(tx_link_down));
+  assign mem_wait = MEM_EXT && !mem_ready;
+
+  board_reset_sync u_rst_sys (.clk(clk),     .arst(arst || mem_wait), .rst(rst));
+  board_reset_sync u_rst_led (.clk(clk),     .arst(arst),             .rst(rst_led));
+  board_reset_sync u_rst_mac (.clk(mac_clk), .arst(arst || mem_wait), .rst(mac_rst));
+  board_reset_sync u_rx_down (.clk(mac_clk), .arst(arst || mem_wait || mac_rx_reset), .rst(rx_link_down));
+  board_reset_sync u_tx_down (.clk(mac_clk), .arst(arst || mem_wait || mac_tx_reset), .rst(tx_link_down));
   assign rst_out = rst;
 
   // ------------------------------------------------------------ crossings
@@ -141,17 +185,58 @@ module board_nic #(
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
-  board_axi_ram #(.BYTES(MEM_BYTES), .ID_W(2), .STYLE(MEM_STYLE)) u_mem (
-    .clk, .rst,
-    .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
-    .s_axi_awburst(awburst), .s_axi_awvalid(awvalid), .s_axi_awready(awready),
-    .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid),
-    .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid),
-    .s_axi_bready(bready), .s_axi_arid(arid), .s_axi_araddr(araddr), .s_axi_arlen(arlen),
-    .s_axi_arsize(arsize), .s_axi_arburst(arburst), .s_axi_arvalid(arvalid),
-    .s_axi_arready(arready), .s_axi_rid(rid), .s_axi_rdata(rdata), .s_axi_rresp(rresp),
-    .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready)
-  );
+  if (MEM_EXT) begin : g_mem_ext
+    assign m_axi_awid    = awid;
+    assign m_axi_awaddr  = awaddr;
+    assign m_axi_awlen   = awlen;
+    assign m_axi_awsize  = awsize;
+    assign m_axi_awburst = awburst;
+    assign m_axi_awvalid = awvalid;
+    assign awready       = m_axi_awready;
+    assign m_axi_wdata   = wdata;
+    assign m_axi_wstrb   = wstrb;
+    assign m_axi_wlast   = wlast;
+    assign m_axi_wvalid  = wvalid;
+    assign wready        = m_axi_wready;
+    assign bid           = m_axi_bid;
+    assign bresp         = m_axi_bresp;
+    assign bvalid        = m_axi_bvalid;
+    assign m_axi_bready  = bready;
+    assign m_axi_arid    = arid;
+    assign m_axi_araddr  = araddr;
+    assign m_axi_arlen   = arlen;
+    assign m_axi_arsize  = arsize;
+    assign m_axi_arburst = arburst;
+    assign m_axi_arvalid = arvalid;
+    assign arready       = m_axi_arready;
+    assign rid           = m_axi_rid;
+    assign rdata         = m_axi_rdata;
+    assign rresp         = m_axi_rresp;
+    assign rlast         = m_axi_rlast;
+    assign rvalid        = m_axi_rvalid;
+    assign m_axi_rready  = rready;
+  end else begin : g_mem_ram
+    board_axi_ram #(.BYTES(MEM_BYTES), .ID_W(2), .STYLE(MEM_STYLE)) u_mem (
+      .clk, .rst,
+      .s_axi_awid(awid), .s_axi_awaddr(awaddr), .s_axi_awlen(awlen), .s_axi_awsize(awsize),
+      .s_axi_awburst(awburst), .s_axi_awvalid(awvalid), .s_axi_awready(awready),
+      .s_axi_wdata(wdata), .s_axi_wstrb(wstrb), .s_axi_wlast(wlast), .s_axi_wvalid(wvalid),
+      .s_axi_wready(wready), .s_axi_bid(bid), .s_axi_bresp(bresp), .s_axi_bvalid(bvalid),
+      .s_axi_bready(bready), .s_axi_arid(arid), .s_axi_araddr(araddr), .s_axi_arlen(arlen),
+      .s_axi_arsize(arsize), .s_axi_arburst(arburst), .s_axi_arvalid(arvalid),
+      .s_axi_arready(arready), .s_axi_rid(rid), .s_axi_rdata(rdata), .s_axi_rresp(rresp),
+      .s_axi_rlast(rlast), .s_axi_rvalid(rvalid), .s_axi_rready(rready)
+    );
+    // the external memory port is idle
+    assign {m_axi_awid, m_axi_awaddr, m_axi_awlen, m_axi_awsize, m_axi_awburst, m_axi_awvalid} = '0;
+    assign {m_axi_wdata, m_axi_wstrb, m_axi_wlast, m_axi_wvalid, m_axi_bready} = '0;
+    assign {m_axi_arid, m_axi_araddr, m_axi_arlen, m_axi_arsize, m_axi_arburst, m_axi_arvalid} = '0;
+    assign m_axi_rready = 1'b0;
+    logic unused_ext;
+    assign unused_ext = ^{m_axi_awready, m_axi_wready, m_axi_bid, m_axi_bresp, m_axi_bvalid,
+                          m_axi_arready, m_axi_rid, m_axi_rdata, m_axi_rresp, m_axi_rlast,
+                          m_axi_rvalid};
+  end
 
   // ----------------------------------------------------------- pins, LEDs
   localparam int SW = LED_STRETCH_LOG2;
@@ -171,20 +256,24 @@ module board_nic #(
     uart_act_d = !nic_txd ? '1 : (uart_act_q != '0 ? uart_act_q - 1'b1 : uart_act_q);
     drop_seen_d = drop_seen_q || (cnt_rx_drop_full != 32'd0);
     uart_txd = txd_q;
-    led = {2'b00, uart_act_q != '0, drop_seen_q, tx_act_q != '0, rx_act_q != '0, aligned, beat_q[26]};
+    led = {2'b00, uart_act_q != '0, drop_seen_q, tx_act_q != '0, rx_act_q != '0, aligned,
+           rst ? beat_q[24] : beat_q[26]};
+  end
+
+  always_ff @(posedge clk) begin
+    if (rst_led) beat_q <= '0;
+    else         beat_q <= beat_d;
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
       txd_q        <= 1'b1;
-      beat_q       <= '0;
       rx_act_q     <= '0;
       tx_act_q     <= '0;
       uart_act_q   <= '0;
       drop_seen_q  <= 1'b0;
     end else begin
       txd_q        <= txd_d;
-      beat_q       <= beat_d;
       rx_act_q     <= rx_act_d;
       tx_act_q     <= tx_act_d;
       uart_act_q   <= uart_act_d;
@@ -193,6 +282,6 @@ module board_nic #(
   end
 
   logic unused;
-  assign unused = ^{uart_tx_valid, uart_tx_data, uart_rx_ready, retire, cnt_rx_cut_long[0]};
+  assign unused = ^{uart_tx_valid, uart_tx_data, uart_rx_ready, retire, cnt_rx_cut_long[0], mem_ready};
 
 endmodule

@@ -1,7 +1,10 @@
 # solonic: non-project Vivado flow for one board (make bitstream BOARD=...).
-#   vivado -mode batch -source build.tcl -tclargs BOARD BOARDS_DIR FW_HEX GIT_HASH RTL...
-# Runs in build/boards/<board>/. Creates the CMAC from Tcl (no checked-in IP),
-# synthesises with the firmware image in the instruction BRAM (IMEM_INIT),
+#   vivado -mode batch -source build.tcl -tclargs BOARD BOARDS_DIR FW_HEX GIT_HASH MEM RTL...
+# MEM: the NIC's memory, one of the board's mem_options (board.tcl), or
+# "default" for its mem_default.
+# Runs in build/boards/<board>/. Creates the CMAC and the memory's IP cores
+# from Tcl (no checked-in IP), synthesises with the firmware image in the
+# instruction BRAM (IMEM_INIT) and the top's MEM parameter,
 # places, routes, writes the bitstream, the reports, and the instruction BRAM's
 # cells (imem_brams.csv) from which boards/common/mmi.py writes the MMI file
 # updatemem needs.
@@ -9,26 +12,37 @@ set board      [lindex $argv 0]
 set boards_dir [lindex $argv 1]
 set fw_hex     [lindex $argv 2]
 set git_hash   [lindex $argv 3]
-set rtl        [lrange $argv 4 end]
+set mem        [lindex $argv 4]
+set rtl        [lrange $argv 5 end]
 
-source [file join $boards_dir $board board.tcl]   ;# part, top, xdc, cmac_config
+source [file join $boards_dir $board board.tcl]   ;# part, top, xdc, cmac_config, mem_*
+
+if {$mem eq "default"} { set mem $mem_default }
+if {$mem ni $mem_options} {
+  error "build.tcl: MEM=$mem is not a memory of $board (one of: $mem_options)"
+}
+puts "build.tcl: $board with MEM=$mem"
 
 create_project -in_memory -part $part
 set_property target_language Verilog [current_project]
 
-# ---- the CMAC, created and synthesised out of context
+# ---- the IP cores: the CMAC and the memory's, each created and synthesised
+# out of context; {ip module_name config} each
 file mkdir ip
-create_ip -name cmac_usplus -vendor xilinx.com -library ip -module_name cmac_usplus_0 -dir ip
-set_property -dict $cmac_config [get_ips cmac_usplus_0]
-generate_target {synthesis implementation instantiation_template} [get_ips cmac_usplus_0]
-synth_ip [get_ips cmac_usplus_0]
+foreach core [concat [list [list cmac_usplus cmac_usplus_0 $cmac_config]] $mem_ips($mem)] {
+  lassign $core ip_name module config
+  create_ip -name $ip_name -vendor xilinx.com -library ip -module_name $module -dir ip
+  set_property -dict $config [get_ips $module]
+  generate_target {synthesis implementation instantiation_template} [get_ips $module]
+  synth_ip [get_ips $module]
+}
 
 # ---- our RTL and constraints
 read_verilog -sv $rtl
 foreach x $xdc { read_xdc [file join $boards_dir $x] }
 
 synth_design -top $top -part $part \
-  -generic "IMEM_INIT=\"$fw_hex\"" -generic "GIT_HASH=32'h$git_hash"
+  -generic "IMEM_INIT=\"$fw_hex\"" -generic "GIT_HASH=32'h$git_hash" -generic "MEM=\"$mem\""
 write_checkpoint -force post_synth.dcp
 report_utilization -file util_synth.rpt
 
