@@ -94,6 +94,17 @@ static int take_opt_u32(const char *cmd, int *argc, char **argv, const char *opt
     return 0;
 }
 
+/* Takes the flag OPT off argv wherever it stands after the subcommand: 1 if it was there. */
+static int take_flag(int *argc, char **argv, const char *opt) {
+    for (int i = 2; i < *argc; i++) {
+        if (strcmp(argv[i], opt) != 0) continue;
+        for (int j = i; j + 1 < *argc; j++) argv[j] = argv[j + 1];
+        (*argc)--;
+        return 1;
+    }
+    return 0;
+}
+
 /* A trailing "--pd N": 0 (also when absent, *pd untouched) or -1 after saying what was wrong. */
 static int take_pd(const char *cmd, int *argc, char **argv, uint32_t *pd) {
     int r = take_opt_u32(cmd, argc, argv, "--pd", "N", "--pd", pd);
@@ -247,13 +258,14 @@ static int cmd_mr(int argc, char **argv) {
     uint32_t access = ROCE_MR_ACCESS_ALL, key = 0, pd = 0;
 
     if (argc < 2) {
-        printf("mr: expected reg ADDR LEN [ACCESS] [--pd N], list or dereg KEY\n");
+        printf("mr: expected reg ADDR LEN [ACCESS] [--stream] [--pd N], list or dereg KEY\n");
         return CON_ERR;
     }
     if (strcmp(sub, "reg") == 0) {
+        int stream = take_flag(&argc, argv, "--stream");
         if (take_pd("mr reg", &argc, argv, &pd) != 0) return CON_ERR;
         if (argc < 4 || argc > 5) {
-            printf("mr reg: expected ADDR LEN [ACCESS] [--pd N]\n");
+            printf("mr reg: expected ADDR LEN [ACCESS] [--stream] [--pd N]\n");
             return CON_ERR;
         }
         if (roce_parse_u64("mr", "ADDR", argv[2], &addr) != 0) return CON_ERR;
@@ -275,6 +287,7 @@ static int cmd_mr(int argc, char **argv) {
                 return CON_ERR;
             }
         }
+        if (stream) access |= ROCE_ACC_STREAM;
     } else if (strcmp(sub, "list") == 0) {
         if (argc != 2) {
             printf("mr list: takes no arguments\n");
@@ -299,9 +312,10 @@ static int cmd_mr(int argc, char **argv) {
             printf("mr: %s\n", err);
             return CON_ERR;
         }
-        printf("mr key 0x%08lx: 0x%llx + 0x%llx access 0x%lx pd %lu\n", (unsigned long)m->key,
-               (unsigned long long)m->base, (unsigned long long)m->len, (unsigned long)m->access,
-               (unsigned long)m->pd);
+        printf("mr key 0x%08lx: 0x%llx + 0x%llx access 0x%lx pd %lu%s\n", (unsigned long)m->key,
+               (unsigned long long)m->base, (unsigned long long)m->len,
+               (unsigned long)(m->access & ROCE_MR_ACCESS_ALL), (unsigned long)m->pd,
+               (m->access & ROCE_ACC_STREAM) ? " stream" : "");
     } else if (strcmp(sub, "list") == 0) {
         int shown = 0;
         for (uint32_t i = 0; roce_mr_slot(i); i++) {
@@ -309,9 +323,10 @@ static int cmd_mr(int argc, char **argv) {
             if (!m->used) continue;
             if (shown++ == 0)
                 printf("key        base               length             access  pd\n");
-            printf("0x%08lx 0x%016llx 0x%016llx 0x%lx    %3lu\n", (unsigned long)m->key,
+            printf("0x%08lx 0x%016llx 0x%016llx 0x%lx    %3lu%s\n", (unsigned long)m->key,
                    (unsigned long long)m->base, (unsigned long long)m->len,
-                   (unsigned long)m->access, (unsigned long)m->pd);
+                   (unsigned long)(m->access & ROCE_MR_ACCESS_ALL), (unsigned long)m->pd,
+                   (m->access & ROCE_ACC_STREAM) ? " stream" : "");
         }
         if (!shown) printf("mr: no memory regions\n");
     } else {
@@ -331,8 +346,11 @@ static void mr_help_more(void) {
     printf("  write, 1 remote write, 2 remote read, 3 remote atomic. lkey = rkey = KEY.\n");
     printf("  --pd N: the protection domain 0..255 (default 0): only QPs of that PD may use the\n");
     printf("  key (a request of another PD's QP: remote access NAK, or IBV_WC_LOC_PROT_ERR locally).\n");
+    printf("  --stream: a streaming MR: WRITE / SEND payloads to it go to user logic's receive\n");
+    printf("  stream, READs of it and WRITEs from it take their data from user logic, not memory\n");
+    printf("  (docs/user-logic.md); no atomics on it, no READ / atomic result into it.\n");
 }
-CON_COMMAND_MORE(mr, "reg ADDR LEN [ACCESS] [--pd N]|list|dereg KEY", "memory regions of the transport",
+CON_COMMAND_MORE(mr, "reg ADDR LEN [ACCESS] [--stream] [--pd N]|list|dereg KEY", "memory regions of the transport",
                  cmd_mr, mr_help_more);
 
 /* ---- work requests */

@@ -219,7 +219,7 @@ struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, uint32
     mr->key = rc.mr_tag << k->log2_nmr | index;
     mr->base = base;
     mr->len = len;
-    mr->access = access & ROCE_MR_ACCESS_ALL;
+    mr->access = access & (ROCE_MR_ACCESS_ALL | ROCE_ACC_STREAM);
     mr->pd = pd;
     roce_hw_mr_write(index, mr->key, base, len, mr->access, pd);
     return mr;
@@ -233,7 +233,8 @@ void roce_mr_dereg(struct roce_mr *mr) {
 struct roce_mr *roce_mr_covering(uint64_t addr, uint64_t len, uint32_t access, uint32_t pd) {
     for (uint32_t i = 0; i < ROCE_MAX_MRS; i++) {
         struct roce_mr *m = &rc.mrs[i];
-        if (m->used && m->pd == pd && (m->access & access) == access && addr >= m->base &&
+        if (m->used && m->pd == pd && (m->access & access) == access && !(m->access & ROCE_ACC_STREAM) &&
+            addr >= m->base &&
             addr - m->base <= m->len && len <= m->len - (addr - m->base))
             return m;
     }

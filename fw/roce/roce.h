@@ -81,14 +81,15 @@ const char *roce_qp_err_reason(bool resp, uint32_t status);
 /* RESET and free the slot. */
 void roce_qp_destroy(struct roce_qp *qp);
 
-/* Register [base, base+len) with access bits (ROCE_ACC_*) in protection domain pd: NULL + *err
-   on failure. */
+/* Register [base, base+len) with access bits (ROCE_ACC_*; ROCE_ACC_STREAM: a streaming MR,
+   user logic's address space, not memory) in protection domain pd: NULL + *err on failure. */
 struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, uint32_t pd,
                             const char **err);
 struct roce_mr *roce_mr_find(uint32_t key);
 struct roce_mr *roce_mr_slot(uint32_t i);
 void roce_mr_dereg(struct roce_mr *mr);
-/* An MR of ours in protection domain pd that covers [addr, addr+len) with all of access, or NULL. */
+/* A memory MR of ours (not streaming) in protection domain pd that covers [addr, addr+len)
+   with all of access, or NULL. */
 struct roce_mr *roce_mr_covering(uint64_t addr, uint64_t len, uint32_t access, uint32_t pd);
 
 /* A protection domain for a new exchange session: the lowest of 1..ROCE_PD_MAX that no

@@ -102,7 +102,7 @@ void roce_hw_mr_write(uint32_t index, uint32_t key, uint64_t base, uint64_t len,
     REG32(ROCE_MR_BASE_HI) = (uint32_t)(base >> 32);
     REG32(ROCE_MR_LEN_LO) = (uint32_t)len;
     REG32(ROCE_MR_LEN_HI) = (uint32_t)(len >> 32);
-    REG32(ROCE_MR_ACCESS) = access & 0xfu;
+    REG32(ROCE_MR_ACCESS) = access & 0x1fu;
     REG32(ROCE_MR_PD) = pd & 0xffu;
     REG32(ROCE_MR_WRITE) = 1;
 }
@@ -247,7 +247,7 @@ const struct roce_hw_counter roce_hw_counters[] = {
     CNT("comp_nak_inv", ROCE_COMP_NAK_INV),   CNT("comp_nak_acc", ROCE_COMP_NAK_ACC),
     CNT("comp_nak_op", ROCE_COMP_NAK_OP),     CNT("comp_implicit_nak", ROCE_COMP_IMPLICIT_NAK),
     CNT("sq_rejected", ROCE_SQ_REJECTED),     CNT("user_posted", ROCE_USER_POSTED),
-    CNT("user_errors", ROCE_USER_ERRORS),
+    CNT("user_errors", ROCE_USER_ERRORS),     CNT("ustream_errors", ROCE_USTREAM_ERRORS),
 };
 const uint32_t roce_hw_ncounters = sizeof roce_hw_counters / sizeof roce_hw_counters[0];
 

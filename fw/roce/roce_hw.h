@@ -33,11 +33,15 @@ enum roce_wr_opcode {
     ROCE_WR_FETCH_ADD = 6,
 };
 
-/* Access bits: qp_access uses 1..3, mr_access 0..3. */
+/* Access bits: qp_access uses 1..3, mr_access 0..4. */
 #define ROCE_ACC_LOCAL_WRITE 0x1u
 #define ROCE_ACC_REMOTE_WRITE 0x2u
 #define ROCE_ACC_REMOTE_READ 0x4u
 #define ROCE_ACC_REMOTE_ATOMIC 0x8u
+/* mr_access bit 4: a streaming MR (docs/user-logic.md, "Streaming MRs"): its payloads go
+   to and come from user logic's streams, not memory; no atomic, no READ / atomic
+   destination */
+#define ROCE_ACC_STREAM 0x10u
 
 struct roce_caps {
     uint32_t nqp, nmr, rq_depth, sq_depth, max_rd_atomic;

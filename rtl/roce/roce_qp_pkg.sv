@@ -79,7 +79,11 @@ package roce_qp_pkg;
   // A key is {tag, index}: the low log2(NMR) bits index the table, the whole
   // key must equal the stored one. lkey == rkey. A QP may use the MR only when
   // their PDs are equal (the engines fold that into their key compare).
+  // stream (docs/user-logic.md, "Streaming MRs"): the region is user logic's
+  // streams, not memory (mr_access bit 4); the MSB, so mr_check's field
+  // positions below stay those of the 173-bit entry without it.
   typedef struct packed {
+    logic        stream;
     logic        valid;
     logic [3:0]  access;              // ACC_*
     logic [31:0] key;
@@ -87,7 +91,7 @@ package roce_qp_pkg;
     logic [63:0] length;              // bytes
     logic [7:0]  pd;                  // protection domain
   } mr_entry_t;
-  localparam int MR_ENTRY_W = 1 + 4 + 32 + 64 + 64 + PD_W;  // 173
+  localparam int MR_ENTRY_W = 1 + 1 + 4 + 32 + 64 + 64 + PD_W;  // 174
 
   // ----------------------------------------------------------- receive WQE
   typedef struct packed {
@@ -213,6 +217,8 @@ package roce_qp_pkg;
   // range must lie in [base, base + length) with no wrap of any sum; len = 0
   // needs only a valid, matching, permitting entry of that PD and va inside
   // [base, base + length].
+  // (the stream bit, 173, is not looked at: a streaming MR passes the same check)
+  /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic mr_check(input logic [MR_ENTRY_W-1:0] mr_vec, input logic [31:0] key,
                                     input logic [63:0] va, input logic [31:0] len,
                                     input logic [3:0] need, input logic [7:0] pd);
@@ -235,6 +241,7 @@ package roce_qp_pkg;
     mr_check = m_valid && (m_key == key) && (m_pd == pd) && ((m_access & need) == need) &&
                !off[64] && !room[64] && (room[63:0] >= {32'd0, len});
   endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ------------------------------------------------ responder internals
   // (roce_resp_check -> roce_resp_tx; listed here so both files share them)
@@ -257,8 +264,9 @@ package roce_qp_pkg;
     logic [63:0] va;          // next byte address of the WRITE in progress
     logic [31:0] rem;         // bytes still to come of the WRITE in progress
     logic [31:0] msg_len;     // bytes received so far of the message in progress
+    logic        stream;      // the WRITE in progress targets a streaming MR (its FIRST's rkey)
   } resp_dyn_t;
-  localparam int RESP_DYN_W = 1 + 24 + 24 + 1 + 2 + 64 + 32 + 32;  // 180
+  localparam int RESP_DYN_W = 1 + 24 + 24 + 1 + 2 + 64 + 32 + 32 + 1;  // 181
 
   typedef enum logic [1:0] {
     EV_ACK        = 2'd0,     // wait for a DMA write, then CQE and/or ACK/NAK
@@ -284,13 +292,29 @@ package roce_qp_pkg;
     logic [63:0]   va;        // READ / atomic address
     logic [31:0]   len;       // READ length
     logic          is_cmp;    // atomic: COMPARE SWAP (else FETCH ADD)
+    logic          rd_dup;    // READ: a duplicate (roce_resp_tx drops its QP's READ responses in progress)
+    logic          stream;    // READ: the rkey's MR is streaming (data from user logic)
     logic [63:0]   swap_add;
     logic [63:0]   compare;
     logic          cqe_valid;
     cqe_t          cqe;
   } resp_ev_t;
   localparam int RESP_EV_W = 2 + 1 + 1 + 1 + 8 + 24 + 24 + 24 + 24 + 32 + 48 + 16 + 3 + 64 + 32
-                             + 1 + 64 + 64 + 1 + CQE_W;  // 601
+                             + 1 + 1 + 1 + 64 + 64 + 1 + CQE_W;  // 603
+
+  // ------------------------------------------- DMA command side band
+  // What travels beside a payload DMA command (mem_pkg::dma_*_cmd_t) for the
+  // streaming MRs (docs/user-logic.md): stream = 1 sends the command to user
+  // logic instead of memory (roce_ustream_wr / roce_ustream_rd in
+  // roce_transport); the rest are the user stream's header fields.
+  typedef struct packed {
+    logic        stream;
+    logic [23:0] qpn;         // local QPN
+    logic        first;       // write: the chunk is the first of its message
+    logic        msg_last;    // write: the last of it
+    logic        send;        // write: a SEND's payload (else a WRITE's)
+  } dma_usr_t;
+  localparam int DMA_USR_W = 1 + 24 + 1 + 1 + 1;  // 28
 
   /* verilator lint_on UNUSEDPARAM */
 

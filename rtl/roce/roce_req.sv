@@ -119,6 +119,7 @@ module roce_req #(
   output logic                                m_dma_cmd_valid,
   input  wire logic                           m_dma_cmd_ready,
   output mem_pkg::dma_rd_cmd_t                m_dma_cmd,
+  output roce_qp_pkg::dma_usr_t               m_dma_cmd_usr,  // beside m_dma_cmd: a streaming local MR (docs/user-logic.md)
   input  wire logic [mem_pkg::DATA_W-1:0]     s_axis_dma_tdata,
   input  wire logic [mem_pkg::STRB_W-1:0]     s_axis_dma_tkeep,
   input  wire logic                           s_axis_dma_tvalid,
@@ -396,8 +397,9 @@ module roce_req #(
   roce_req_pkg::rev_t      ev_in;
   logic                    tc_push, tc_in_ready;
   roce_req_pkg::tcmd_t     tc_in;
+  localparam int DCW = roce_qp_pkg::DMA_USR_W + mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W;
   logic                    dc_push, dc_in_ready;
-  mem_pkg::dma_rd_cmd_t    dc_in;
+  logic [DCW-1:0]          dc_in;          // {roce_qp_pkg::dma_usr_t, mem_pkg::dma_rd_cmd_t}
   logic                    hd_push, hd_in_ready;
   roce_qp_pkg::qp_tx_hdr_t hd_in;
 
@@ -416,7 +418,6 @@ module roce_req #(
   // output register at once, one cycle from S_PKT to the output (through the
   // FIFO it takes three); else it queues in the FIFO, which refills the
   // output register in order.
-  localparam int DCW = mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W;
   localparam int HDW = roce_qp_pkg::QP_TX_HDR_W;
   localparam int HCW = $clog2(HDR_DEPTH + 1);
   logic            dq_v, dq_r, dq_push, do_v_q, do_v_d, do_free, dc_direct;
@@ -484,7 +485,7 @@ module roce_req #(
     ho_q <= ho_d;
   end
   assign m_dma_cmd_valid = do_v_q;
-  assign m_dma_cmd       = do_q;
+  assign {m_dma_cmd_usr, m_dma_cmd} = do_q;
   assign m_hdr_valid     = ho_v_q;
   assign m_hdr           = ho_q;
 
@@ -524,6 +525,7 @@ module roce_req #(
   logic [64:0]          vend_q, vend_d;     // local_addr + bytes of the local range (MR check)
   logic                 mrchk_q, mrchk_d;   // this packet checks the MR (first of a WQE with a local range)
   logic                 rnz_q, rnz_d;       // rem != 0
+  logic                 lwn_q, lwn_d;       // the local range is a destination (READ, atomic): needs local write (S_WQE)
   logic [4:0]           sh_q, sh_d;         // the PMTU's shift (8 .. 12), one-hot (S_LD)
   // set in S_PRE, used in S_PKT
   typedef struct packed {
@@ -542,12 +544,13 @@ module roce_req #(
     logic [23:0]             npsn;    // npsn after this packet
     // (vectors: Yosys 0.23 takes no other package's type in a struct here)
     logic [roce_qp_pkg::QP_TX_HDR_W-1:0]                      hd;   // a roce_qp_pkg::qp_tx_hdr_t
-    logic [mem_pkg::ADDR_W+mem_pkg::LEN_W+mem_pkg::TAG_W-1:0] dc;   // a mem_pkg::dma_rd_cmd_t
+    logic [roce_qp_pkg::DMA_USR_W+mem_pkg::ADDR_W+mem_pkg::LEN_W+mem_pkg::TAG_W-1:0] dc;   // {roce_qp_pkg::dma_usr_t, mem_pkg::dma_rd_cmd_t}
     logic [roce_req_pkg::TCMD_W-1:0]                          tc;   // a roce_req_pkg::tcmd_t
   } pre_t;
   pre_t                    pre_n, pre_q, pre_d;
   roce_qp_pkg::qp_tx_hdr_t hd_n;
   mem_pkg::dma_rd_cmd_t    dc_n;
+  roce_qp_pkg::dma_usr_t   du_n;
   roce_req_pkg::tcmd_t     tc_n;
 
   logic [15:0]          paylen;
@@ -558,7 +561,6 @@ module roce_req #(
   logic [RW-1:0]        rd_out;
   logic [4:0]           rd_max;
   roce_pkg::tx_hdr_t    th;
-  logic [3:0]           mr_need;
   logic                 mr_ok;
   logic [65:0]          mr_sa, mr_sb, mr_sc, mr_s, mr_k;   // base + length - vend, carry-saved
   // the compared bits: the key above the row index (the row was read with the
@@ -655,6 +657,9 @@ module roce_req #(
     dc_n.addr = wqe_q.local_addr + 64'(ws_q.soff);
     dc_n.len  = 32'(paylen);
     dc_n.tag  = 8'(q_q);
+    du_n        = '0;
+    du_n.stream = mr_rd_data.stream;      // the MR is read in every S_WQE
+    du_n.qpn    = 24'(q_q);
 
     tc_n      = '0;
     tc_n.kind = roce_req_pkg::TC_ARM;
@@ -663,7 +668,7 @@ module roce_req #(
     tc_n.texp = ctx_q.timeout;
 
     pre_n.hd   = hd_n;
-    pre_n.dc   = dc_n;
+    pre_n.dc   = {du_n, dc_n};
     pre_n.tc   = tc_n;
     pre_n.last = last;
     pre_n.wrs  = is_wr || is_send;
@@ -681,7 +686,9 @@ module roce_req #(
     // a valid MR (local read is always allowed), a READ/atomic destination
     // needs local write. roce_qp_pkg::mr_check's range test, rewritten with
     // the end of the range from S_WQE: va >= base and va + len <= base + length.
-    mr_need = (is_rd || is_at) ? roce_qp_pkg::ACC_LOCAL_WRITE : 4'b0000;
+    // a streaming MR (docs/user-logic.md) is no READ / atomic destination:
+    // it grants no local write here (LOC_PROT_ERR); the need registered in
+    // S_WQE (lwn_q), so the access test is one LUT beside the key tree
     // The key compare as a tree (3 bit pairs per LUT, kept apart), the MR's
     // PD against the QP's in the same tree (an lkey of another PD fails like
     // a wrong key: LOC_PROT_ERR) in place of the index bits, the range tests
@@ -704,7 +711,7 @@ module roce_req #(
     mr_hi_h0  = mr_s[65:33] + mr_k[65:33];
     mr_hi_h1  = mr_s[65:33] + mr_k[65:33] + 33'd1;
     mr_hi_neg = mr_hi_l[33] ? mr_hi_h1[32] : mr_hi_h0[32];
-    mr_ok   = mr_rd_data.valid && &mr_keq && (mr_rd_data.access & mr_need) == mr_need && !mr_lo_neg && !mr_hi_neg;
+    mr_ok   = mr_rd_data.valid && &mr_keq && (!lwn_q || (mr_rd_data.access[0] && !mr_rd_data.stream)) && !mr_lo_neg && !mr_hi_neg;
     pre_n.mrbad = mrchk_q && !mr_ok;
     pre_n.ok    = !pre_n.mrbad && pre_n.win;
   end
@@ -924,6 +931,7 @@ module roce_req #(
     rem_d       = rem_q;
     remm1_d     = remm1_q;
     rnz_d       = rnz_q;
+    lwn_d       = lwn_q;
     npsn1_d     = npsn1_q;
     vend_d      = vend_q;
     mrchk_d     = mrchk_q;
@@ -1021,6 +1029,8 @@ module roce_req #(
         rem_d   = wqe_q.length - ws_q.soff;
         remm1_d = wqe_q.length + ~ws_q.soff;
         rnz_d   = wqe_q.length != ws_q.soff;
+        lwn_d   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
+                  wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
         npsn1_d = ws_q.npsn + 24'd1;
         // the end of the local range: an atomic's 8 bytes, else the WQE's length
         vend_d  = {1'b0, wqe_q.local_addr} +
@@ -1182,6 +1192,7 @@ module roce_req #(
     rem_q   <= rem_d;
     remm1_q <= remm1_d;
     rnz_q   <= rnz_d;
+    lwn_q   <= lwn_d;
     sh_q    <= sh_d;
     npsn1_q <= npsn1_d;
     vend_q  <= vend_d;

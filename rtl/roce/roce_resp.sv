@@ -64,11 +64,13 @@ module roce_resp #(
   output logic                             m_dma_wr_cmd_valid,
   input  wire logic                        m_dma_wr_cmd_ready,
   output mem_pkg::dma_wr_cmd_t             m_dma_wr_cmd,
+  output roce_qp_pkg::dma_usr_t            m_dma_wr_cmd_usr,   // streaming MR: to user logic (docs/user-logic.md)
   output logic [mem_pkg::DATA_W-1:0]       m_dma_wr_axis_tdata,
   output logic [mem_pkg::STRB_W-1:0]       m_dma_wr_axis_tkeep,
   output logic                             m_dma_wr_axis_tvalid,
   input  wire logic                        m_dma_wr_axis_tready,
   output logic                             m_dma_wr_axis_tlast,
+  output logic                             m_dma_wr_axis_tuser,   // the packet is for a streaming MR (user logic)
   input  wire logic                        s_dma_wr_cpl_valid,
   output logic                             s_dma_wr_cpl_ready,
   input  wire mem_pkg::dma_cpl_t           s_dma_wr_cpl,
@@ -88,6 +90,7 @@ module roce_resp #(
   output logic                             m_dma_rd_cmd_valid,
   input  wire logic                        m_dma_rd_cmd_ready,
   output mem_pkg::dma_rd_cmd_t             m_dma_rd_cmd,
+  output roce_qp_pkg::dma_usr_t            m_dma_rd_cmd_usr,
   input  wire logic [mem_pkg::DATA_W-1:0]  s_dma_rd_axis_tdata,
   input  wire logic [mem_pkg::STRB_W-1:0]  s_dma_rd_axis_tkeep,
   input  wire logic                        s_dma_rd_axis_tvalid,
@@ -159,7 +162,7 @@ module roce_resp #(
     .cons_en(rq_cons_en), .cons_qpn(rq_cons_qpn), .cons_head(rq_cons_head));
 
   // ---- checks
-  logic                  act_valid, act_ready, act_sink;
+  logic                  act_valid, act_ready, act_sink, act_stream;
   logic                  ev_valid, ev_ready;
   roce_qp_pkg::resp_ev_t ev;
   logic [NCNT-1:0]       inc;
@@ -171,8 +174,8 @@ module roce_resp #(
     .mr_rd_en, .mr_rd_key, .mr_rd,
     .rq_lk_en, .rq_lk_qpn, .rq_lk_valid, .rq_lk_head, .rq_lk_wqe,
     .rq_cons_en, .rq_cons_qpn, .rq_cons_head,
-    .m_dma_cmd_valid(m_dma_wr_cmd_valid), .m_dma_cmd_ready(m_dma_wr_cmd_ready), .m_dma_cmd(m_dma_wr_cmd),
-    .m_act_valid(act_valid), .m_act_ready(act_ready), .m_act_sink(act_sink),
+    .m_dma_cmd_valid(m_dma_wr_cmd_valid), .m_dma_cmd_ready(m_dma_wr_cmd_ready), .m_dma_cmd(m_dma_wr_cmd), .m_dma_cmd_usr(m_dma_wr_cmd_usr),
+    .m_act_valid(act_valid), .m_act_ready(act_ready), .m_act_sink(act_sink), .m_act_stream(act_stream),
     .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev(ev),
     .inc_drop_qpn(inc[0]), .inc_drop_state(inc[1]), .inc_drop_opcode(inc[2]), .inc_drop_oos(inc[3]),
     .inc_drop_dup(inc[4]), .inc_drop_reset(inc[5]), .inc_dup(inc[6]), .inc_nak_seq(inc[7]),
@@ -204,6 +207,7 @@ module roce_resp #(
   assign m_dma_wr_axis_tdata  = pf_data[roce_pkg::DATA_W-1:0];
   assign m_dma_wr_axis_tkeep  = pf_data[roce_pkg::DATA_W +: roce_pkg::KEEP_W];
   assign m_dma_wr_axis_tlast  = pf_last;
+  assign m_dma_wr_axis_tuser  = act_stream;
   assign m_dma_wr_axis_tvalid = pf_valid && act_valid && act_sink;
   assign pf_ready             = act_valid && (act_sink ? m_dma_wr_axis_tready : 1'b1);
   assign act_ready            = pf_valid && pf_ready && pf_last;
@@ -240,7 +244,7 @@ module roce_resp #(
     .clk, .rst, .qp_reset_valid, .qp_reset_qpn,
     .s_ev_valid(ev_valid), .s_ev_ready(ev_ready), .s_ev(ev),
     .s_cpl_valid(wc_valid), .s_cpl_ready(wc_ready), .s_cpl(wc),
-    .m_rd_cmd_valid(m_dma_rd_cmd_valid), .m_rd_cmd_ready(m_dma_rd_cmd_ready), .m_rd_cmd(m_dma_rd_cmd),
+    .m_rd_cmd_valid(m_dma_rd_cmd_valid), .m_rd_cmd_ready(m_dma_rd_cmd_ready), .m_rd_cmd(m_dma_rd_cmd), .m_rd_cmd_usr(m_dma_rd_cmd_usr),
     .s_rd_axis_tdata(s_dma_rd_axis_tdata), .s_rd_axis_tkeep(s_dma_rd_axis_tkeep),
     .s_rd_axis_tvalid(s_dma_rd_axis_tvalid), .s_rd_axis_tready(s_dma_rd_axis_tready),
     .s_rd_axis_tlast(s_dma_rd_axis_tlast), .s_rd_axis_tuser(s_dma_rd_axis_tuser),

@@ -101,10 +101,12 @@ module roce_resp_check #(
   output logic                         m_dma_cmd_valid,
   input  wire logic                    m_dma_cmd_ready,
   output mem_pkg::dma_wr_cmd_t         m_dma_cmd,
-  // payload actions, one per packet with payload: 1 = to DMA, 0 = discard
+  output roce_qp_pkg::dma_usr_t        m_dma_cmd_usr,    // beside m_dma_cmd: streaming MR, user stream header
+  // payload actions, one per packet with payload: sink 1 = to DMA (stream: user logic), 0 = discard
   output logic                         m_act_valid,
   input  wire logic                    m_act_ready,
   output logic                         m_act_sink,
+  output logic                         m_act_stream,     // (sink) the packet's payload goes to user logic
   // events to roce_resp_tx
   output logic                         m_ev_valid,
   input  wire logic                    m_ev_ready,
@@ -278,6 +280,7 @@ module roce_resp_check #(
   logic                   dyn_we_q, dyn_we_d, dyn_we_c;
   logic                   dma_q, dma_d, dma_c;
   mem_pkg::dma_wr_cmd_t   cmd_q, cmd_d, cmd_c;
+  roce_qp_pkg::dma_usr_t  usr_q, usr_d, usr_c;
   logic                   act_q, act_d, act_c;          // push a payload action
   logic                   ev_push_q, ev_push_d, ev_push_c;
   roce_qp_pkg::resp_ev_t  ev_q, ev_d, ev_c;
@@ -466,6 +469,7 @@ module roce_resp_check #(
     logic [15:0] udp_sport;
     logic        m_valid;
     logic [3:0]  m_access;
+    logic        m_stream;              // the MR is streaming (docs/user-logic.md)
     logic        m_key_ok;              // the row's key is the one it was read with (mr_key_q), its PD the QP's
     logic        m_pd_bad;              // valid, the key matches, the PD does not (counted)
     logic [63:0] m_base;
@@ -493,7 +497,10 @@ module roce_resp_check #(
       dc_d.epsn  = ctx_rd.rq_psn;
     end
     rw_d.m_valid  = mr_rd.valid;
-    rw_d.m_access = mr_rd.access;
+    // a streaming MR grants no remote atomic: an atomic to it is NAKed
+    // remote access (docs/user-logic.md, "Streaming MRs")
+    rw_d.m_access = mr_rd.access & ~{mr_rd.stream, 3'b000};
+    rw_d.m_stream = mr_rd.stream;
     // key and PD in one compare tree (40 bits: as many levels as the key's 32)
     rw_d.m_key_ok = {mr_rd.key, mr_rd.pd} == {mr_key_q, ctx_rd.pd};
     rw_d.m_pd_bad = mr_rd.valid && mr_rd.key == mr_key_q && mr_rd.pd != ctx_rd.pd;
@@ -505,6 +512,7 @@ module roce_resp_check #(
   typedef struct packed {
     logic        state_ok, dup, oos, seq_ok, len_ok, acc_ok, mr_ok, wqe_ok, wlen_bad;
     logic        pre, ino, ok_a, ok_b;  // checks grouped for C_SEL (see there)
+    logic        stream;                // the payload goes to user logic: the MR of a SEND's WQE, a WRITE's FIRST
     logic [23:0] epsn_p1, epsn_m1, epsn_npk, msn_p1;
     logic [63:0] addr;                  // DMA address of the payload
     logic [31:0] msg_new;               // bytes of the message with this packet
@@ -562,6 +570,7 @@ module roce_resp_check #(
     fl_d.msg_new  = off_in + 32'(h_q.pay_len);
     fl_d.rem_new  = rem_in - 32'(h_q.pay_len);
     fl_d.wr_len   = first_q ? h_q.hdr.reth.dma_len : dc_q.msg_len + dc_q.rem;
+    fl_d.stream   = (hf_q.send || first_q) ? rw_q.m_stream : dc_q.stream;
   end
 
   // ------------------------------------------- C_SEL: the verdict
@@ -655,10 +664,10 @@ module roce_resp_check #(
     ev_c.pmtu       = rw_q.pmtu;
     ev_c.va         = key_va;
     ev_c.len        = h_q.hdr.reth.dma_len;
-    // (an EV_READ's is_cmp: the READ is a duplicate, and roce_resp_tx drops its
-    // QP's READ responses still being generated; an EV_READ is pushed only
-    // with fl_q.pre)
-    ev_c.is_cmp     = info.kind == roce_pkg::KIND_CMP_SWAP || (hf_q.read && fl_q.dup);
+    // (an EV_READ is pushed only with fl_q.pre)
+    ev_c.is_cmp     = info.kind == roce_pkg::KIND_CMP_SWAP;
+    ev_c.rd_dup     = hf_q.read && fl_q.dup;
+    ev_c.stream     = rw_q.m_stream;
     ev_c.swap_add   = h_q.hdr.atomiceth.swap_add;
     ev_c.compare    = h_q.hdr.atomiceth.compare;
     ev_c.cqe_valid  = werr_c || (c_exec && sw && hf_q.last && hf_q.needs_wqe);
@@ -692,6 +701,7 @@ module roce_resp_check #(
         dyn_new_c.msg_len = fl_q.msg_new;
         dyn_new_c.in_msg  = hf_q.last ? roce_qp_pkg::MSG_NONE :
                             hf_q.send ? roce_qp_pkg::MSG_SEND : roce_qp_pkg::MSG_WRITE;
+        dyn_new_c.stream  = fl_q.stream;
         if (hf_q.last) dyn_new_c.msn = fl_q.msn_p1;
       end
     end
@@ -699,6 +709,11 @@ module roce_resp_check #(
     cmd_c.addr = fl_q.addr;
     cmd_c.len  = 32'(h_q.pay_len);
     cmd_c.tag  = '0;
+    usr_c.stream   = fl_q.stream;
+    usr_c.qpn      = qpn24;
+    usr_c.first    = first_q;
+    usr_c.msg_last = hf_q.last;
+    usr_c.send     = hf_q.send;
     act_c      = hf_q.pay_nz;            // payload of every packet goes somewhere
     cons_c     = werr_c || (c_exec && sw && hf_q.last && hf_q.needs_wqe);
   end
@@ -716,6 +731,7 @@ module roce_resp_check #(
     dyn_we_d    = dyn_we_q;
     dma_d       = dma_q;
     cmd_d       = cmd_q;
+    usr_d       = usr_q;
     act_d       = act_q;
     ev_push_d   = ev_push_q;
     ev_d        = ev_q;
@@ -727,6 +743,7 @@ module roce_resp_check #(
       dyn_we_d    = dyn_we_c;
       dma_d       = dma_c;
       cmd_d       = cmd_c;
+      usr_d       = usr_c;
       act_d       = act_c;
       ev_push_d   = ev_push_c;
       ev_d        = ev_c;
@@ -756,16 +773,16 @@ module roce_resp_check #(
   // flip-flops). A word pushed while its FIFO is empty and the register free
   // goes straight into the register (out the next cycle, as from a bare
   // roce_fifo); otherwise the FIFO keeps the order. Each holds 8 + 1 words.
-  localparam int CMD_W = mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W;
+  localparam int CMD_W = roce_qp_pkg::DMA_USR_W + mem_pkg::ADDR_W + mem_pkg::LEN_W + mem_pkg::TAG_W;
   logic                 cmd_push, act_push, ev_push;
   logic                 cmd_fv, act_fv, ev_fv;             // FIFO heads valid
   logic                 cmd_ld, act_ld, ev_ld;             // output registers load
   logic [CMD_W-1:0]     cmd_fd;
-  logic                 act_fd;
+  logic [1:0]           act_fd;
   logic [roce_qp_pkg::RESP_EV_W-1:0] ev_fd;
   logic                 cmd_ov_q, cmd_ov_d, act_ov_q, act_ov_d, ev_ov_q, ev_ov_d;
   logic [CMD_W-1:0]     cmd_o_q, cmd_o_d;
-  logic                 act_o_q, act_o_d;
+  logic [1:0]           act_o_q, act_o_d;             // {stream, sink}
   logic [roce_qp_pkg::RESP_EV_W-1:0] ev_o_q, ev_o_d;
 
   assign cmd_push = exec_fire && dma_q;
@@ -779,26 +796,26 @@ module roce_resp_check #(
     cmd_ov_d = cmd_ld ? (cmd_fv || cmd_push) : 1'b1;
     act_ov_d = act_ld ? (act_fv || act_push) : 1'b1;
     ev_ov_d  = ev_ld  ? (ev_fv  || ev_push)  : 1'b1;
-    cmd_o_d  = !cmd_ld ? cmd_o_q : cmd_fv ? cmd_fd : cmd_q;
-    act_o_d  = !act_ld ? act_o_q : act_fv ? act_fd : (dma_q && !kx_q);
+    cmd_o_d  = !cmd_ld ? cmd_o_q : cmd_fv ? cmd_fd : {usr_q, cmd_q};
+    act_o_d  = !act_ld ? act_o_q : act_fv ? act_fd : {usr_q.stream, dma_q && !kx_q};
     ev_o_d   = !ev_ld  ? ev_o_q  : ev_fv  ? ev_fd  : ev_q;
   end
 
   assign m_dma_cmd_valid = cmd_ov_q;
-  assign m_dma_cmd       = cmd_o_q;
+  assign {m_dma_cmd_usr, m_dma_cmd} = cmd_o_q;
   assign m_act_valid     = act_ov_q;
-  assign m_act_sink      = act_o_q;
+  assign {m_act_stream, m_act_sink} = act_o_q;
   assign m_ev_valid      = ev_ov_q;
   assign m_ev            = ev_o_q;
 
   // The unused count outputs only say how full the FIFOs are.
   roce_fifo #(.WIDTH(CMD_W), .DEPTH(8)) u_cmd (
     .clk(clk), .rst(rst),
-    .in_valid(cmd_push && !(cmd_ld && !cmd_fv)), .in_ready(cmd_in_ready), .in_data(cmd_q),
+    .in_valid(cmd_push && !(cmd_ld && !cmd_fv)), .in_ready(cmd_in_ready), .in_data({usr_q, cmd_q}),
     .out_valid(cmd_fv), .out_ready(cmd_ld), .out_data(cmd_fd), .count(cmd_cnt));
-  roce_fifo #(.WIDTH(1), .DEPTH(8)) u_act (
+  roce_fifo #(.WIDTH(2), .DEPTH(8)) u_act (
     .clk(clk), .rst(rst),
-    .in_valid(act_push && !(act_ld && !act_fv)), .in_ready(act_in_ready), .in_data(dma_q && !kx_q),
+    .in_valid(act_push && !(act_ld && !act_fv)), .in_ready(act_in_ready), .in_data({usr_q.stream, dma_q && !kx_q}),
     .out_valid(act_fv), .out_ready(act_ld), .out_data(act_fd), .count(act_cnt));
   roce_fifo #(.WIDTH(roce_qp_pkg::RESP_EV_W), .DEPTH(8)) u_ev (
     .clk(clk), .rst(rst),
@@ -927,6 +944,7 @@ module roce_resp_check #(
     dyn_we_q    <= dyn_we_d;
     dma_q       <= dma_d;
     cmd_q       <= cmd_d;
+    usr_q       <= usr_d;
     act_q       <= act_d;
     ev_push_q   <= ev_push_d;
     ev_q        <= ev_d;

@@ -158,6 +158,7 @@ module roce_resp_tx #(
   output logic                             m_rd_cmd_valid,
   input  wire logic                        m_rd_cmd_ready,
   output mem_pkg::dma_rd_cmd_t             m_rd_cmd,
+  output roce_qp_pkg::dma_usr_t            m_rd_cmd_usr,   // beside m_rd_cmd: a READ of a streaming MR
   input  wire logic [mem_pkg::DATA_W-1:0]  s_rd_axis_tdata,
   input  wire logic [mem_pkg::STRB_W-1:0]  s_rd_axis_tkeep,
   input  wire logic                        s_rd_axis_tvalid,
@@ -255,6 +256,7 @@ module roce_resp_tx #(
     logic [2:0]     pmtu;
     logic [63:0]    addr;    // next byte to read
     logic [31:0]    left;    // bytes not yet issued
+    logic           stream;  // the READ's MR is streaming: its data comes from user logic
     logic           tv;      // trailing answer (ACK/NAK after the READ's last packet)
     logic           tnak;
     logic [23:0]    tpsn;
@@ -264,7 +266,7 @@ module roce_resp_tx #(
     logic [7:0]     hsyn;
     logic [63:0]    orig;
   } ctx_t;
-  localparam int XW = 8 + 8 + 64 + 6 + CXW + QW + 24 * 3 + 32 + 48 + 16 + 3 + 64 + 32 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
+  localparam int XW = 8 + 8 + 64 + 6 + CXW + QW + 24 * 3 + 32 + 48 + 16 + 3 + 64 + 32 + 1 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
 
   logic [NS-1:0] st_q, st_d;                      // one-hot
   logic    cpl_done_q, cpl_done_d, cqe_done_q, cqe_done_d, err_q, err_d;
@@ -300,6 +302,7 @@ module roce_resp_tx #(
   hdr_t                 hf_in, hf_out;
   logic                 cf_in_valid, cf_in_ready;
   mem_pkg::dma_rd_cmd_t cf_in;
+  roce_qp_pkg::dma_usr_t cf_usr;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [2:0]           hf_cnt, cf_cnt;            // occupancy (hf_cnt: not needed)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -987,6 +990,7 @@ module roce_resp_tx #(
     cf_in.addr  = ev.va;                         // the atomic's 8-byte read
     cf_in.len   = 32'd8;
     cf_in.tag   = {{(mem_pkg::TAG_W-1){1'b0}}, 1'b1};
+    cf_usr      = '0;                            // (an atomic's read: memory; a streaming MR grants no atomic)
     if (seh_v_q) begin
       hf_in       = seh_q;
     end else begin
@@ -1014,6 +1018,8 @@ module roce_resp_tx #(
       cf_in.addr  = cr.addr;
       cf_in.len   = plen;
       cf_in.tag   = '0;
+      cf_usr.stream = cr.stream;
+      cf_usr.qpn    = 24'(cr.qpn);
     end
   end
 
@@ -1123,6 +1129,7 @@ module roce_resp_tx #(
       na.pmtu  = ev.pmtu;
       na.addr  = ev.va;
       na.left  = rd_ev ? ev.len : 32'd0;
+      na.stream = ev.stream;
     end
     for (int i = 0; i < NC; i++) begin
       // the allocation decided last cycle (ap_v_q: the event is not looked
@@ -1248,10 +1255,11 @@ module roce_resp_tx #(
   // three or four held, cq_valid: a pop is co_load, a push cf_in_valid)
   logic                 cf_room_q, cf_room_d;
   assign cf_room_d = !((cf_cnt == 3'd4 || (cf_cnt == 3'd3 && cf_in_valid)) && !co_load);
-  mem_pkg::dma_rd_cmd_t cq, co_q, co_d;
-  roce_fifo #(.WIDTH(mem_pkg::DMA_CMD_W), .DEPTH(4)) u_cmd (
+  localparam int CQW = roce_qp_pkg::DMA_USR_W + mem_pkg::DMA_CMD_W;
+  logic [CQW-1:0] cq, co_q, co_d;
+  roce_fifo #(.WIDTH(CQW), .DEPTH(4)) u_cmd (
     .clk, .rst,
-    .in_valid(cq_push), .in_ready(cf_in_ready), .in_data(cf_in),
+    .in_valid(cq_push), .in_ready(cf_in_ready), .in_data({cf_usr, cf_in}),
     .out_valid(cq_valid), .out_ready(cq_ready), .out_data(cq), .count(cf_cnt));
   always_comb begin
     co_load  = !co_v_q || m_rd_cmd_ready;
@@ -1264,11 +1272,11 @@ module roce_resp_tx #(
       co_d   = cq;
     end else if (co_load && cf_in_valid && cf_room_q) begin
       co_v_d = 1'b1;
-      co_d   = cf_in;
+      co_d   = {cf_usr, cf_in};
     end
   end
   assign m_rd_cmd_valid = co_v_q;
-  assign m_rd_cmd       = co_q;
+  assign {m_rd_cmd_usr, m_rd_cmd} = co_q;
 
   lib_skid #(.WIDTH(roce_pkg::DATA_W + roce_pkg::KEEP_W + 1)) u_tx (
     .clk, .rst, .s_valid(tx_valid), .s_ready(tx_ready), .s_data({rd_last, rd_keep, rd_data}),
@@ -1367,7 +1375,7 @@ module roce_resp_tx #(
       xch_q      <= xch_d;
       pop_q      <= ev_ready;
       ap_v_q     <= ap_v_d;
-      ap_dup_q   <= rd_alloc && ev.is_cmp;      // (an EV_READ's is_cmp: a duplicate, roce_resp_check)
+      ap_dup_q   <= rd_alloc && ev.rd_dup;
       tr_v_q     <= trail_we;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;

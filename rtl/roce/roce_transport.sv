@@ -23,6 +23,11 @@
 //   Requests seen: a per-QP flag set by every request the responder executes
 //       on the QP (qp_hw_state.req, cleared by a context write): the firmware's
 //       RDMA CM takes a QP's first request in RTR as the RTU
+//   Streaming MRs (docs/user-logic.md): the responder's payload writes, its
+//       READ data reads and the requester's payload reads pass a
+//       roce_ustream_wr / roce_ustream_rd each, which sends a command whose
+//       MR is streaming to user logic's streams (m_urx_*, m_urd_req_* /
+//       s_urd_*, m_utx_req_* / s_utx_*) instead of the DMA engine
 //   DMA: 2 read clients (requester payload, responder READ data) and 3 write
 //   clients (responder payload, responder atomics, completer READ data), each an
 //   AXI4 client of the NIC's memory arbiter (mem_axi_arb in nic_top).
@@ -104,6 +109,39 @@ module roce_transport #(
   output logic [23:0]                        m_cpl_qpn,
   output logic [31:0]                        m_cpl_imm,
   output logic                               m_cpl_has_imm,
+  // user logic: the streaming MRs (docs/user-logic.md, "Streaming MRs")
+  // the responder's WRITE / SEND payloads to a streaming MR, a chunk per packet
+  output logic                               m_urx_valid,
+  input  wire logic                          m_urx_ready,
+  output logic [511:0]                       m_urx_data,
+  output logic [63:0]                        m_urx_keep,
+  output logic                               m_urx_last,
+  output logic [63:0]                        m_urx_addr,
+  output logic [31:0]                        m_urx_len,
+  output logic [23:0]                        m_urx_qpn,
+  output logic                               m_urx_first,
+  output logic                               m_urx_msg_last,
+  output logic                               m_urx_send,
+  // the responder's READ response data from a streaming MR: requests out, data in
+  output logic                               m_urd_req_valid,
+  input  wire logic                          m_urd_req_ready,
+  output logic [63:0]                        m_urd_req_addr,
+  output logic [31:0]                        m_urd_req_len,
+  output logic [23:0]                        m_urd_req_qpn,
+  input  wire logic                          s_urd_valid,
+  output logic                               s_urd_ready,
+  input  wire logic [511:0]                  s_urd_data,
+  input  wire logic                          s_urd_last,
+  // the requester's WRITE / SEND payload from a streaming local MR
+  output logic                               m_utx_req_valid,
+  input  wire logic                          m_utx_req_ready,
+  output logic [63:0]                        m_utx_req_addr,
+  output logic [31:0]                        m_utx_req_len,
+  output logic [23:0]                        m_utx_req_qpn,
+  input  wire logic                          s_utx_valid,
+  output logic                               s_utx_ready,
+  input  wire logic [511:0]                  s_utx_data,
+  input  wire logic                          s_utx_last,
   // AXI4 clients of the memory arbiter (mem_axi_arb's s_axi_* side): read
   // clients 0 requester payload, 1 responder READ data; write clients 0
   // responder payload, 1 responder atomics, 2 completer READ data
@@ -163,7 +201,7 @@ module roce_transport #(
   logic        qp_write_wdata, qp_write_we;
   logic [15:0] mr_index;
   logic [31:0] mr_key, mr_base_lo, mr_base_hi, mr_len_lo, mr_len_hi;
-  logic [3:0]  mr_access;
+  logic [4:0]  mr_access;           // bit 4: stream
   logic [7:0]  mr_pd;
   logic        mr_write_wdata, mr_write_we;
   logic [23:0] rq_qpn;
@@ -179,6 +217,7 @@ module roce_transport #(
   logic [31:0] cnt_rq_overflow_q, cnt_rq_overflow_d, cnt_sq_refused_q, cnt_sq_refused_d;
   logic [31:0] cnt_tx_pkts_q, cnt_tx_pkts_d;
   logic [31:0] cnt_usr_post_q, cnt_usr_post_d, cnt_usr_err_q, cnt_usr_err_d;   // user logic (docs/user-logic.md)
+  logic [31:0] cnt_us_err_q, cnt_us_err_d;   // streaming MRs: user answers of the wrong length
   // the work-request generator's registers
   logic [3:0]  gen_opcode;
   logic [23:0] gen_qpn;
@@ -401,7 +440,8 @@ module roce_transport #(
     .qp_events_lost_i  (qev_lost_q),
     .user_posted_i     (cnt_usr_post_q),
     .user_errors_i     (cnt_usr_err_q),
-    .sq_rejected_i     (s_reject_cnt)
+    .sq_rejected_i     (s_reject_cnt),
+    .ustream_errors_i  (cnt_us_err_q)
   );
 
   // ============================================================ QP and MR tables
@@ -616,7 +656,7 @@ module roce_transport #(
   assign mr_valid_d = mr_write_we ? mr_write_wdata : mr_valid_q;
   // the key's index bits are the row's (a key reads only the row of its index bits, so
   // roce_req compares the bits above them only)
-  assign mr_w = {mr_valid_q, mr_access, mr_key[31:MW], mr_index[MW-1:0], {mr_base_hi, mr_base_lo},
+  assign mr_w = {mr_access[4], mr_valid_q, mr_access[3:0], mr_key[31:MW], mr_index[MW-1:0], {mr_base_hi, mr_base_lo},
                  {mr_len_hi, mr_len_lo}, mr_pd};
 
   roce_mr_table #(.NMR(NMR), .NRD(2)) u_mrt (
@@ -677,6 +717,16 @@ module roce_transport #(
   logic [NW-1:0] dwc_v, dwc_r;  mem_pkg::dma_wr_cmd_t dwc [NW];
   logic [DW-1:0] dw_d [NW];  logic [KW-1:0] dw_k [NW];  logic [NW-1:0] dw_v, dw_r, dw_l;
   logic [NW-1:0] dwp_v, dwp_r;  mem_pkg::dma_cpl_t dwp [NW];
+  // the engines' side of the three ports that a streaming MR sends to user
+  // logic instead (docs/user-logic.md): responder payload writes (rw*),
+  // responder READ data (rr*), requester payload reads (qr*); each through a
+  // roce_ustream_wr / roce_ustream_rd in front of its DMA engine
+  logic rwc_v, rwc_r, rw_v, rw_r, rw_l, rw_u, rwp_v, rwp_r;
+  mem_pkg::dma_wr_cmd_t rwc;  roce_qp_pkg::dma_usr_t rwu;  logic [DW-1:0] rw_d;  logic [KW-1:0] rw_k;
+  mem_pkg::dma_cpl_t rwp;
+  logic rrc_v, rrc_r, rr_v, rr_r, rr_l, qrc_v, qrc_r, qr_v, qr_r, qr_l, urd_err, utx_err;
+  mem_pkg::dma_rd_cmd_t rrc, qrc;  roce_qp_pkg::dma_usr_t rru, qru;
+  logic [DW-1:0] rr_d, qr_d;  logic [KW-1:0] rr_k, qr_k;  mem_pkg::dma_cpl_t rr_u, qr_u;
 
 
   for (genvar i = 0; i < NR; i++) begin : g_rd
@@ -708,6 +758,65 @@ module roce_transport #(
   end
 
 
+  // ============================================================ streaming MRs
+  // (docs/user-logic.md): per command, memory or user logic, in order
+  roce_ustream_wr u_us_rx (
+    .clk, .rst,
+    .s_cmd_valid(rwc_v), .s_cmd_ready(rwc_r), .s_cmd(rwc), .s_cmd_usr(rwu),
+    .s_axis_tdata(rw_d), .s_axis_tkeep(rw_k), .s_axis_tvalid(rw_v), .s_axis_tready(rw_r), .s_axis_tlast(rw_l),
+    .s_axis_tuser(rw_u),
+    .m_cpl_valid(rwp_v), .m_cpl_ready(rwp_r), .m_cpl(rwp),
+    .m_cmd_valid(dwc_v[0]), .m_cmd_ready(dwc_r[0]), .m_cmd(dwc[0]),
+    .m_axis_tdata(dw_d[0]), .m_axis_tkeep(dw_k[0]), .m_axis_tvalid(dw_v[0]), .m_axis_tready(dw_r[0]),
+    .m_axis_tlast(dw_l[0]),
+    .s_cpl_valid(dwp_v[0]), .s_cpl_ready(dwp_r[0]), .s_cpl(dwp[0]),
+    .m_urx_valid, .m_urx_ready, .m_urx_data, .m_urx_keep, .m_urx_last, .m_urx_addr, .m_urx_len,
+    .m_urx_qpn, .m_urx_first, .m_urx_msg_last, .m_urx_send
+  );
+  roce_ustream_rd u_us_rd (
+    .clk, .rst,
+    .s_cmd_valid(rrc_v), .s_cmd_ready(rrc_r), .s_cmd(rrc), .s_cmd_usr(rru),
+    .m_axis_tdata(rr_d), .m_axis_tkeep(rr_k), .m_axis_tvalid(rr_v), .m_axis_tready(rr_r),
+    .m_axis_tlast(rr_l), .m_axis_tuser(rr_u),
+    .m_cmd_valid(drc_v[1]), .m_cmd_ready(drc_r[1]), .m_cmd(drc[1]),
+    .s_axis_tdata(dr_d[1]), .s_axis_tkeep(dr_k[1]), .s_axis_tvalid(dr_v[1]), .s_axis_tready(dr_r[1]),
+    .s_axis_tlast(dr_l[1]), .s_axis_tuser(dr_u[1]),
+    .m_ureq_valid(m_urd_req_valid), .m_ureq_ready(m_urd_req_ready), .m_ureq_addr(m_urd_req_addr),
+    .m_ureq_len(m_urd_req_len), .m_ureq_qpn(m_urd_req_qpn),
+    .s_ud_valid(s_urd_valid), .s_ud_ready(s_urd_ready), .s_ud_data(s_urd_data), .s_ud_last(s_urd_last),
+    .err(urd_err)
+  );
+  roce_ustream_rd u_us_tx (
+    .clk, .rst,
+    .s_cmd_valid(qrc_v), .s_cmd_ready(qrc_r), .s_cmd(qrc), .s_cmd_usr(qru),
+    .m_axis_tdata(qr_d), .m_axis_tkeep(qr_k), .m_axis_tvalid(qr_v), .m_axis_tready(qr_r),
+    .m_axis_tlast(qr_l), .m_axis_tuser(qr_u),
+    .m_cmd_valid(drc_v[0]), .m_cmd_ready(drc_r[0]), .m_cmd(drc[0]),
+    .s_axis_tdata(dr_d[0]), .s_axis_tkeep(dr_k[0]), .s_axis_tvalid(dr_v[0]), .s_axis_tready(dr_r[0]),
+    .s_axis_tlast(dr_l[0]), .s_axis_tuser(dr_u[0]),
+    .m_ureq_valid(m_utx_req_valid), .m_ureq_ready(m_utx_req_ready), .m_ureq_addr(m_utx_req_addr),
+    .m_ureq_len(m_utx_req_len), .m_ureq_qpn(m_utx_req_qpn),
+    .s_ud_valid(s_utx_valid), .s_ud_ready(s_utx_ready), .s_ud_data(s_utx_data), .s_ud_last(s_utx_last),
+    .err(utx_err)
+  );
+  assign cnt_us_err_d = cnt_us_err_q + 32'(urd_err) + 32'(utx_err);
+
+  // handshake checks of the user streams (simulation)
+  roce_axis_assert #(.W(512 + 64 + 1 + 64 + 32 + 24 + 3)) u_chk_urx (
+    .clk, .rst, .valid(m_urx_valid), .ready(m_urx_ready),
+    .payload({m_urx_data, m_urx_keep, m_urx_last, m_urx_addr, m_urx_len, m_urx_qpn, m_urx_first,
+              m_urx_msg_last, m_urx_send}));
+  roce_axis_assert #(.W(64 + 32 + 24)) u_chk_urd_req (
+    .clk, .rst, .valid(m_urd_req_valid), .ready(m_urd_req_ready),
+    .payload({m_urd_req_addr, m_urd_req_len, m_urd_req_qpn}));
+  roce_axis_assert #(.W(512 + 1)) u_chk_urd (
+    .clk, .rst, .valid(s_urd_valid), .ready(s_urd_ready), .payload({s_urd_data, s_urd_last}));
+  roce_axis_assert #(.W(64 + 32 + 24)) u_chk_utx_req (
+    .clk, .rst, .valid(m_utx_req_valid), .ready(m_utx_req_ready),
+    .payload({m_utx_req_addr, m_utx_req_len, m_utx_req_qpn}));
+  roce_axis_assert #(.W(512 + 1)) u_chk_utx (
+    .clk, .rst, .valid(s_utx_valid), .ready(s_utx_ready), .payload({s_utx_data, s_utx_last}));
+
   // ============================================================ responder
   roce_qp_pkg::qp_tx_hdr_t rs_hdr;  logic rs_hdr_v, rs_hdr_r;
   logic [DW-1:0] rs_d;  logic [KW-1:0] rs_k;  logic rs_v, rs_r, rs_l;
@@ -734,17 +843,17 @@ module roce_transport #(
     .mr_rd_en(mr_re_resp), .mr_rd_key(mr_rk_resp), .mr_rd(mr_rd_resp),
     .s_post_valid(rq_post_valid && rq_qpn < 24'(NQP)), .s_post_ready(rq_post_ready),
     .s_post_qpn(rq_qpn[QW-1:0]), .s_post_wqe(rq_wqe),
-    .m_dma_wr_cmd_valid(dwc_v[0]), .m_dma_wr_cmd_ready(dwc_r[0]), .m_dma_wr_cmd(dwc[0]),
-    .m_dma_wr_axis_tdata(dw_d[0]), .m_dma_wr_axis_tkeep(dw_k[0]), .m_dma_wr_axis_tvalid(dw_v[0]),
-    .m_dma_wr_axis_tready(dw_r[0]), .m_dma_wr_axis_tlast(dw_l[0]),
-    .s_dma_wr_cpl_valid(dwp_v[0]), .s_dma_wr_cpl_ready(dwp_r[0]), .s_dma_wr_cpl(dwp[0]),
+    .m_dma_wr_cmd_valid(rwc_v), .m_dma_wr_cmd_ready(rwc_r), .m_dma_wr_cmd(rwc), .m_dma_wr_cmd_usr(rwu),
+    .m_dma_wr_axis_tdata(rw_d), .m_dma_wr_axis_tkeep(rw_k), .m_dma_wr_axis_tvalid(rw_v),
+    .m_dma_wr_axis_tready(rw_r), .m_dma_wr_axis_tlast(rw_l), .m_dma_wr_axis_tuser(rw_u),
+    .s_dma_wr_cpl_valid(rwp_v), .s_dma_wr_cpl_ready(rwp_r), .s_dma_wr_cpl(rwp),
     .m_dma_aw_cmd_valid(dwc_v[1]), .m_dma_aw_cmd_ready(dwc_r[1]), .m_dma_aw_cmd(dwc[1]),
     .m_dma_aw_axis_tdata(dw_d[1]), .m_dma_aw_axis_tkeep(dw_k[1]), .m_dma_aw_axis_tvalid(dw_v[1]),
     .m_dma_aw_axis_tready(dw_r[1]), .m_dma_aw_axis_tlast(dw_l[1]),
     .s_dma_aw_cpl_valid(dwp_v[1]), .s_dma_aw_cpl_ready(dwp_r[1]), .s_dma_aw_cpl(dwp[1]),
-    .m_dma_rd_cmd_valid(drc_v[1]), .m_dma_rd_cmd_ready(drc_r[1]), .m_dma_rd_cmd(drc[1]),
-    .s_dma_rd_axis_tdata(dr_d[1]), .s_dma_rd_axis_tkeep(dr_k[1]), .s_dma_rd_axis_tvalid(dr_v[1]),
-    .s_dma_rd_axis_tready(dr_r[1]), .s_dma_rd_axis_tlast(dr_l[1]), .s_dma_rd_axis_tuser(dr_u[1]),
+    .m_dma_rd_cmd_valid(rrc_v), .m_dma_rd_cmd_ready(rrc_r), .m_dma_rd_cmd(rrc), .m_dma_rd_cmd_usr(rru),
+    .s_dma_rd_axis_tdata(rr_d), .s_dma_rd_axis_tkeep(rr_k), .s_dma_rd_axis_tvalid(rr_v),
+    .s_dma_rd_axis_tready(rr_r), .s_dma_rd_axis_tlast(rr_l), .s_dma_rd_axis_tuser(rr_u),
     .m_tx_hdr_valid(rs_hdr_v), .m_tx_hdr_ready(rs_hdr_r), .m_tx_hdr(rs_hdr),
     .m_axis_tx_tdata(rs_d), .m_axis_tx_tkeep(rs_k), .m_axis_tx_tvalid(rs_v), .m_axis_tx_tready(rs_r),
     .m_axis_tx_tlast(rs_l),
@@ -900,9 +1009,9 @@ module roce_transport #(
     .rpub_rd_en(rpub_re), .rpub_rd_qpn(rpub_qa), .rpub_rd_data(rpub),
     .m_ev_valid(ev_v), .m_ev_ready(ev_r), .m_ev(ev),
     .m_tcmd_valid(arm_v), .m_tcmd_ready(arm_r), .m_tcmd(arm),
-    .m_dma_cmd_valid(drc_v[0]), .m_dma_cmd_ready(drc_r[0]), .m_dma_cmd(drc[0]),
-    .s_axis_dma_tdata(dr_d[0]), .s_axis_dma_tkeep(dr_k[0]), .s_axis_dma_tvalid(dr_v[0]),
-    .s_axis_dma_tready(dr_r[0]), .s_axis_dma_tlast(dr_l[0]), .s_axis_dma_tuser(dr_u[0]),
+    .m_dma_cmd_valid(qrc_v), .m_dma_cmd_ready(qrc_r), .m_dma_cmd(qrc), .m_dma_cmd_usr(qru),
+    .s_axis_dma_tdata(qr_d), .s_axis_dma_tkeep(qr_k), .s_axis_dma_tvalid(qr_v),
+    .s_axis_dma_tready(qr_r), .s_axis_dma_tlast(qr_l), .s_axis_dma_tuser(qr_u),
     .m_hdr_valid(rq_hdr_v), .m_hdr_ready(rq_hdr_r), .m_hdr(rq_hdr),
     .m_axis_payload_tdata(rq_d), .m_axis_payload_tkeep(rq_k), .m_axis_payload_tvalid(rq_v),
     .m_axis_payload_tready(rq_r), .m_axis_payload_tlast(rq_l),
@@ -1131,6 +1240,7 @@ module roce_transport #(
       ucq_v_q           <= 1'b0;
       cnt_usr_post_q    <= '0;
       cnt_usr_err_q     <= '0;
+      cnt_us_err_q      <= '0;
       gen_cyc_hi_q      <= '0;
     end else begin
       ctx_pend_q        <= ctx_pend_d;
@@ -1152,6 +1262,7 @@ module roce_transport #(
       ucq_v_q           <= ucq_v_d;
       cnt_usr_post_q    <= cnt_usr_post_d;
       cnt_usr_err_q     <= cnt_usr_err_d;
+      cnt_us_err_q      <= cnt_us_err_d;
       gen_cyc_hi_q      <= gen_cyc_hi_d;
     end
     gen_now_hi_prev_q <= gen_now[63:32];

@@ -115,7 +115,39 @@ module nic_top #(
   output logic [31:0]                       m_cpl_byte_len,
   output logic [23:0]                       m_cpl_qpn,
   output logic [31:0]                       m_cpl_imm,
-  output logic                              m_cpl_has_imm
+  output logic                              m_cpl_has_imm,
+  // user logic: the streaming MRs (docs/user-logic.md, "Streaming MRs"), with
+  // nothing connected tie m_urx_ready to 1 and answer the two request
+  // streams with roce_ustream_null (sim/sim_nic.sv, board_nic.sv)
+  output logic                              m_urx_valid,
+  input  wire logic                         m_urx_ready,
+  output logic [511:0]                      m_urx_data,
+  output logic [63:0]                       m_urx_keep,
+  output logic                              m_urx_last,
+  output logic [63:0]                       m_urx_addr,
+  output logic [31:0]                       m_urx_len,
+  output logic [23:0]                       m_urx_qpn,
+  output logic                              m_urx_first,
+  output logic                              m_urx_msg_last,
+  output logic                              m_urx_send,
+  output logic                              m_urd_req_valid,
+  input  wire logic                         m_urd_req_ready,
+  output logic [63:0]                       m_urd_req_addr,
+  output logic [31:0]                       m_urd_req_len,
+  output logic [23:0]                       m_urd_req_qpn,
+  input  wire logic                         s_urd_valid,
+  output logic                              s_urd_ready,
+  input  wire logic [511:0]                 s_urd_data,
+  input  wire logic                         s_urd_last,
+  output logic                              m_utx_req_valid,
+  input  wire logic                         m_utx_req_ready,
+  output logic [63:0]                       m_utx_req_addr,
+  output logic [31:0]                       m_utx_req_len,
+  output logic [23:0]                       m_utx_req_qpn,
+  input  wire logic                         s_utx_valid,
+  output logic                              s_utx_ready,
+  input  wire logic [511:0]                 s_utx_data,
+  input  wire logic                         s_utx_last
 );
 
   localparam int DW = net_pkg::DATA_W;
@@ -272,6 +304,12 @@ module nic_top #(
     .s_wr_len, .s_wr_imm, .s_wr_compare, .s_wr_swap_add, .s_wr_wr_id, .s_wr_signaled,
     .m_cpl_valid, .m_cpl_ready, .m_cpl_wr_id, .m_cpl_status, .m_cpl_opcode, .m_cpl_byte_len, .m_cpl_qpn,
     .m_cpl_imm, .m_cpl_has_imm,
+    .m_urx_valid, .m_urx_ready, .m_urx_data, .m_urx_keep, .m_urx_last, .m_urx_addr, .m_urx_len, .m_urx_qpn,
+    .m_urx_first, .m_urx_msg_last, .m_urx_send,
+    .m_urd_req_valid, .m_urd_req_ready, .m_urd_req_addr, .m_urd_req_len, .m_urd_req_qpn,
+    .s_urd_valid, .s_urd_ready, .s_urd_data, .s_urd_last,
+    .m_utx_req_valid, .m_utx_req_ready, .m_utx_req_addr, .m_utx_req_len, .m_utx_req_qpn,
+    .s_utx_valid, .s_utx_ready, .s_utx_data, .s_utx_last,
     .req   (t_req[4]),
     .we    (t_we),
     .addr  (t_addr[15:0]),

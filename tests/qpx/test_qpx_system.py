@@ -423,19 +423,21 @@ ARGS = [
 
 # protection domains on the console (docs/transport.md "Protection domains"), after ARGS (which
 # made QP 0x11 in PD 0): --pd checked and shown; a QP's work request takes an lkey of its own PD
-# only (the MR key: tag 1, row 0)
+# only (the MR key: tag 1, row 0); a streaming MR (--stream) registered and listed
 ARGS_PD = [
     ("qp create --pd", "qp create: --pd takes one N and comes last"),
     ("qp create --pd 5 7", "qp create: --pd takes one N and comes last"),
     ("qp create --pd 256", "qp create: --pd: expected a protection domain 0..255, got 256"),
     ("qp create --pd x", "qp create: --pd: expected a number (decimal or 0x hex), got 'x'"),
     ("mr reg 0x4000000 0x1000 --pd 0x100", "mr reg: --pd: expected a protection domain 0..255, got 0x100"),
-    ("mr reg 0x4000000 --pd 5", "mr reg: expected ADDR LEN [ACCESS] [--pd N]"),
+    ("mr reg 0x4000000 --pd 5", "mr reg: expected ADDR LEN [ACCESS] [--stream] [--pd N]"),
     ("qp create --pd 5", "qp 0x000012 created (INIT, PD 5)"),
     ("qp create", "qp 0x000013 created (INIT, PD 0)"),
     ("mr reg 0x4000000 0x1000 0x1 --pd 5", "mr key 0x00000100: 0x4000000 + 0x1000 access 0x1 pd 5"),
+    ("mr reg 0x5000000 0x10000 --stream --pd 5", "mr key 0x00000201: 0x5000000 + 0x10000 access 0xf pd 5 stream"),
     ("mr list", "key        base               length             access  pd\n"
-                "0x00000100 0x0000000004000000 0x0000000000001000 0x1      5"),
+                "0x00000100 0x0000000004000000 0x0000000000001000 0x1      5\n"
+                "0x00000201 0x0000000005000000 0x0000000000010000 0xf      5 stream"),
     ("write 0x13 0x4000000 0 0x100 16", "write: no memory region of PD 0 covers 0x4000000 + 0x10 (see 'mr list')"),
     ("write 0x12 0x4000000 0 0x100 16", "write: QP 0x12 is in INIT, not RTS (listen or connect programs it)"),
 ]

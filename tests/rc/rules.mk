@@ -8,7 +8,7 @@ RC_RTL   := $(filter-out $(RC_PKGS),$(sort $(wildcard rtl/roce/*.sv))) \
             rtl/lib/lib_fifo.sv rtl/lib/lib_skid.sv $(addprefix rtl/mem/,mem_dma_rd.sv mem_dma_wr.sv mem_axi_arb.sv mem_axi_ram.sv) \
             rtl/net/net_axis_skid.sv $(REGS_SV_DIR)/roce_regs.sv
 RC_CPP   := tests/rc/tb_rc.cpp sim/wire/eth_wire.cpp rtl/mem/mem_model.cpp
-RC_DEPS  := $(RC_PKGS) $(RC_RTL) $(RC_CPP) tests/rc/tests.inc tests/rc/tb_rc_side.sv sim/wire/eth_wire.h rtl/mem/mem_model.h \
+RC_DEPS  := $(RC_PKGS) $(RC_RTL) $(RC_CPP) tests/rc/tests.inc tests/rc/ustream.inc tests/rc/tb_rc_side.sv sim/wire/eth_wire.h rtl/mem/mem_model.h \
             $(REGS_HDR) tests/rc/rules.mk
 
 $(RC_DIR)/Vtb_rc: $(RC_DEPS)

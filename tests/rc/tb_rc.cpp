@@ -479,6 +479,7 @@ struct Op {
     uint64_t rbuf = 0;
     uint32_t rbuf_len = 0;
     uint64_t recv_wr_id = 0;
+    uint32_t recv_lkey = 0;          // the receive WQE's lkey (0: MR1's)
     bool recv_done = false, done = false;
     int exp_recv_status = -1;        // >= 0: a receive CQE with this status is expected despite the error
     uint64_t atomic_orig = 0, atomic_new = 0;
@@ -539,7 +540,7 @@ static void post_recv(Op &o) {
     stage(rs, ROCE_RQ_ADDR_LO, (uint32_t)o.rbuf);
     stage(rs, ROCE_RQ_ADDR_HI, (uint32_t)(o.rbuf >> 32));
     stage(rs, ROCE_RQ_LEN, o.rbuf_len);
-    stage(rs, ROCE_RQ_LKEY, key_of(1, rs));
+    stage(rs, ROCE_RQ_LKEY, o.recv_lkey ? o.recv_lkey : key_of(1, rs));
     stage(rs, ROCE_RQ_WR_ID_LO, (uint32_t)o.recv_wr_id);
     stage(rs, ROCE_RQ_WR_ID_HI, (uint32_t)(o.recv_wr_id >> 32));
     wr(rs, ROCE_RQ_POST, 1);
@@ -832,8 +833,11 @@ static void drain(bool recvs = true) {
 // the test stalls them. Expected completions per side and QPN, in order; an
 // unsignaled WR that succeeds has none (its data is checked once a later WR of
 // its QP completed: user_settle_unsignaled).
+static void us_set_inputs(Side &s);
+static void us_sample(Side &s);
 static void set_user_inputs(Side &s) {
     Vtb_rc_side *m = s.m.get();
+    us_set_inputs(s);
     m->cpl_ready = !s.ucpl_stall;
     bool v = !s.uq.empty() && (m->wr_valid || rng() % 4 != 0);
     m->wr_valid = v;
@@ -854,6 +858,7 @@ static void set_user_inputs(Side &s) {
 }
 static void sample_user(Side &s) {
     Vtb_rc_side *m = s.m.get();
+    us_sample(s);
     if (m->wr_valid) s.u_valid_cycles++;
     if (m->wr_valid && m->wr_ready) {
         s.uq.front()->t_post = cyc;
@@ -931,6 +936,189 @@ static void user_settle_unsignaled() {
             o->done = true;
             finish_check(*o);
         }
+}
+
+// ------------------------------------------------------------------ streaming MRs
+// User logic on the streaming MRs' streams (docs/user-logic.md, "Streaming
+// MRs"): MR SMR_IDX of each side is streaming, its bytes a function of the
+// side and the address (ubyte). The model checks every receive-data chunk
+// (m_urx_*) against the chunks expected per local QPN, in order (each
+// accepted packet's payload exactly once), and answers the read requests of
+// the responder (m_urd_req_* / s_urd_*) and the requester (m_utx_req_* /
+// s_utx_*) with ubyte's bytes, each request checked to lie in a range a test
+// allowed for its QPN. Back-pressure: m_urx_ready low in stretches
+// (rx_stall permille of cycles start one), answer beats withheld (rd_slow permille).
+static const int SMR_IDX = 4;
+static const uint64_t SMR_BASE = 0x4000000000ull, SMR_LEN = 1ull << 32;   // 4 GiB that are no memory
+static uint8_t ubyte(int side, uint64_t a) {
+    uint64_t x = (a >> 3) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(side + 1) * 0xC2B2AE3D27D4EB4Full;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 32;
+    return (uint8_t)(x >> (8 * (a & 7)));
+}
+static std::vector<uint8_t> ubytes(int side, uint64_t a, uint64_t n) {
+    std::vector<uint8_t> v(n);
+    for (uint64_t i = 0; i < n; i++) v[i] = ubyte(side, a + i);
+    return v;
+}
+struct UChunk {
+    uint64_t addr = 0;
+    uint32_t len = 0, qpn = 0;
+    bool first = false, msg_last = false, send = false;
+    std::vector<uint8_t> data;
+    int op = 0;
+};
+struct UReq {
+    uint64_t addr;
+    uint32_t len, qpn, beat;
+};
+struct UStream {
+    std::map<uint32_t, std::deque<UChunk>> exp_rx;   // per local QPN, in order
+    bool in_chunk = false;
+    UChunk cur;
+    uint32_t beats = 0;
+    int rx_stall = 0, stall_left = 0, rd_slow = 0;
+    std::deque<UReq> rq[2];                            // requests taken: 0 responder READ data, 1 requester payload
+    bool dv[2] = {false, false};                       // a data beat presented (held until taken)
+    int bad_last = 0;                                  // answers to give with s_*_last wrong
+    bool use_null = false;                             // roce_ustream_null answers (zeros), not this model
+    std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> ranges[2];   // allowed request ranges per QPN
+    uint64_t chunks = 0, rx_bytes = 0, reqs[2] = {0, 0}, beats_out[2] = {0, 0}, stall_cycles = 0;
+};
+static UStream US[2];
+
+// the chunks a WRITE / SEND of `len` bytes at `addr` gives on the receiver's stream
+static void us_expect(int rs, uint32_t qpn, uint64_t addr, uint32_t len, uint32_t mtu, bool send,
+                      const std::vector<uint8_t> &data, int opid) {
+    for (uint32_t off = 0; off < len; off += mtu) {
+        UChunk c;
+        c.addr = addr + off;
+        c.len = std::min(mtu, len - off);
+        c.qpn = qpn;
+        c.first = off == 0;
+        c.msg_last = off + c.len == len;
+        c.send = send;
+        c.data.assign(data.begin() + off, data.begin() + off + c.len);
+        c.op = opid;
+        US[rs].exp_rx[qpn].push_back(std::move(c));
+    }
+}
+static size_t us_pending(int side) {
+    size_t n = US[side].rq[0].size() + US[side].rq[1].size() + US[side].in_chunk;
+    for (auto &kv : US[side].exp_rx) n += kv.second.size();
+    return n;
+}
+
+static void us_set_inputs(Side &s) {
+    Vtb_rc_side *m = s.m.get();
+    UStream &u = US[s.id];
+    if (u.stall_left > 0) u.stall_left--;
+    else if (u.rx_stall && (int)(rng() % 1000) < u.rx_stall) u.stall_left = 1 + (int)(rng() % 48);
+    m->urx_ready = u.stall_left == 0;
+    m->use_null = u.use_null;
+    m->urd_req_ready = u.rq[0].size() < 8;
+    m->utx_req_ready = u.rq[1].size() < 8;
+    for (int k = 0; k < 2; k++) {
+        auto &q = u.rq[k];
+        if (q.empty()) u.dv[k] = false;
+        else if (!u.dv[k]) u.dv[k] = u.rd_slow == 0 || (int)(rng() % 1000) >= u.rd_slow;
+        VlWide<16> d;
+        for (int w = 0; w < 16; w++) d[w] = 0;
+        bool last = false;
+        if (u.dv[k]) {
+            const UReq &r = q.front();
+            uint32_t nb = (r.len + 63) / 64, off = r.beat * 64, n = std::min<uint32_t>(64, r.len - off);
+            for (uint32_t i = 0; i < n; i++) d[i / 4] |= (uint32_t)ubyte(s.id, r.addr + off + i) << (8 * (i % 4));
+            last = r.beat + 1 == nb;
+            if (k == 0 && u.bad_last && r.beat == 0) last = !last;
+        }
+        if (k == 0) {
+            m->urd_valid = u.dv[k];
+            m->urd_data = d;
+            m->urd_last = last;
+        } else {
+            m->utx_valid = u.dv[k];
+            m->utx_data = d;
+            m->utx_last = last;
+        }
+    }
+}
+
+static void us_sample(Side &s) {
+    Vtb_rc_side *m = s.m.get();
+    UStream &u = US[s.id];
+    if (m->urx_valid && !m->urx_ready) u.stall_cycles++;
+    if (m->urx_valid && m->urx_ready) {
+        UChunk h;
+        h.addr = m->urx_addr, h.len = m->urx_len, h.qpn = m->urx_qpn;
+        h.first = m->urx_first, h.msg_last = m->urx_msg_last, h.send = m->urx_send;
+        if (!u.in_chunk) {
+            u.in_chunk = true;
+            u.cur = h;
+            u.beats = 0;
+        } else if (h.addr != u.cur.addr || h.len != u.cur.len || h.qpn != u.cur.qpn || h.first != u.cur.first ||
+                   h.msg_last != u.cur.msg_last || h.send != u.cur.send) {
+            fail("side %d m_urx: a header field changed inside a chunk (addr %llx len %u qpn %u)", s.id,
+                 (unsigned long long)u.cur.addr, u.cur.len, u.cur.qpn);
+        }
+        uint32_t nb = (u.cur.len + 63) / 64, off = u.beats * 64, n = std::min<uint32_t>(64, u.cur.len - std::min(off, u.cur.len));
+        uint64_t exp_keep = n >= 64 ? ~0ull : ((1ull << n) - 1);
+        if (u.cur.len == 0 || u.beats >= nb) fail("side %d m_urx: beat %u of a %u-byte chunk", s.id, u.beats, u.cur.len);
+        if ((uint64_t)m->urx_keep != exp_keep)
+            fail("side %d m_urx: chunk %llx len %u beat %u keep %016llx, expected %016llx", s.id, (unsigned long long)u.cur.addr,
+                 u.cur.len, u.beats, (unsigned long long)m->urx_keep, (unsigned long long)exp_keep);
+        if ((bool)m->urx_last != (u.beats + 1 == nb))
+            fail("side %d m_urx: last %d on beat %u of %u", s.id, (int)m->urx_last, u.beats, nb);
+        for (uint32_t i = 0; i < n; i++) u.cur.data.push_back((uint8_t)(m->urx_data[i / 4] >> (8 * (i % 4))));
+        u.beats++;
+        if (m->urx_last) {
+            u.in_chunk = false;
+            u.chunks++;
+            u.rx_bytes += u.cur.len;
+            auto &q = u.exp_rx[u.cur.qpn];
+            if (q.empty()) {
+                fail("side %d m_urx: unexpected chunk qpn %u addr %llx len %u first %d last %d send %d", s.id, u.cur.qpn,
+                     (unsigned long long)u.cur.addr, u.cur.len, u.cur.first, u.cur.msg_last, u.cur.send);
+            } else {
+                const UChunk &e = q.front();
+                if (e.addr != u.cur.addr || e.len != u.cur.len || e.first != u.cur.first || e.msg_last != u.cur.msg_last ||
+                    e.send != u.cur.send)
+                    fail("side %d m_urx qpn %u (op %d): expected chunk addr %llx len %u first %d last %d send %d, got addr "
+                         "%llx len %u first %d last %d send %d", s.id, u.cur.qpn, e.op, (unsigned long long)e.addr, e.len,
+                         e.first, e.msg_last, e.send, (unsigned long long)u.cur.addr, u.cur.len, u.cur.first,
+                         u.cur.msg_last, u.cur.send);
+                else if (e.data != u.cur.data)
+                    fail("side %d m_urx qpn %u (op %d): chunk addr %llx len %u: bytes differ", s.id, u.cur.qpn, e.op,
+                         (unsigned long long)e.addr, e.len);
+                q.pop_front();
+            }
+            u.cur = UChunk();
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        if (u.use_null) continue;   // (tb_rc_side answers with roce_ustream_null)
+        bool rv = k ? m->utx_req_valid : m->urd_req_valid, rr = k ? m->utx_req_ready : m->urd_req_ready;
+        if (rv && rr) {
+            UReq r{k ? (uint64_t)m->utx_req_addr : (uint64_t)m->urd_req_addr, k ? m->utx_req_len : m->urd_req_len,
+                   k ? m->utx_req_qpn : m->urd_req_qpn, 0};
+            bool ok = false;
+            for (auto &rg : u.ranges[k][r.qpn]) ok |= r.addr >= rg.first && r.addr + r.len <= rg.second;
+            if (!ok || r.len == 0 || r.len > 4096)
+                fail("side %d %s request qpn %u addr %llx len %u: in no range a test allowed", s.id,
+                     k ? "m_utx_req" : "m_urd_req", r.qpn, (unsigned long long)r.addr, r.len);
+            u.rq[k].push_back(r);
+            u.reqs[k]++;
+        }
+        bool dv = k ? m->utx_valid : m->urd_valid, dr = k ? m->utx_ready : m->urd_ready;
+        if (dv && dr) {
+            UReq &r = u.rq[k].front();
+            if (u.bad_last && r.beat == 0 && k == 0) u.bad_last--;
+            u.beats_out[k]++;
+            u.dv[k] = false;
+            if (++r.beat == (r.len + 63) / 64) u.rq[k].pop_front();
+        }
+    }
 }
 
 // ------------------------------------------------------------------ setup
@@ -1078,6 +1266,7 @@ static void final_checks() {
         if (st.violations) fail("memory %d saw %llu AXI protocol violations", s, (unsigned long long)st.violations);
         if (ctr(s, ROCE_SQ_REFUSED)) fail("side %d refused %u posts (the bench never overfills)", s, ctr(s, ROCE_SQ_REFUSED));
         if (ctr(s, ROCE_RQ_OVERFLOW)) fail("side %d: rq_overflow %u", s, ctr(s, ROCE_RQ_OVERFLOW));
+        if (us_pending(s)) fail("side %d: %zu streaming chunks / requests expected or unanswered at the end", s, us_pending(s));
     }
     for (auto &o : ops)
         if (o->signaled && !o->done) fail("op %d (%s) never completed", o->id, opname[o->op]);

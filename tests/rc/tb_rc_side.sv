@@ -69,6 +69,39 @@ module tb_rc_side #(
   output logic [23:0]        cpl_qpn,
   output logic [31:0]        cpl_imm,
   output logic               cpl_has_imm,
+  // the streaming MRs' user streams (docs/user-logic.md), driven by the C++
+  output logic               urx_valid,
+  input  wire logic          urx_ready,
+  output logic [511:0]       urx_data,
+  output logic [63:0]        urx_keep,
+  output logic               urx_last,
+  output logic [63:0]        urx_addr,
+  output logic [31:0]        urx_len,
+  output logic [23:0]        urx_qpn,
+  output logic               urx_first,
+  output logic               urx_msg_last,
+  output logic               urx_send,
+  output logic               urd_req_valid,
+  input  wire logic          urd_req_ready,
+  output logic [63:0]        urd_req_addr,
+  output logic [31:0]        urd_req_len,
+  output logic [23:0]        urd_req_qpn,
+  input  wire logic          urd_valid,
+  output logic               urd_ready,
+  input  wire logic [511:0]  urd_data,
+  input  wire logic          urd_last,
+  output logic               utx_req_valid,
+  input  wire logic          utx_req_ready,
+  output logic [63:0]        utx_req_addr,
+  output logic [31:0]        utx_req_len,
+  output logic [23:0]        utx_req_qpn,
+  input  wire logic          utx_valid,
+  output logic               utx_ready,
+  input  wire logic [511:0]  utx_data,
+  input  wire logic          utx_last,
+  // 1: the two read-request streams are answered by roce_ustream_null (the
+  // tie-off of sim_nic / board_nic), not by the C++
+  input  wire logic          use_null,
   // roce_sq's three WQE sources (firmware, generator, user): WQEs taken while
   // another source was waiting too, and round-robin violations (a waiting
   // source passed over a third time)
@@ -84,6 +117,26 @@ module tb_rc_side #(
   logic [NW-1:0]    c_awvalid, c_awready, c_wlast, c_wvalid, c_wready, c_bvalid, c_bready;
   logic [NW*DW-1:0] c_wdata;   logic [NW*KW-1:0] c_wstrb;
 
+  // roce_ustream_null in place of the C++ answers (use_null)
+  logic t_urd_req_ready, t_urd_valid, t_urd_ready, t_urd_last, t_utx_req_ready, t_utx_valid, t_utx_ready, t_utx_last;
+  logic n_urd_req_r, n_urd_v, n_urd_l, n_utx_req_r, n_utx_v, n_utx_l;
+  roce_ustream_null u_urd_null (
+    .clk, .rst, .s_req_valid(urd_req_valid && use_null), .s_req_ready(n_urd_req_r), .s_req_len(urd_req_len),
+    .m_valid(n_urd_v), .m_ready(t_urd_ready), .m_last(n_urd_l));
+  roce_ustream_null u_utx_null (
+    .clk, .rst, .s_req_valid(utx_req_valid && use_null), .s_req_ready(n_utx_req_r), .s_req_len(utx_req_len),
+    .m_valid(n_utx_v), .m_ready(t_utx_ready), .m_last(n_utx_l));
+  always_comb begin
+    t_urd_req_ready = use_null ? n_urd_req_r : urd_req_ready;
+    t_urd_valid     = use_null ? n_urd_v     : urd_valid;
+    t_urd_last      = use_null ? n_urd_l     : urd_last;
+    t_utx_req_ready = use_null ? n_utx_req_r : utx_req_ready;
+    t_utx_valid     = use_null ? n_utx_v     : utx_valid;
+    t_utx_last      = use_null ? n_utx_l     : utx_last;
+    urd_ready       = t_urd_ready && !use_null;
+    utx_ready       = t_utx_ready && !use_null;
+  end
+
   roce_transport #(.NQP(NQP), .NMR(NMR)) u_roce (
     .clk, .rst, .our_mac, .our_ip,
     .s_axis_rx_tdata(rx_tdata), .s_axis_rx_tkeep(rx_tkeep), .s_axis_rx_tvalid(rx_tvalid),
@@ -98,6 +151,17 @@ module tb_rc_side #(
     .m_cpl_valid(cpl_valid), .m_cpl_ready(cpl_ready), .m_cpl_wr_id(cpl_wr_id), .m_cpl_status(cpl_status),
     .m_cpl_opcode(cpl_opcode), .m_cpl_byte_len(cpl_byte_len), .m_cpl_qpn(cpl_qpn), .m_cpl_imm(cpl_imm),
     .m_cpl_has_imm(cpl_has_imm),
+    .m_urx_valid(urx_valid), .m_urx_ready(urx_ready), .m_urx_data(urx_data), .m_urx_keep(urx_keep),
+    .m_urx_last(urx_last), .m_urx_addr(urx_addr), .m_urx_len(urx_len), .m_urx_qpn(urx_qpn),
+    .m_urx_first(urx_first), .m_urx_msg_last(urx_msg_last), .m_urx_send(urx_send),
+    .m_urd_req_valid(urd_req_valid), .m_urd_req_ready(t_urd_req_ready), .m_urd_req_addr(urd_req_addr),
+    .m_urd_req_len(urd_req_len), .m_urd_req_qpn(urd_req_qpn),
+    .s_urd_valid(t_urd_valid), .s_urd_ready(t_urd_ready), .s_urd_data(use_null ? 512'd0 : urd_data),
+    .s_urd_last(t_urd_last),
+    .m_utx_req_valid(utx_req_valid), .m_utx_req_ready(t_utx_req_ready), .m_utx_req_addr(utx_req_addr),
+    .m_utx_req_len(utx_req_len), .m_utx_req_qpn(utx_req_qpn),
+    .s_utx_valid(t_utx_valid), .s_utx_ready(t_utx_ready), .s_utx_data(use_null ? 512'd0 : utx_data),
+    .s_utx_last(t_utx_last),
     .m_axi_araddr(c_araddr), .m_axi_arlen(c_arlen), .m_axi_arvalid(c_arvalid), .m_axi_arready(c_arready),
     .m_axi_rdata(c_rdata), .m_axi_rresp(c_rresp), .m_axi_rlast(c_rlast), .m_axi_rvalid(c_rvalid),
     .m_axi_rready(c_rready),

@@ -147,9 +147,10 @@ module tb_roce_req #(
   assign qp_reset_qpn = 24'(qp_reset_q);
 
   roce_qp_pkg::mr_entry_t mr_rd, mr_w;
+  roce_qp_pkg::dma_usr_t  drc_usr;   // (the streaming MRs' side band: tests/rc)
   logic                   mr_re;
   logic [31:0]            mr_rk;
-  assign mr_w = {mr_valid, mr_access, mr_key, mr_base, mr_length, 8'd0};   // PD 0, as every context here
+  assign mr_w = {1'b0, mr_valid, mr_access, mr_key, mr_base, mr_length, 8'd0};   // PD 0, as every context here; not streaming
   roce_mr_table #(.NMR(NMR), .NRD(1)) u_mrt (
     .clk, .rst,
     .wr_valid(mr_we), .wr_ready(), .wr_idx(mr_idx[MAW-1:0]), .wr_entry(mr_w),
@@ -236,7 +237,7 @@ module tb_roce_req #(
     .rpub_rd_en(rpub_re), .rpub_rd_qpn(rpub_qa), .rpub_rd_data(rpub),
     .m_ev_valid(ev_v), .m_ev_ready(ev_r), .m_ev(ev),
     .m_tcmd_valid(arm_v), .m_tcmd_ready(arm_r), .m_tcmd(arm),
-    .m_dma_cmd_valid(drc_v), .m_dma_cmd_ready(drc_r), .m_dma_cmd(drc),
+    .m_dma_cmd_valid(drc_v), .m_dma_cmd_ready(drc_r), .m_dma_cmd(drc), .m_dma_cmd_usr(drc_usr),
     .s_axis_dma_tdata(dr_d), .s_axis_dma_tkeep(dr_k), .s_axis_dma_tvalid(dr_v),
     .s_axis_dma_tready(dr_r), .s_axis_dma_tlast(dr_l), .s_axis_dma_tuser(dr_u),
     .m_hdr_valid(rq_hdr_v), .m_hdr_ready(rq_hdr_r), .m_hdr(rq_hdr),

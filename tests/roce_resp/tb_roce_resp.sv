@@ -61,6 +61,10 @@ module tb_roce_resp #(
   localparam int MW = $clog2(NMR);
 
   logic qt_done, mt_done, qp_reset_valid;
+  /* verilator lint_off UNUSEDSIGNAL */
+  roce_qp_pkg::dma_usr_t wc_usr, rc_usr;   // (the streaming MRs' side band: tests/rc)
+  logic                  w_tuser;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [QW-1:0] qp_reset_qpn;
   assign init_done = qt_done && mt_done;
 
@@ -99,15 +103,15 @@ module tb_roce_resp #(
     .ctx_rd_en, .ctx_rd_qpn, .ctx_rd, .mr_rd_en, .mr_rd_key, .mr_rd,
     .s_post_valid(post_valid), .s_post_ready(post_ready), .s_post_qpn(post_qpn[QW-1:0]),
     .s_post_wqe(post_wqe),
-    .m_dma_wr_cmd_valid(wc_valid), .m_dma_wr_cmd_ready(wc_ready), .m_dma_wr_cmd(wc),
+    .m_dma_wr_cmd_valid(wc_valid), .m_dma_wr_cmd_ready(wc_ready), .m_dma_wr_cmd(wc), .m_dma_wr_cmd_usr(wc_usr),
     .m_dma_wr_axis_tdata(w_tdata), .m_dma_wr_axis_tkeep(w_tkeep), .m_dma_wr_axis_tvalid(w_tvalid),
-    .m_dma_wr_axis_tready(w_tready), .m_dma_wr_axis_tlast(w_tlast),
+    .m_dma_wr_axis_tready(w_tready), .m_dma_wr_axis_tlast(w_tlast), .m_dma_wr_axis_tuser(w_tuser),
     .s_dma_wr_cpl_valid(wcpl_valid), .s_dma_wr_cpl_ready(wcpl_ready), .s_dma_wr_cpl(wcpl),
     .m_dma_aw_cmd_valid(ac_valid), .m_dma_aw_cmd_ready(ac_ready), .m_dma_aw_cmd(ac),
     .m_dma_aw_axis_tdata(a_tdata), .m_dma_aw_axis_tkeep(a_tkeep), .m_dma_aw_axis_tvalid(a_tvalid),
     .m_dma_aw_axis_tready(a_tready), .m_dma_aw_axis_tlast(a_tlast),
     .s_dma_aw_cpl_valid(acpl_valid), .s_dma_aw_cpl_ready(acpl_ready), .s_dma_aw_cpl(acpl),
-    .m_dma_rd_cmd_valid(rc_valid), .m_dma_rd_cmd_ready(rc_ready), .m_dma_rd_cmd(rc),
+    .m_dma_rd_cmd_valid(rc_valid), .m_dma_rd_cmd_ready(rc_ready), .m_dma_rd_cmd(rc), .m_dma_rd_cmd_usr(rc_usr),
     .s_dma_rd_axis_tdata(r_tdata), .s_dma_rd_axis_tkeep(r_tkeep), .s_dma_rd_axis_tvalid(r_tvalid),
     .s_dma_rd_axis_tready(r_tready), .s_dma_rd_axis_tlast(r_tlast), .s_dma_rd_axis_tuser(r_tuser),
     .m_tx_hdr_valid(tx_hdr_valid), .m_tx_hdr_ready(tx_hdr_ready), .m_tx_hdr(tx_hdr),

@@ -154,6 +154,18 @@ module board_nic #(
   logic         arvalid, arready, rlast, rvalid, rready;
   logic [511:0] wdata, rdata;
 
+  // no user logic: a streaming MR's receive data is dropped (m_urx_ready 1),
+  // its read requests answered with zero bytes (roce_ustream_null,
+  // docs/user-logic.md)
+  logic urd_req_v, urd_req_r, urd_v, urd_r, urd_l, utx_req_v, utx_req_r, utx_v, utx_r, utx_l;
+  logic [31:0] urd_req_len, utx_req_len;
+  roce_ustream_null u_urd_null (
+    .clk, .rst, .s_req_valid(urd_req_v), .s_req_ready(urd_req_r), .s_req_len(urd_req_len),
+    .m_valid(urd_v), .m_ready(urd_r), .m_last(urd_l));
+  roce_ustream_null u_utx_null (
+    .clk, .rst, .s_req_valid(utx_req_v), .s_req_ready(utx_req_r), .s_req_len(utx_req_len),
+    .m_valid(utx_v), .m_ready(utx_r), .m_last(utx_l));
+
   /* verilator lint_off PINCONNECTEMPTY */
   nic_top #(
     .CLK_HZ     (CLK_HZ),
@@ -181,7 +193,13 @@ module board_nic #(
     .s_wr_raddr(64'd0), .s_wr_rkey(32'd0), .s_wr_len(32'd0), .s_wr_imm(32'd0), .s_wr_compare(64'd0),
     .s_wr_swap_add(64'd0), .s_wr_wr_id(48'd0), .s_wr_signaled(1'b0),
     .m_cpl_valid(), .m_cpl_ready(1'b1), .m_cpl_wr_id(), .m_cpl_status(), .m_cpl_opcode(), .m_cpl_byte_len(),
-    .m_cpl_qpn(), .m_cpl_imm(), .m_cpl_has_imm()
+    .m_cpl_qpn(), .m_cpl_imm(), .m_cpl_has_imm(),
+    .m_urx_valid(), .m_urx_ready(1'b1), .m_urx_data(), .m_urx_keep(), .m_urx_last(), .m_urx_addr(),
+    .m_urx_len(), .m_urx_qpn(), .m_urx_first(), .m_urx_msg_last(), .m_urx_send(),
+    .m_urd_req_valid(urd_req_v), .m_urd_req_ready(urd_req_r), .m_urd_req_addr(), .m_urd_req_len(urd_req_len),
+    .m_urd_req_qpn(), .s_urd_valid(urd_v), .s_urd_ready(urd_r), .s_urd_data(512'd0), .s_urd_last(urd_l),
+    .m_utx_req_valid(utx_req_v), .m_utx_req_ready(utx_req_r), .m_utx_req_addr(), .m_utx_req_len(utx_req_len),
+    .m_utx_req_qpn(), .s_utx_valid(utx_v), .s_utx_ready(utx_r), .s_utx_data(512'd0), .s_utx_last(utx_l)
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
