@@ -38,7 +38,7 @@ struct con_cmd {
 #define CON_COMMAND(name_, args_, help_, fn_) CON_COMMAND_MORE(name_, args_, help_, fn_, NULL)
 
 #define CON_LINE_MAX 127 /* characters in one command line */
-#define CON_ARGS_MAX 16  /* words in one command line (listen with every option) */
+#define CON_ARGS_MAX 24  /* words in one command line (user source start with every option) */
 #define CON_PROMPT "solonic> "
 
 extern const struct con_cmd __con_cmds_start[];

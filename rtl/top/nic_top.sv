@@ -12,7 +12,9 @@
 //   firmware --> net_mgmt_tx --\
 //   roce_transport -------------+--> net_tx_arbiter --> MAC TX
 //   user logic --work requests--> roce_transport --their completions--> user logic
-//       (s_wr_*, m_cpl_*: docs/user-logic.md)
+//       (s_wr_*, m_cpl_*, and the streaming MRs' m_urx_* / m_urd_* / m_utx_*:
+//       docs/user-logic.md); USER_EXAMPLES = 1 builds rtl/user's examples in
+//       there (user_examples, registers at 0x3004_0000) instead of the ports
 //
 // The MAC streams carry Ethernet frames without FCS, byte 0 in tdata[7:0];
 // RX has no tready (a MAC cannot be back-pressured).
@@ -30,7 +32,11 @@ module nic_top #(
   parameter int          NQP         = 256,   // queue pairs (QPN 2..NQP-1)
   parameter int          NMR         = 256,   // memory regions
   // user logic's work requests outstanding at most (docs/user-logic.md)
-  parameter int          USER_OUTSTANDING = 16
+  parameter int          USER_OUTSTANDING = 16,
+  // 1: the user-logic examples (rtl/user: a streaming source, a checking sink, the
+  // console's `user`) drive the transport's user ports, and nic_top's own user ports
+  // are idle; 0: nic_top's user ports are the transport's (docs/user-logic.md)
+  parameter int          USER_EXAMPLES = 1
 ) (
   input  wire logic                         clk,
   input  wire logic                         rst,
@@ -186,9 +192,11 @@ module nic_top #(
   // ------------------------------------------- datapath bus (m_ext decode)
   // target 0: net registers, 1: mgmt registers, 2: mgmt RX buffer, 3: mgmt TX buffer,
   // 4: RoCE transport registers, 5: fill/check engine registers
-  localparam int NT = 6;
-  localparam logic [NT*32-1:0] DP_BASE = {32'h3003_0000, 32'h3002_0000, 32'h4001_0000, 32'h4000_0000,
-                                          32'h3001_0000, 32'h3000_0000};
+  // (6: the user-logic examples' registers, when built in)
+  localparam int NT = USER_EXAMPLES != 0 ? 7 : 6;
+  localparam logic [7*32-1:0] DP_BASE_ALL = {32'h3004_0000, 32'h3003_0000, 32'h3002_0000, 32'h4001_0000,
+                                             32'h4000_0000, 32'h3001_0000, 32'h3000_0000};
+  localparam logic [NT*32-1:0] DP_BASE = DP_BASE_ALL[NT*32-1:0];
   localparam logic [NT*32-1:0] DP_MASK = {NT{32'hFFFF_0000}};
 
   logic [NT-1:0]    t_req, t_gnt, t_rvalid, t_err;
@@ -285,6 +293,61 @@ module nic_top #(
     roce_unused = ^{roce_hdr_valid, roce_hdr};
   end
 
+  // The transport's user ports (x_*): the built-in examples' (USER_EXAMPLES = 1, rtl/user)
+  // or nic_top's own ports (USER_EXAMPLES = 0); the other side is left idle.
+  logic x_s_wr_valid;
+  logic x_s_wr_ready;
+  logic [3:0] x_s_wr_opcode;
+  logic [23:0] x_s_wr_qpn;
+  logic [63:0] x_s_wr_laddr;
+  logic [31:0] x_s_wr_lkey;
+  logic [63:0] x_s_wr_raddr;
+  logic [31:0] x_s_wr_rkey;
+  logic [31:0] x_s_wr_len;
+  logic [31:0] x_s_wr_imm;
+  logic [63:0] x_s_wr_compare;
+  logic [63:0] x_s_wr_swap_add;
+  logic [47:0] x_s_wr_wr_id;
+  logic x_s_wr_signaled;
+  logic x_m_cpl_valid;
+  logic x_m_cpl_ready;
+  logic [47:0] x_m_cpl_wr_id;
+  logic [4:0] x_m_cpl_status;
+  logic [7:0] x_m_cpl_opcode;
+  logic [31:0] x_m_cpl_byte_len;
+  logic [23:0] x_m_cpl_qpn;
+  logic [31:0] x_m_cpl_imm;
+  logic x_m_cpl_has_imm;
+  logic x_m_urx_valid;
+  logic x_m_urx_ready;
+  logic [511:0] x_m_urx_data;
+  logic [63:0] x_m_urx_keep;
+  logic x_m_urx_last;
+  logic [63:0] x_m_urx_addr;
+  logic [31:0] x_m_urx_len;
+  logic [23:0] x_m_urx_qpn;
+  logic x_m_urx_first;
+  logic x_m_urx_msg_last;
+  logic x_m_urx_send;
+  logic x_m_urd_req_valid;
+  logic x_m_urd_req_ready;
+  logic [63:0] x_m_urd_req_addr;
+  logic [31:0] x_m_urd_req_len;
+  logic [23:0] x_m_urd_req_qpn;
+  logic x_s_urd_valid;
+  logic x_s_urd_ready;
+  logic [511:0] x_s_urd_data;
+  logic x_s_urd_last;
+  logic x_m_utx_req_valid;
+  logic x_m_utx_req_ready;
+  logic [63:0] x_m_utx_req_addr;
+  logic [31:0] x_m_utx_req_len;
+  logic [23:0] x_m_utx_req_qpn;
+  logic x_s_utx_valid;
+  logic x_s_utx_ready;
+  logic [511:0] x_s_utx_data;
+  logic x_s_utx_last;
+
   roce_transport #(.NQP(NQP), .NMR(NMR), .CLK_HZ(CLK_HZ), .USER_OUTSTANDING(USER_OUTSTANDING)) u_roce (
     .clk, .rst,
     .our_mac          ({mac_hi, mac_lo}),
@@ -300,16 +363,19 @@ module nic_top #(
     .m_axis_tx_tvalid (roce_tx_tvalid),
     .m_axis_tx_tready (roce_tx_tready),
     .m_axis_tx_tlast  (roce_tx_tlast),
-    .s_wr_valid, .s_wr_ready, .s_wr_opcode, .s_wr_qpn, .s_wr_laddr, .s_wr_lkey, .s_wr_raddr, .s_wr_rkey,
-    .s_wr_len, .s_wr_imm, .s_wr_compare, .s_wr_swap_add, .s_wr_wr_id, .s_wr_signaled,
-    .m_cpl_valid, .m_cpl_ready, .m_cpl_wr_id, .m_cpl_status, .m_cpl_opcode, .m_cpl_byte_len, .m_cpl_qpn,
-    .m_cpl_imm, .m_cpl_has_imm,
-    .m_urx_valid, .m_urx_ready, .m_urx_data, .m_urx_keep, .m_urx_last, .m_urx_addr, .m_urx_len, .m_urx_qpn,
-    .m_urx_first, .m_urx_msg_last, .m_urx_send,
-    .m_urd_req_valid, .m_urd_req_ready, .m_urd_req_addr, .m_urd_req_len, .m_urd_req_qpn,
-    .s_urd_valid, .s_urd_ready, .s_urd_data, .s_urd_last,
-    .m_utx_req_valid, .m_utx_req_ready, .m_utx_req_addr, .m_utx_req_len, .m_utx_req_qpn,
-    .s_utx_valid, .s_utx_ready, .s_utx_data, .s_utx_last,
+    .s_wr_valid(x_s_wr_valid), .s_wr_ready(x_s_wr_ready), .s_wr_opcode(x_s_wr_opcode), .s_wr_qpn(x_s_wr_qpn),
+    .s_wr_laddr(x_s_wr_laddr), .s_wr_lkey(x_s_wr_lkey), .s_wr_raddr(x_s_wr_raddr), .s_wr_rkey(x_s_wr_rkey),
+    .s_wr_len(x_s_wr_len), .s_wr_imm(x_s_wr_imm), .s_wr_compare(x_s_wr_compare), .s_wr_swap_add(x_s_wr_swap_add),
+    .s_wr_wr_id(x_s_wr_wr_id), .s_wr_signaled(x_s_wr_signaled), .m_cpl_valid(x_m_cpl_valid), .m_cpl_ready(x_m_cpl_ready),
+    .m_cpl_wr_id(x_m_cpl_wr_id), .m_cpl_status(x_m_cpl_status), .m_cpl_opcode(x_m_cpl_opcode), .m_cpl_byte_len(x_m_cpl_byte_len),
+    .m_cpl_qpn(x_m_cpl_qpn), .m_cpl_imm(x_m_cpl_imm), .m_cpl_has_imm(x_m_cpl_has_imm), .m_urx_valid(x_m_urx_valid),
+    .m_urx_ready(x_m_urx_ready), .m_urx_data(x_m_urx_data), .m_urx_keep(x_m_urx_keep), .m_urx_last(x_m_urx_last),
+    .m_urx_addr(x_m_urx_addr), .m_urx_len(x_m_urx_len), .m_urx_qpn(x_m_urx_qpn), .m_urx_first(x_m_urx_first),
+    .m_urx_msg_last(x_m_urx_msg_last), .m_urx_send(x_m_urx_send), .m_urd_req_valid(x_m_urd_req_valid), .m_urd_req_ready(x_m_urd_req_ready),
+    .m_urd_req_addr(x_m_urd_req_addr), .m_urd_req_len(x_m_urd_req_len), .m_urd_req_qpn(x_m_urd_req_qpn), .s_urd_valid(x_s_urd_valid),
+    .s_urd_ready(x_s_urd_ready), .s_urd_data(x_s_urd_data), .s_urd_last(x_s_urd_last), .m_utx_req_valid(x_m_utx_req_valid),
+    .m_utx_req_ready(x_m_utx_req_ready), .m_utx_req_addr(x_m_utx_req_addr), .m_utx_req_len(x_m_utx_req_len), .m_utx_req_qpn(x_m_utx_req_qpn),
+    .s_utx_valid(x_s_utx_valid), .s_utx_ready(x_s_utx_ready), .s_utx_data(x_s_utx_data), .s_utx_last(x_s_utx_last),
     .req   (t_req[4]),
     .we    (t_we),
     .addr  (t_addr[15:0]),
@@ -341,6 +407,125 @@ module nic_top #(
     .m_axi_bvalid (c_bvalid[2:0]),
     .m_axi_bready (c_bready[2:0])
   );
+
+  if (USER_EXAMPLES != 0) begin : g_user
+    // what the examples do not use of the transport's outputs, and nic_top's own inputs
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_user;
+    assign unused_user = ^{x_m_cpl_wr_id, x_m_cpl_opcode, x_m_cpl_byte_len, x_m_cpl_qpn, x_m_cpl_imm,
+                           x_m_cpl_has_imm, x_m_urx_qpn, x_m_urx_send, x_m_urd_req_qpn, x_m_utx_req_qpn,
+                           s_wr_valid, s_wr_opcode, s_wr_qpn, s_wr_laddr, s_wr_lkey, s_wr_raddr, s_wr_rkey,
+                           s_wr_len, s_wr_imm, s_wr_compare, s_wr_swap_add, s_wr_wr_id, s_wr_signaled,
+                           m_cpl_ready, m_urx_ready, m_urd_req_ready, s_urd_valid, s_urd_data, s_urd_last,
+                           m_utx_req_ready, s_utx_valid, s_utx_data, s_utx_last};
+    /* verilator lint_on UNUSEDSIGNAL */
+    user_examples u_user (
+      .clk, .rst,
+      .req(t_req[6]), .we(t_we), .addr(t_addr[15:0]), .be(t_be), .wdata(t_wdata), .gnt(t_gnt[6]),
+      .rvalid(t_rvalid[6]), .rdata(t_rdata[6*32 +: 32]), .err(t_err[6]),
+      .m_wr_valid(x_s_wr_valid), .m_wr_ready(x_s_wr_ready), .m_wr_opcode(x_s_wr_opcode), .m_wr_qpn(x_s_wr_qpn),
+      .m_wr_laddr(x_s_wr_laddr), .m_wr_lkey(x_s_wr_lkey), .m_wr_raddr(x_s_wr_raddr), .m_wr_rkey(x_s_wr_rkey),
+      .m_wr_len(x_s_wr_len), .m_wr_imm(x_s_wr_imm), .m_wr_compare(x_s_wr_compare), .m_wr_swap_add(x_s_wr_swap_add),
+      .m_wr_wr_id(x_s_wr_wr_id), .m_wr_signaled(x_s_wr_signaled),
+      .s_cpl_valid(x_m_cpl_valid), .s_cpl_ready(x_m_cpl_ready), .s_cpl_status(x_m_cpl_status),
+      .s_utx_req_valid(x_m_utx_req_valid), .s_utx_req_ready(x_m_utx_req_ready), .s_utx_req_addr(x_m_utx_req_addr),
+      .s_utx_req_len(x_m_utx_req_len),
+      .m_utx_valid(x_s_utx_valid), .m_utx_ready(x_s_utx_ready), .m_utx_data(x_s_utx_data), .m_utx_last(x_s_utx_last),
+      .s_urd_req_valid(x_m_urd_req_valid), .s_urd_req_ready(x_m_urd_req_ready), .s_urd_req_addr(x_m_urd_req_addr),
+      .s_urd_req_len(x_m_urd_req_len),
+      .m_urd_valid(x_s_urd_valid), .m_urd_ready(x_s_urd_ready), .m_urd_data(x_s_urd_data), .m_urd_last(x_s_urd_last),
+      .s_urx_valid(x_m_urx_valid), .s_urx_ready(x_m_urx_ready), .s_urx_data(x_m_urx_data), .s_urx_keep(x_m_urx_keep),
+      .s_urx_last(x_m_urx_last), .s_urx_addr(x_m_urx_addr), .s_urx_len(x_m_urx_len), .s_urx_first(x_m_urx_first),
+      .s_urx_msg_last(x_m_urx_msg_last)
+    );
+    // nic_top's own user ports are idle: outputs zero, inputs not looked at
+    always_comb begin
+      s_wr_ready = '0;
+      m_cpl_valid = '0;
+      m_cpl_wr_id = '0;
+      m_cpl_status = '0;
+      m_cpl_opcode = '0;
+      m_cpl_byte_len = '0;
+      m_cpl_qpn = '0;
+      m_cpl_imm = '0;
+      m_cpl_has_imm = '0;
+      m_urx_valid = '0;
+      m_urx_data = '0;
+      m_urx_keep = '0;
+      m_urx_last = '0;
+      m_urx_addr = '0;
+      m_urx_len = '0;
+      m_urx_qpn = '0;
+      m_urx_first = '0;
+      m_urx_msg_last = '0;
+      m_urx_send = '0;
+      m_urd_req_valid = '0;
+      m_urd_req_addr = '0;
+      m_urd_req_len = '0;
+      m_urd_req_qpn = '0;
+      s_urd_ready = '0;
+      m_utx_req_valid = '0;
+      m_utx_req_addr = '0;
+      m_utx_req_len = '0;
+      m_utx_req_qpn = '0;
+      s_utx_ready = '0;
+    end
+  end else begin : g_ext
+    always_comb begin
+      x_s_wr_valid = s_wr_valid;
+      s_wr_ready = x_s_wr_ready;
+      x_s_wr_opcode = s_wr_opcode;
+      x_s_wr_qpn = s_wr_qpn;
+      x_s_wr_laddr = s_wr_laddr;
+      x_s_wr_lkey = s_wr_lkey;
+      x_s_wr_raddr = s_wr_raddr;
+      x_s_wr_rkey = s_wr_rkey;
+      x_s_wr_len = s_wr_len;
+      x_s_wr_imm = s_wr_imm;
+      x_s_wr_compare = s_wr_compare;
+      x_s_wr_swap_add = s_wr_swap_add;
+      x_s_wr_wr_id = s_wr_wr_id;
+      x_s_wr_signaled = s_wr_signaled;
+      m_cpl_valid = x_m_cpl_valid;
+      x_m_cpl_ready = m_cpl_ready;
+      m_cpl_wr_id = x_m_cpl_wr_id;
+      m_cpl_status = x_m_cpl_status;
+      m_cpl_opcode = x_m_cpl_opcode;
+      m_cpl_byte_len = x_m_cpl_byte_len;
+      m_cpl_qpn = x_m_cpl_qpn;
+      m_cpl_imm = x_m_cpl_imm;
+      m_cpl_has_imm = x_m_cpl_has_imm;
+      m_urx_valid = x_m_urx_valid;
+      x_m_urx_ready = m_urx_ready;
+      m_urx_data = x_m_urx_data;
+      m_urx_keep = x_m_urx_keep;
+      m_urx_last = x_m_urx_last;
+      m_urx_addr = x_m_urx_addr;
+      m_urx_len = x_m_urx_len;
+      m_urx_qpn = x_m_urx_qpn;
+      m_urx_first = x_m_urx_first;
+      m_urx_msg_last = x_m_urx_msg_last;
+      m_urx_send = x_m_urx_send;
+      m_urd_req_valid = x_m_urd_req_valid;
+      x_m_urd_req_ready = m_urd_req_ready;
+      m_urd_req_addr = x_m_urd_req_addr;
+      m_urd_req_len = x_m_urd_req_len;
+      m_urd_req_qpn = x_m_urd_req_qpn;
+      x_s_urd_valid = s_urd_valid;
+      s_urd_ready = x_s_urd_ready;
+      x_s_urd_data = s_urd_data;
+      x_s_urd_last = s_urd_last;
+      m_utx_req_valid = x_m_utx_req_valid;
+      x_m_utx_req_ready = m_utx_req_ready;
+      m_utx_req_addr = x_m_utx_req_addr;
+      m_utx_req_len = x_m_utx_req_len;
+      m_utx_req_qpn = x_m_utx_req_qpn;
+      x_s_utx_valid = s_utx_valid;
+      s_utx_ready = x_s_utx_ready;
+      x_s_utx_data = s_utx_data;
+      x_s_utx_last = s_utx_last;
+    end
+  end
 
   // ------------------------------------------------- fill/check engine
   logic [31:0] pat_addr_lo, pat_addr_hi, pat_len, pat_seed_lo, pat_seed_hi;

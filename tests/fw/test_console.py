@@ -108,13 +108,13 @@ def case_help():
 
 
 def case_unknown_command():
-    many = "a b c d e f g h i j k l m n o p q"
+    many = "a b c d e f g h i j k l m n o p q r s t u v w x y"   # 25 words
     with Sim(typed("xyz", "frob 1 2", "   ", many, "version")) as s:
         s.boot()
         check("unknown command", "unknown command 'xyz'; type 'help'\n", s.reply("xyz"))
         check("unknown command with arguments", "unknown command 'frob'; type 'help'\n", s.reply("frob 1 2"))
         check("blank line", "", s.reply("   "))
-        check("too many words", "error: too many words (at most 16); line ignored\n", s.reply(many))
+        check("too many words", "error: too many words (at most 24); line ignored\n", s.reply(many))
         check("first line of 'version' after the errors", f"solonic {git_describe()}",
               s.reply("version").splitlines()[0])
         finish(s)
