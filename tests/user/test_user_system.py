@@ -154,6 +154,22 @@ def case_source_to_memory():
         _, snk = status(b)
         check("the sink saw nothing (memory, not a streaming MR)", 0, snk["chunks"])
         print(f"64 x 64 KiB into memory: {src['gbps']} Gb/s")
+        # a 2 GiB MR (the memory model costs nothing until touched): the last MiB of it
+        out = cmd(b, "mr reg 0x80000000 0x80000000 0x2 --pd 1")
+        m = re.match(r"mr key 0x([0-9a-f]{8}): 0x80000000 \+ 0x80000000 access 0x2 pd 1\n", out)
+        check_true("a 2 GiB MR", m is not None, "mr key 0x..: 0x80000000 + 0x80000000 access 0x2 pd 1", out)
+        top = 0x80000000 + 0x80000000 - 0x100000
+        cmd(a, f"user source start --len 65536 --count 32 --addr {top:#x} --region 0x100000 "
+               f"--rkey 0x{m.group(1)} --seed 11")
+        src = wait_done(a)
+        check("the 2 GiB MR's last MiB: completed without error", (32, 0), (src["completed"], src["errors"]))
+        out = cmd(b, f"verify {top:#x} 0x100000 11")
+        check_true("the last MiB of the 2 GiB MR holds the pattern", "all bytes match" in out, "all bytes match", out)
+        # one byte past the MR's end: refused by B, nothing written
+        cmd(a, f"user source start --len 65536 --count 1 --addr {top + 0x100000 - 0x8000:#x} --region 0x10000 "
+               f"--rkey 0x{m.group(1)} --seed 11")
+        src = wait_done(a)
+        check("a WRITE past the MR's end: REM_ACCESS_ERR", (1, 10), (src["errors"], src["first"]))
 
 
 def case_paced_stop_errors():
