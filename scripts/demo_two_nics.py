@@ -5,7 +5,7 @@ The QP exchange (ibv_rc_pingpong's) over TCP through lwIP on both soft cores,
 then RDMA WRITE, READ and SEND with every byte checked by the on-board memory's
 fill/verify engine (a distinct seed and address for each transfer; before each
 transfer the destination must NOT verify, after it must), then perftest-style
-bench runs. Prints both consoles in order, each line with its NIC, a bench
+bench runs, then the user-logic examples (NIC 0's source into NIC 1's sink). Prints both consoles in order, each line with its NIC, a bench
 table and a summary line; exits 0 only if every step's output matched.
 
     demo_two_nics.py                 the scripted demo
@@ -154,6 +154,32 @@ class Demo:
                        "0 < t_min <= t_avg <= t_max", m.group(0))
 
 
+    def user_stream(self):
+        print("\n== user logic (rtl/user, the console's user): NIC 0's source streams RDMA WRITEs into a "
+              "streaming MR of NIC 1, whose sink checks every byte")
+        m = self.run(1, "user sink --addr 0x40000000 --region 0x4000000 --seed 7",
+                     r"streaming MR key 0x([0-9a-f]{8}) over", "NIC 1: user sink: a streaming MR")
+        if not m:
+            return
+        if not self.run(0, f"user source start --len 65536 --count 128 --addr 0x40000000 --region 0x4000000 "
+                           f"--rkey 0x{m[1]} --seed 7", r"^user source: QP", "NIC 0: user source start"):
+            return
+        end = time.monotonic() + CMD_TIMEOUT
+        while True:
+            out = self.nic[0].cmd("user", timeout=CMD_TIMEOUT).replace("\r", "")
+            if "user source: done" in out or time.monotonic() > end:
+                break
+            time.sleep(0.5)
+        self.show(0, "user", out)
+        src = re.search(r"user source: done, 128 posted, 128 completed, 0 errors, .* ([0-9.]+) Gb/s", out)
+        self.check("NIC 0: the source's 128 WRITEs completed without error", src is not None,
+                   "user source: done, 128 posted, 128 completed, 0 errors", out)
+        k = self.run(1, "user", r"^user sink: \d+ chunks, 128 messages, 8388608 bytes, 0 bad beats, 0 gaps, "
+                                rf"0 unaligned, \d+ cycles, {FLOAT} Gb/s", "NIC 1: the sink: every byte as sent")
+        if src and k:
+            self.figures["user source -> sink, 128 x 64 KiB"] = f"source {src[1]} Gb/s, sink {k[1]} Gb/s, 0 bad beats"
+
+
 def scripted():
     t0 = time.monotonic()
     with NicPair(max_seconds=1500) as (a, b):
@@ -162,6 +188,7 @@ def scripted():
         if d.exchange():
             d.transfers()
             d.benches()
+            d.user_stream()
     if d.bench_rows:
         print("\n== bench summary (NIC 0 -> NIC 1, simulated time, 250 MHz core clock, 100 Gb/s wire)")
         print(" test   #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]")
