@@ -13,6 +13,9 @@ packages (interop/), against the simulated NIC and against each other.
 - rping: rping's protocol over RDMA CM, the NIC as server (`listen --cm --tool rping`)
   and as client (`connect --cm ... --tool rping`) of the guest's rping -v -C 3 -S 64:
   the guest checks every ping, the NIC its own, the capture checked.
+- user_source: the NIC's user-logic source (rtl/user) streams 32 x 64 KiB WRITEs into the
+  buffer of the guest's ib_write_bw server; every WRITE in the capture carries exactly the
+  seeded pattern of its addresses, every one completed with rxe's ACK, the tool exits 0.
 - runner: run_guest.py's time bound, the console parser, the pcap checker (1-byte
   SENDs are not malformed), nic_peer.py's step checks.
 - with SOLONIC_INTEROP_FULL=1 (`make interop`): nic_sweep (pingpong with the NIC as
@@ -35,6 +38,7 @@ def cases():
         {"name": "cm", "pytest": "tests/interop/test_cm.py", "timeout": 600},
         {"name": "rping", "pytest": "tests/interop/test_rping.py", "timeout": 600},
         {"name": "runner", "pytest": "tests/interop/test_runner.py", "timeout": 180},
+        {"name": "user_source", "pytest": "tests/interop/test_user.py", "timeout": 600},
     ]
     if os.environ.get("SOLONIC_INTEROP_FULL") == "1":
         c += [
