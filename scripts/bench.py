@@ -4,6 +4,7 @@
 Simulated cycle counts are exact and repeatable; wall-clock figures (the simulator's
 speed) depend on this machine and are reported only here, never asserted in tests.
 Each section runs one measurement; a section whose tool is missing says so."""
+import os
 import pathlib
 import re
 import subprocess
@@ -96,6 +97,44 @@ def bench_two_nics():
         raise RuntimeError(f"two NICs: {e}")
 
 
+def bench_user_stream():
+    """Two NICs: NIC 0's user-logic source (rtl/user) streams 1 GiB (SOLONIC_USER_MIB MiB) of
+    64 KiB WRITEs at MTU 4096 into a streaming MR of NIC 1, whose sink checks every byte."""
+    mib = int(os.environ.get("SOLONIC_USER_MIB", "1024"))
+    n = mib * 16
+    section(f"user logic: NIC 0's source into NIC 1's sink, {mib} MiB of 64 KiB WRITEs, MTU 4096 "
+            "(goodput from the source's and the sink's cycle counters)")
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from nicsim import ConsoleTimeout, NicPair
+    t0 = time.monotonic()
+    try:
+        with NicPair(args=["--max-cycles", str(10**10)], max_seconds=7200) as (a, b):
+            b.send("listen --mtu 4096 --wait 5000")
+            b.wait_for(r"listen --mtu 4096 --wait 5000\n", 60)
+            out = a.cmd("connect 10.0.0.2 --mtu 4096", timeout=300)
+            if "exchange with 10.0.0.2 done" not in out:
+                raise RuntimeError(f"connect failed: {out.strip()[-300:]}")
+            b.wait_for("solonic> ", 300)
+            out = b.cmd("user sink --addr 0x40000000 --region 0x40000000 --seed 7", timeout=60)
+            m = re.search(r"streaming MR key 0x([0-9a-f]{8})", out)
+            if not m:
+                raise RuntimeError(f"user sink: {out.strip()[-300:]}")
+            a.cmd(f"user source start --len 65536 --count {n} --addr 0x40000000 --region 0x40000000 "
+                  f"--rkey 0x{m[1]} --seed 7", timeout=60)
+            while True:
+                out = a.cmd("user", timeout=60)
+                if "user source: done" in out:
+                    break
+                if time.monotonic() - t0 > 7000:
+                    raise RuntimeError(f"the source did not finish: {out.strip()}")
+                time.sleep(5)
+            print(out.strip().splitlines()[0])
+            print(b.cmd("user", timeout=60).strip().splitlines()[1])
+            print(f"({time.monotonic() - t0:.0f} s wall)")
+    except ConsoleTimeout as e:
+        raise RuntimeError(f"user stream: {e}")
+
+
 def main():
     failed = 0
     steps = [bench_core,
@@ -105,6 +144,7 @@ def main():
             steps.append(lambda t=extra: bench_make(f"{t}", t))
     if SIM.exists() and FW.exists():
         steps.append(bench_two_nics)
+        steps.append(bench_user_stream)
     for step in steps:
         try:
             step()
