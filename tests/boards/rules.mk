@@ -24,7 +24,8 @@ TB_MEMGATE_RTL := boards/common/rtl/board_nic.sv boards/common/rtl/board_async_f
                   boards/common/rtl/board_mac_rx_cdc.sv boards/common/rtl/board_mac_tx_cdc.sv \
                   boards/common/rtl/board_sync_bit.sv boards/common/rtl/board_reset_sync.sv \
                   boards/common/rtl/board_count_sync.sv boards/common/rtl/board_axi_ram.sv \
-                  rtl/lib/lib_skid.sv rtl/net/net_pkg.sv $(TB_BOARDS_DIR)/nic_top_stand_in.sv \
+                  rtl/lib/lib_skid.sv rtl/net/net_pkg.sv rtl/roce/roce_ustream_null.sv \
+                  $(TB_BOARDS_DIR)/nic_top_stand_in.sv \
                   tests/boards/tb_memgate.sv
 
 $(TB_BOARDS_DIR)/nic_top_stand_in.sv: rtl/top/nic_top.sv tests/boards/nic_stand_in.py tests/boards/nic_stand_in_body.sv
