@@ -76,6 +76,8 @@ module sim_nic #(
     .s_wr_valid(1'b0), .s_wr_ready(), .s_wr_opcode(4'd0), .s_wr_qpn(24'd0), .s_wr_laddr(64'd0), .s_wr_lkey(32'd0),
     .s_wr_raddr(64'd0), .s_wr_rkey(32'd0), .s_wr_len(32'd0), .s_wr_imm(32'd0), .s_wr_compare(64'd0),
     .s_wr_swap_add(64'd0), .s_wr_wr_id(48'd0), .s_wr_signaled(1'b0),
+    .s_rq_valid(1'b0), .s_rq_ready(), .s_rq_qpn(24'd0), .s_rq_addr(64'd0), .s_rq_len(32'd0), .s_rq_lkey(32'd0),
+    .s_rq_wr_id(48'd0),
     .m_cpl_valid(), .m_cpl_ready(1'b1), .m_cpl_wr_id(), .m_cpl_status(), .m_cpl_opcode(), .m_cpl_byte_len(),
     .m_cpl_qpn(), .m_cpl_imm(), .m_cpl_has_imm(),
     .m_urx_valid(), .m_urx_ready(1'b1), .m_urx_data(), .m_urx_keep(), .m_urx_last(), .m_urx_addr(),

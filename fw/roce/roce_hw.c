@@ -122,6 +122,9 @@ int roce_hw_post_recv(uint32_t qpn, uint64_t addr, uint32_t len, uint32_t lkey, 
     REG32(ROCE_RQ_WR_ID_LO) = (uint32_t)wr_id;
     REG32(ROCE_RQ_WR_ID_HI) = (uint32_t)(wr_id >> 32);
     REG32(ROCE_RQ_POST) = 1;
+    /* the post is stored or refused within a few cycles; rq_overflow is final once busy reads 0 */
+    for (int i = 0; i < 64 && (REG32(ROCE_RQ_STATUS) & 1u); i++) {
+    }
     return REG32(ROCE_RQ_OVERFLOW) == before ? 0 : -1;
 }
 

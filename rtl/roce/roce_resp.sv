@@ -60,6 +60,7 @@ module roce_resp #(
   output logic                             s_post_ready,
   input  wire logic [QW-1:0]               s_post_qpn,
   input  wire roce_qp_pkg::rwqe_t          s_post_wqe,
+  output logic                             s_post_err,   // the last post taken was refused (full ring): in the cycle s_post_ready is back
   // DMA write of payload
   output logic                             m_dma_wr_cmd_valid,
   input  wire logic                        m_dma_wr_cmd_ready,
@@ -160,6 +161,7 @@ module roce_resp #(
     .s_post_valid, .s_post_ready, .s_post_qpn, .s_post_wqe, .post_err,
     .lk_en(rq_lk_en), .lk_qpn(rq_lk_qpn), .lk_valid(rq_lk_valid), .lk_head(rq_lk_head), .lk_wqe(rq_lk_wqe),
     .cons_en(rq_cons_en), .cons_qpn(rq_cons_qpn), .cons_head(rq_cons_head));
+  assign s_post_err = post_err;
 
   // ---- checks
   logic                  act_valid, act_ready, act_sink, act_stream;

@@ -53,6 +53,9 @@ module roce_transport #(
   // completion FIFO. SQ_DEPTH: a QP that only user logic posts to never
   // finds its ring full (docs/user-logic.md).
   parameter int     USER_OUTSTANDING = SQ_DEPTH,
+  // user logic's receive WQEs posted (s_rq_*) and not yet completed (popped
+  // from m_cpl_*); its completion FIFO holds USER_OUTSTANDING + this many
+  parameter int     USER_RQ_OUTSTANDING = RQ_DEPTH,
   localparam int    NR       = 2,           // AXI read clients
   localparam int    NW       = 3            // AXI write clients
 ) (
@@ -99,6 +102,14 @@ module roce_transport #(
   input  wire logic [63:0]                   s_wr_swap_add,
   input  wire logic [47:0]                   s_wr_wr_id,
   input  wire logic                          s_wr_signaled,
+  // user logic's receive posts (docs/user-logic.md): their completions on m_cpl_*
+  input  wire logic                          s_rq_valid,
+  output logic                               s_rq_ready,
+  input  wire logic [23:0]                   s_rq_qpn,
+  input  wire logic [63:0]                   s_rq_addr,
+  input  wire logic [31:0]                   s_rq_len,
+  input  wire logic [31:0]                   s_rq_lkey,
+  input  wire logic [47:0]                   s_rq_wr_id,
   // their completions (valid/ready, every output from a register)
   output logic                               m_cpl_valid,
   input  wire logic                          m_cpl_ready,
@@ -185,8 +196,13 @@ module roce_transport #(
   // 47:0 the user's wr_id; docs/user-logic.md): 0x05e4 / 0x05e5 in 63:48
   localparam logic [14:0] USER_TAG = 15'h02f2;
   localparam int UOW = $clog2(USER_OUTSTANDING + 1);
+  localparam int URW = $clog2(USER_RQ_OUTSTANDING + 1);
+  localparam int UCPL_DEPTH = 1 << $clog2(USER_OUTSTANDING + USER_RQ_OUTSTANDING);
   if (USER_OUTSTANDING < 2 || (1 << $clog2(USER_OUTSTANDING)) != USER_OUTSTANDING) begin : g_bad_uo
     $error("roce_transport: USER_OUTSTANDING must be a power of two >= 2");
+  end
+  if (USER_RQ_OUTSTANDING < 1) begin : g_bad_uro
+    $error("roce_transport: USER_RQ_OUTSTANDING must be >= 1");
   end
 
   // ================================================================ registers
@@ -217,6 +233,7 @@ module roce_transport #(
   logic [31:0] cnt_rq_overflow_q, cnt_rq_overflow_d, cnt_sq_refused_q, cnt_sq_refused_d;
   logic [31:0] cnt_tx_pkts_q, cnt_tx_pkts_d;
   logic [31:0] cnt_usr_post_q, cnt_usr_post_d, cnt_usr_err_q, cnt_usr_err_d;   // user logic (docs/user-logic.md)
+  logic [31:0] cnt_usr_rq_q, cnt_usr_rq_d;
   logic [31:0] cnt_us_err_q, cnt_us_err_d;   // streaming MRs: user answers of the wrong length
   // the work-request generator's registers
   logic [3:0]  gen_opcode;
@@ -323,6 +340,7 @@ module roce_transport #(
     .rq_post_wdata     (rq_post_wdata),
     .rq_post_we        (rq_post_we),
     .rq_overflow_i     (cnt_rq_overflow_q),
+    .rq_status_i       (rq_busy_q),
     .sq_opcode_q       (sq_opcode),
     .sq_qpn_q          (sq_qpn),
     .sq_laddr_lo_q     (sq_laddr_lo),
@@ -441,7 +459,8 @@ module roce_transport #(
     .user_posted_i     (cnt_usr_post_q),
     .user_errors_i     (cnt_usr_err_q),
     .sq_rejected_i     (s_reject_cnt),
-    .ustream_errors_i  (cnt_us_err_q)
+    .ustream_errors_i  (cnt_us_err_q),
+    .user_rq_posted_i  (cnt_usr_rq_q)
   );
 
   // ============================================================ QP and MR tables
@@ -821,17 +840,72 @@ module roce_transport #(
   roce_qp_pkg::qp_tx_hdr_t rs_hdr;  logic rs_hdr_v, rs_hdr_r;
   logic [DW-1:0] rs_d;  logic [KW-1:0] rs_k;  logic rs_v, rs_r, rs_l;
   logic rs_cqe_v, rs_cqe_r;  roce_qp_pkg::cqe_t rs_cqe;
-  logic rq_post_valid, rq_post_ready;
-  roce_qp_pkg::rwqe_t rq_wqe;
+  // Receive posts: two sources into roce_rq, the firmware's register post and
+  // user logic's s_rq_* (docs/user-logic.md), each through a one-entry hold;
+  // the firmware's goes first. roce_rq takes one post at a time and says its
+  // outcome (rq_perr: refused, the ring full) in the cycle its ready is back;
+  // rq_pend_q / rq_pusr_q: a post is in roce_rq, and whose. A firmware post
+  // with a QPN >= NQP, refused, or written while rq_status.busy is counted
+  // in rq_overflow; a user post with a QPN >= NQP or refused completes with
+  // LOC_QP_OP_ERR (urf_*, through roce_cq_merge to the divert below). User
+  // receive WQEs carry USER_TAG like its sends (bit 48 set: always signaled),
+  // so their CQEs (and their errors) go to m_cpl_*; at most
+  // USER_RQ_OUTSTANDING of them are posted and not yet completed (their own
+  // credit pool, apart from the sends').
+  logic rq_post_valid, rq_post_ready, rq_perr, rq_in_v, rq_take, rq_out;
+  logic rq_pend_q, rq_pend_d, rq_pusr_q, rq_pusr_d, rq_busy_q, rq_busy_d;
+  logic fwr_v_q, fwr_v_d, urq_v_q, urq_v_d, urq_rdy_q, urq_rdy_d, urq_take, urq_bad_q, urq_bad_d;
+  logic urf_v_q, urf_v_d, urf_r, urq_cpl_pop;
+  logic [QW-1:0] fwr_qpn_q, fwr_qpn_d, rq_in_qpn;
+  logic [23:0]   urq_qpn_q, urq_qpn_d;
+  roce_qp_pkg::rwqe_t rq_wqe, fwr_wqe_q, fwr_wqe_d, urq_wqe_q, urq_wqe_d;
+  roce_qp_pkg::cqe_t  urf_cqe;
+  logic [URW-1:0] urq_out_q, urq_out_d;
 
   always_comb begin
     rq_post_valid = rq_post_we && rq_post_wdata;
-    rq_wqe.addr   = {rq_addr_hi, rq_addr_lo};
-    rq_wqe.len    = rq_len;
-    rq_wqe.lkey   = rq_lkey;
-    rq_wqe.wr_id  = {rq_wr_id_hi, rq_wr_id_lo};
-    cnt_rq_overflow_d = cnt_rq_overflow_q + 32'(rq_post_valid && (!rq_post_ready || rq_qpn >= 24'(NQP)));
+    // the hold the firmware's post waits in
+    fwr_v_d       = fwr_v_q;
+    fwr_qpn_d     = fwr_qpn_q;
+    fwr_wqe_d     = fwr_wqe_q;
+    if (fwr_v_q && rq_post_ready) fwr_v_d = 1'b0;
+    if (rq_post_valid && !fwr_v_q && rq_qpn < 24'(NQP)) begin
+      fwr_v_d   = 1'b1;
+      fwr_qpn_d = rq_qpn[QW-1:0];
+      fwr_wqe_d = {rq_addr_hi, rq_addr_lo, rq_len, rq_lkey, rq_wr_id_hi, rq_wr_id_lo};   // rwqe_t's fields in order
+    end
+    // into roce_rq: the firmware's hold first, else the user's
+    rq_in_v   = fwr_v_q || (urq_v_q && !urq_bad_q);
+    rq_in_qpn = fwr_v_q ? fwr_qpn_q : urq_qpn_q[QW-1:0];
+    rq_wqe    = fwr_v_q ? fwr_wqe_q : urq_wqe_q;
+    rq_take   = rq_in_v && rq_post_ready;
+    rq_out    = rq_pend_q && rq_post_ready;   // the outcome of the post in roce_rq, rq_perr
+    rq_pend_d = rq_take || (rq_pend_q && !rq_post_ready);
+    rq_pusr_d = rq_take ? !fwr_v_q : rq_pusr_q;
+    rq_busy_d = fwr_v_d || (rq_pend_d && !rq_pusr_d);
+    cnt_rq_overflow_d = cnt_rq_overflow_q + 32'(rq_post_valid && (fwr_v_q || rq_qpn >= 24'(NQP)))
+                      + 32'(rq_out && !rq_pusr_q && rq_perr);
+    // user logic's post: taken into its hold, which is free again once
+    // roce_rq has stored or refused it (or its QPN >= NQP has completed)
+    urq_take  = s_rq_valid && urq_rdy_q;
+    urq_bad_d = urq_take ? s_rq_qpn >= 24'(NQP) : urq_bad_q;
+    urf_v_d   = urf_v_q ? !urf_r : ((urq_v_q && urq_bad_q) || (rq_out && rq_pusr_q && rq_perr));
+    urq_v_d   = urq_take || (urq_v_q && !(rq_take && !fwr_v_q) && !urq_bad_q);
+    urq_qpn_d = urq_take ? s_rq_qpn : urq_qpn_q;
+    urq_wqe_d = urq_take ? {s_rq_addr, s_rq_len, s_rq_lkey, USER_TAG, 1'b1, s_rq_wr_id} : urq_wqe_q;
+    urq_cpl_pop = ucpl_pop && m_cpl_opcode[7];   // a receive's completion (opcode 128 / 129)
+    urq_out_d = urq_out_q + URW'(urq_take) - URW'(urq_cpl_pop);
+    urq_rdy_d = !urq_v_d && !(rq_pend_d && rq_pusr_d) && !urf_v_d && urq_out_d != URW'(USER_RQ_OUTSTANDING);
+    cnt_usr_rq_d = cnt_usr_rq_q + 32'(urq_take);
+    // the refusal's completion: LOC_QP_OP_ERR, opcode RECV, the QPN as posted
+    urf_cqe          = '0;
+    urf_cqe.wr_id    = urq_wqe_q.wr_id;
+    urf_cqe.status   = roce_qp_pkg::WC_LOC_QP_OP_ERR;
+    urf_cqe.opcode   = roce_qp_pkg::WC_OP_RECV;
+    urf_cqe.qpn      = urq_qpn_q;
+    urf_cqe.is_recv  = 1'b1;
   end
+  assign s_rq_ready = urq_rdy_q;
 
   roce_resp #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH), .NATOM(MAX_RD_ATOMIC), .ACK_COALESCE(ACK_COALESCE)) u_resp (
     .clk, .rst, .init_done(qp_init_done && mr_init_done),
@@ -841,8 +915,8 @@ module roce_transport #(
     .s_axis_payload_tready(qp_r), .s_axis_payload_tlast(qp_l),
     .ctx_rd_en(ctx_re_resp), .ctx_rd_qpn(ctx_qa_resp), .ctx_rd(ctx_rd_resp),
     .mr_rd_en(mr_re_resp), .mr_rd_key(mr_rk_resp), .mr_rd(mr_rd_resp),
-    .s_post_valid(rq_post_valid && rq_qpn < 24'(NQP)), .s_post_ready(rq_post_ready),
-    .s_post_qpn(rq_qpn[QW-1:0]), .s_post_wqe(rq_wqe),
+    .s_post_valid(rq_in_v), .s_post_ready(rq_post_ready), .s_post_qpn(rq_in_qpn), .s_post_wqe(rq_wqe),
+    .s_post_err(rq_perr),
     .m_dma_wr_cmd_valid(rwc_v), .m_dma_wr_cmd_ready(rwc_r), .m_dma_wr_cmd(rwc), .m_dma_wr_cmd_usr(rwu),
     .m_dma_wr_axis_tdata(rw_d), .m_dma_wr_axis_tkeep(rw_k), .m_dma_wr_axis_tvalid(rw_v),
     .m_dma_wr_axis_tready(rw_r), .m_dma_wr_axis_tlast(rw_l), .m_dma_wr_axis_tuser(rw_u),
@@ -941,7 +1015,7 @@ module roce_transport #(
       usr_wqe_d = {usr_opc_ok ? s_wr_opcode : 4'd2, usr_opc_ok ? s_wr_qpn : 24'd0, s_wr_laddr, s_wr_lkey,
                    s_wr_raddr, s_wr_rkey, s_wr_len, s_wr_imm, s_wr_compare, s_wr_swap_add,
                    {USER_TAG, s_wr_signaled, s_wr_wr_id}, 1'b1, 1'b0};
-    usr_out_d  = usr_out_q + UOW'(usr_take) - UOW'(ucpl_pop) - UOW'(usr_sup_q);
+    usr_out_d  = usr_out_q + UOW'(usr_take) - UOW'(ucpl_pop && !m_cpl_opcode[7]) - UOW'(usr_sup_q);
     usr_rdy_d  = !usr_v_d && usr_out_d != UOW'(USER_OUTSTANDING);
     cnt_usr_post_d = cnt_usr_post_q + 32'(usr_take);
     cnt_usr_err_d  = cnt_usr_err_q + 32'(ucpl_pop && m_cpl_status != 5'd0);
@@ -1062,24 +1136,24 @@ module roce_transport #(
   );
 
   logic mg_cqe_v, mg_cqe_r;  roce_qp_pkg::cqe_t mg_cqe;
-  roce_cq_merge #(.NIN(3)) u_merge (
+  roce_cq_merge #(.NIN(4)) u_merge (
     .clk, .rst,
-    .s_cqe_valid({rsk_cqe_v, sq_cqe_v, cp_cqe_v}), .s_cqe_ready({rsk_cqe_r, sq_cqe_r, cp_cqe_r}),
-    .s_cqe({rsk_cqe, sq_cqe, cp_cqe}),
+    .s_cqe_valid({urf_v_q, rsk_cqe_v, sq_cqe_v, cp_cqe_v}), .s_cqe_ready({urf_r, rsk_cqe_r, sq_cqe_r, cp_cqe_r}),
+    .s_cqe({urf_cqe, rsk_cqe, sq_cqe, cp_cqe}),
     .m_cqe_valid(mg_cqe_v), .m_cqe_ready(mg_cqe_r), .m_cqe(mg_cqe)
   );
 
   // the generator's completions (its wr_id tag, never a receive) go to it, user
-  // logic's to its completion FIFO (through a register; the successes of its
-  // unsignaled WRs only return their credit), the rest to the CQ; neither
-  // diverted stream ever waits
+  // logic's (its sends' and its receives') to its completion FIFO (through a
+  // register; the successes of its unsignaled WRs only return their credit),
+  // the rest to the CQ; neither diverted stream ever waits
   logic cq_in_r, gen_hit, usr_hit, ucq_v_q, ucq_v_d;
   // the user completion: {wr_id, status, opcode, byte_len, qpn, imm, has_imm}
   localparam int UCPL_W = 48 + 5 + 8 + 32 + 24 + 32 + 1;
   logic [UCPL_W-1:0] ucq_q, ucq_d, ucpl;
   always_comb begin
     gen_hit   = !mg_cqe.is_recv && mg_cqe.wr_id[63:48] == GEN_TAG;
-    usr_hit   = !mg_cqe.is_recv && mg_cqe.wr_id[63:49] == USER_TAG;
+    usr_hit   = mg_cqe.wr_id[63:49] == USER_TAG;   // its sends' and its receives'
     gcq_v     = mg_cqe_v && gen_hit;
     gcq       = mg_cqe;
     mg_cqe_r  = gen_hit || usr_hit || cq_in_r;
@@ -1090,7 +1164,7 @@ module roce_transport #(
   end
 
   /* verilator lint_off PINCONNECTEMPTY */
-  lib_fifo #(.WIDTH(UCPL_W), .DEPTH(USER_OUTSTANDING), .MUST_ACCEPT(1'b1)) u_user_cpl (
+  lib_fifo #(.WIDTH(UCPL_W), .DEPTH(UCPL_DEPTH), .MUST_ACCEPT(1'b1)) u_user_cpl (
     .clk, .rst,
     .s_valid(ucq_v_q), .s_ready(), .s_data(ucq_q),
     .m_valid(m_cpl_valid), .m_ready(m_cpl_ready), .m_data(ucpl), .count()
@@ -1104,6 +1178,8 @@ module roce_transport #(
     .clk, .rst, .valid(s_wr_valid), .ready(s_wr_ready),
     .payload({s_wr_opcode, s_wr_qpn, s_wr_laddr, s_wr_lkey, s_wr_raddr, s_wr_rkey, s_wr_len, s_wr_imm, s_wr_compare,
               s_wr_swap_add, s_wr_wr_id, s_wr_signaled}));
+  roce_axis_assert #(.W(24 + 64 + 32 + 32 + 48)) u_chk_user_rq (
+    .clk, .rst, .valid(s_rq_valid), .ready(s_rq_ready), .payload({s_rq_qpn, s_rq_addr, s_rq_len, s_rq_lkey, s_rq_wr_id}));
   roce_axis_assert #(.W(UCPL_W)) u_chk_user_cpl (
     .clk, .rst, .valid(m_cpl_valid), .ready(m_cpl_ready), .payload(ucpl));
 
@@ -1239,6 +1315,14 @@ module roce_transport #(
       usr_sup_q         <= 1'b0;
       ucq_v_q           <= 1'b0;
       cnt_usr_post_q    <= '0;
+      cnt_usr_rq_q      <= '0;
+      fwr_v_q           <= 1'b0;
+      urq_v_q           <= 1'b0;
+      urq_rdy_q         <= 1'b0;
+      urq_out_q         <= '0;
+      urf_v_q           <= 1'b0;
+      rq_pend_q         <= 1'b0;
+      rq_busy_q         <= 1'b0;
       cnt_usr_err_q     <= '0;
       cnt_us_err_q      <= '0;
       gen_cyc_hi_q      <= '0;
@@ -1261,6 +1345,14 @@ module roce_transport #(
       usr_sup_q         <= usr_sup_d;
       ucq_v_q           <= ucq_v_d;
       cnt_usr_post_q    <= cnt_usr_post_d;
+      cnt_usr_rq_q      <= cnt_usr_rq_d;
+      fwr_v_q           <= fwr_v_d;
+      urq_v_q           <= urq_v_d;
+      urq_rdy_q         <= urq_rdy_d;
+      urq_out_q         <= urq_out_d;
+      urf_v_q           <= urf_v_d;
+      rq_pend_q         <= rq_pend_d;
+      rq_busy_q         <= rq_busy_d;
       cnt_usr_err_q     <= cnt_usr_err_d;
       cnt_us_err_q      <= cnt_us_err_d;
       gen_cyc_hi_q      <= gen_cyc_hi_d;
@@ -1268,6 +1360,12 @@ module roce_transport #(
     gen_now_hi_prev_q <= gen_now[63:32];
     usr_wqe_q         <= usr_wqe_d;
     ucq_q             <= ucq_d;
+    rq_pusr_q         <= rq_pusr_d;
+    fwr_qpn_q         <= fwr_qpn_d;
+    fwr_wqe_q         <= fwr_wqe_d;
+    urq_qpn_q         <= urq_qpn_d;
+    urq_bad_q         <= urq_bad_d;
+    urq_wqe_q         <= urq_wqe_d;
   end
 
 endmodule

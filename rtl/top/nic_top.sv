@@ -113,6 +113,14 @@ module nic_top #(
   input  wire logic [63:0]                  s_wr_swap_add,
   input  wire logic [47:0]                  s_wr_wr_id,
   input  wire logic                         s_wr_signaled,
+  // tie s_rq_valid to 0 when nothing is connected
+  input  wire logic                         s_rq_valid,
+  output logic                              s_rq_ready,
+  input  wire logic [23:0]                  s_rq_qpn,
+  input  wire logic [63:0]                  s_rq_addr,
+  input  wire logic [31:0]                  s_rq_len,
+  input  wire logic [31:0]                  s_rq_lkey,
+  input  wire logic [47:0]                  s_rq_wr_id,
   output logic                              m_cpl_valid,
   input  wire logic                         m_cpl_ready,
   output logic [47:0]                       m_cpl_wr_id,
@@ -309,6 +317,13 @@ module nic_top #(
   logic [63:0] x_s_wr_swap_add;
   logic [47:0] x_s_wr_wr_id;
   logic x_s_wr_signaled;
+  logic x_s_rq_valid;
+  logic x_s_rq_ready;
+  logic [23:0] x_s_rq_qpn;
+  logic [63:0] x_s_rq_addr;
+  logic [31:0] x_s_rq_len;
+  logic [31:0] x_s_rq_lkey;
+  logic [47:0] x_s_rq_wr_id;
   logic x_m_cpl_valid;
   logic x_m_cpl_ready;
   logic [47:0] x_m_cpl_wr_id;
@@ -366,7 +381,9 @@ module nic_top #(
     .s_wr_valid(x_s_wr_valid), .s_wr_ready(x_s_wr_ready), .s_wr_opcode(x_s_wr_opcode), .s_wr_qpn(x_s_wr_qpn),
     .s_wr_laddr(x_s_wr_laddr), .s_wr_lkey(x_s_wr_lkey), .s_wr_raddr(x_s_wr_raddr), .s_wr_rkey(x_s_wr_rkey),
     .s_wr_len(x_s_wr_len), .s_wr_imm(x_s_wr_imm), .s_wr_compare(x_s_wr_compare), .s_wr_swap_add(x_s_wr_swap_add),
-    .s_wr_wr_id(x_s_wr_wr_id), .s_wr_signaled(x_s_wr_signaled), .m_cpl_valid(x_m_cpl_valid), .m_cpl_ready(x_m_cpl_ready),
+    .s_wr_wr_id(x_s_wr_wr_id), .s_wr_signaled(x_s_wr_signaled),
+    .s_rq_valid(x_s_rq_valid), .s_rq_ready(x_s_rq_ready), .s_rq_qpn(x_s_rq_qpn), .s_rq_addr(x_s_rq_addr),
+    .s_rq_len(x_s_rq_len), .s_rq_lkey(x_s_rq_lkey), .s_rq_wr_id(x_s_rq_wr_id), .m_cpl_valid(x_m_cpl_valid), .m_cpl_ready(x_m_cpl_ready),
     .m_cpl_wr_id(x_m_cpl_wr_id), .m_cpl_status(x_m_cpl_status), .m_cpl_opcode(x_m_cpl_opcode), .m_cpl_byte_len(x_m_cpl_byte_len),
     .m_cpl_qpn(x_m_cpl_qpn), .m_cpl_imm(x_m_cpl_imm), .m_cpl_has_imm(x_m_cpl_has_imm), .m_urx_valid(x_m_urx_valid),
     .m_urx_ready(x_m_urx_ready), .m_urx_data(x_m_urx_data), .m_urx_keep(x_m_urx_keep), .m_urx_last(x_m_urx_last),
@@ -416,6 +433,7 @@ module nic_top #(
                            x_m_cpl_has_imm, x_m_urx_qpn, x_m_urx_send, x_m_urd_req_qpn, x_m_utx_req_qpn,
                            s_wr_valid, s_wr_opcode, s_wr_qpn, s_wr_laddr, s_wr_lkey, s_wr_raddr, s_wr_rkey,
                            s_wr_len, s_wr_imm, s_wr_compare, s_wr_swap_add, s_wr_wr_id, s_wr_signaled,
+                           s_rq_valid, s_rq_qpn, s_rq_addr, s_rq_len, s_rq_lkey, s_rq_wr_id, x_s_rq_ready,
                            m_cpl_ready, m_urx_ready, m_urd_req_ready, s_urd_valid, s_urd_data, s_urd_last,
                            m_utx_req_ready, s_utx_valid, s_utx_data, s_utx_last};
     /* verilator lint_on UNUSEDSIGNAL */
@@ -438,9 +456,19 @@ module nic_top #(
       .s_urx_last(x_m_urx_last), .s_urx_addr(x_m_urx_addr), .s_urx_len(x_m_urx_len), .s_urx_first(x_m_urx_first),
       .s_urx_msg_last(x_m_urx_msg_last)
     );
+    // the examples post no receives
+    always_comb begin
+      x_s_rq_valid = '0;
+      x_s_rq_qpn = '0;
+      x_s_rq_addr = '0;
+      x_s_rq_len = '0;
+      x_s_rq_lkey = '0;
+      x_s_rq_wr_id = '0;
+    end
     // nic_top's own user ports are idle: outputs zero, inputs not looked at
     always_comb begin
       s_wr_ready = '0;
+      s_rq_ready = '0;
       m_cpl_valid = '0;
       m_cpl_wr_id = '0;
       m_cpl_status = '0;
@@ -486,6 +514,13 @@ module nic_top #(
       x_s_wr_swap_add = s_wr_swap_add;
       x_s_wr_wr_id = s_wr_wr_id;
       x_s_wr_signaled = s_wr_signaled;
+      x_s_rq_valid = s_rq_valid;
+      s_rq_ready = x_s_rq_ready;
+      x_s_rq_qpn = s_rq_qpn;
+      x_s_rq_addr = s_rq_addr;
+      x_s_rq_len = s_rq_len;
+      x_s_rq_lkey = s_rq_lkey;
+      x_s_rq_wr_id = s_rq_wr_id;
       m_cpl_valid = x_m_cpl_valid;
       x_m_cpl_ready = m_cpl_ready;
       m_cpl_wr_id = x_m_cpl_wr_id;

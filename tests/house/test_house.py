@@ -89,9 +89,10 @@ def _ports(text, prefixes):
 
 
 def test_user_logic_ports_match_docs():
-    """nic_top's user-logic ports (s_wr_*, m_cpl_*) and docs/user-logic.md's port tables name the same
-    ports with the same direction and width, and roce_transport has them too."""
-    prefixes = ("s_wr_", "m_cpl_")
+    """nic_top's user-logic ports (s_wr_*, s_rq_*, m_cpl_* and the streaming MRs' streams) and
+    docs/user-logic.md's port tables name the same ports with the same direction and width, and
+    roce_transport has them too."""
+    prefixes = ("s_wr_", "s_rq_", "m_cpl_", "m_urx_", "m_urd_req_", "s_urd_", "m_utx_req_", "s_utx_")
     top = _ports((ROOT / "rtl/top/nic_top.sv").read_text(), prefixes)
     transport = _ports((ROOT / "rtl/roce/roce_transport.sv").read_text(), prefixes)
     doc = {}

@@ -97,6 +97,11 @@ struct UCqe {
     uint32_t status, opcode, has_imm, byte_len, qpn, imm;
     uint64_t t;   // the cycle it was taken
 };
+// a receive WQE posted on user logic's receive-post stream (s_rq_*)
+struct URq {
+    uint32_t qpn, len, lkey;
+    uint64_t addr, wr_id;
+};
 struct Side {
     std::unique_ptr<Vtb_rc_side> m;
     int id = 0;
@@ -133,6 +138,11 @@ struct Side {
     bool ucpl_stall = false;               // hold m_cpl_ready low
     uint64_t u_taken = 0, u_cpl = 0, u_err = 0, u_valid_cycles = 0;
     std::deque<struct UCqe> ucq;
+    // user logic's receive posts (s_rq_*): waiting to be taken; posts expected to be refused
+    // (wr_id -> the QPN their LOC_QP_OP_ERR completion names)
+    std::deque<URq> urq;
+    uint64_t urq_taken = 0, urq_valid_cycles = 0;
+    std::map<uint64_t, uint32_t> urq_refused;
 };
 static Side S[2];
 static std::unique_ptr<wire::Cable> cable;
@@ -468,6 +478,7 @@ struct Op {
     uint32_t lkey = 0, rkey = 0;
     bool signaled = true;
     bool user = false;               // posted on the user-logic WR stream (s_wr_*), not the registers
+    bool urecv = false;              // its receive posted by user logic (s_rq_*), completed on m_cpl_*
     uint32_t uqpn = 0, exp_qpn = ~0u; // user: the QPN posted and the one its completion names
     int uopcode = 0;                 // user: the opcode posted (an illegal one for the error case)
     int exp_status = WC_SUCCESS;
@@ -544,6 +555,18 @@ static void post_recv(Op &o) {
     stage(rs, ROCE_RQ_WR_ID_LO, (uint32_t)o.recv_wr_id);
     stage(rs, ROCE_RQ_WR_ID_HI, (uint32_t)(o.recv_wr_id >> 32));
     wr(rs, ROCE_RQ_POST, 1);
+    exp_rq[{rs, p.q[rs]}].push_back(&o);
+    by_wr_id[o.recv_wr_id] = &o;
+}
+
+// the op's receive posted by the receiving side's user logic (s_rq_*): a 48-bit
+// wr_id; its completion must come on m_cpl_*, not the firmware's CQ
+static void post_urecv(Op &o) {
+    int rs = o.side ^ 1;
+    Pair &p = pairs[o.pair];
+    o.urecv = true;
+    o.recv_wr_id = ((uint64_t)(rs + 1) << 44) | ((rng() & 0xFFFFF) << 20) | (uint64_t)o.id;
+    S[rs].urq.push_back({p.q[rs], o.rbuf_len, o.recv_lkey ? o.recv_lkey : key_of(1, rs), o.rbuf, o.recv_wr_id});
     exp_rq[{rs, p.q[rs]}].push_back(&o);
     by_wr_id[o.recv_wr_id] = &o;
 }
@@ -695,6 +718,7 @@ static Cqe read_cqe(int side) {
 
 static std::function<void(int, const Cqe &)> on_cqe;   // tests may watch completions
 
+static bool cqe_from_user = false;   // handle_cqe's CQE came on m_cpl_* (user logic's receives)
 static void handle_cqe(int side, const Cqe &c) {
     n_cqe++;
     if (on_cqe) on_cqe(side, c);
@@ -712,6 +736,9 @@ static void handle_cqe(int side, const Cqe &c) {
         if (c.wr_id != o.recv_wr_id)
             fail("side %d qpn %u: receive CQE out of order: expected wr_id %llx (op %d) got %llx", side, c.qpn,
                  (unsigned long long)o.recv_wr_id, o.id, (unsigned long long)c.wr_id);
+        if (o.urecv != cqe_from_user)
+            fail("side %d qpn %u: the receive completion of op %d came on %s, its receive was posted by %s", side,
+                 c.qpn, o.id, cqe_from_user ? "m_cpl_*" : "the firmware's CQ", o.urecv ? "user logic" : "the firmware");
         int exp_opc = o.op == OP_WRITE_IMM ? 129 : 128;
         bool exp_imm = o.op != OP_SEND;
         if (o.exp_recv_status >= 0 && c.status != (uint32_t)o.exp_recv_status)
@@ -839,6 +866,16 @@ static void set_user_inputs(Side &s) {
     Vtb_rc_side *m = s.m.get();
     us_set_inputs(s);
     m->cpl_ready = !s.ucpl_stall;
+    bool rv = !s.urq.empty() && (m->rq_valid || rng() % 4 != 0);
+    m->rq_valid = rv;
+    if (rv) {
+        const URq &r = s.urq.front();
+        m->rq_qpn = r.qpn;
+        m->rq_addr = r.addr;
+        m->rq_len = r.len;
+        m->rq_lkey = r.lkey;
+        m->rq_wr_id = r.wr_id;
+    }
     bool v = !s.uq.empty() && (m->wr_valid || rng() % 4 != 0);
     m->wr_valid = v;
     if (!v) return;
@@ -859,6 +896,11 @@ static void set_user_inputs(Side &s) {
 static void sample_user(Side &s) {
     Vtb_rc_side *m = s.m.get();
     us_sample(s);
+    if (m->rq_valid) s.urq_valid_cycles++;
+    if (m->rq_valid && m->rq_ready) {
+        s.urq.pop_front();
+        s.urq_taken++;
+    }
     if (m->wr_valid) s.u_valid_cycles++;
     if (m->wr_valid && m->wr_ready) {
         s.uq.front()->t_post = cyc;
@@ -894,6 +936,23 @@ static void post_user(Op &o) {
     s.uq.push_back(&o);
 }
 static void handle_ucqe(int side, const UCqe &c) {
+    if (c.opcode & 0x80) {   // a receive of user logic's (docs/user-logic.md)
+        auto it = S[side].urq_refused.find(c.wr_id);
+        if (it != S[side].urq_refused.end()) {
+            n_cqe++;
+            if (c.status != WC_LOC_QP_OP_ERR || c.opcode != 128 || c.byte_len || c.has_imm || c.imm || c.qpn != it->second)
+                fail("side %d: the refused receive post wr_id %llx: expected LOC_QP_OP_ERR opcode 128 qpn %u, nothing "
+                     "else; got status %u opcode %u qpn %u byte_len %u has_imm %u", side, (unsigned long long)c.wr_id,
+                     it->second, c.status, c.opcode, c.qpn, c.byte_len, c.has_imm);
+            S[side].urq_refused.erase(it);
+            return;
+        }
+        Cqe r{c.wr_id, c.status, c.opcode, c.has_imm, 1, c.byte_len, c.qpn, c.imm};
+        cqe_from_user = true;
+        handle_cqe(side, r);
+        cqe_from_user = false;
+        return;
+    }
     n_cqe++;
     auto &q = exp_usr[{side, c.qpn}];
     if (q.empty()) {
@@ -1259,13 +1318,15 @@ static void dump_state() {
     counters(1);
 }
 
+static uint32_t rq_overflow_expected[2] = {0, 0};   // firmware receive posts a test made to be refused
 static void final_checks() {
     for (int s = 0; s < 2; s++) {
         if (S[s].bad_keep) fail("side %d sent %llu beats with a bad tkeep", s, (unsigned long long)S[s].bad_keep);
         auto st = mem_model_get_stats(s);
         if (st.violations) fail("memory %d saw %llu AXI protocol violations", s, (unsigned long long)st.violations);
         if (ctr(s, ROCE_SQ_REFUSED)) fail("side %d refused %u posts (the bench never overfills)", s, ctr(s, ROCE_SQ_REFUSED));
-        if (ctr(s, ROCE_RQ_OVERFLOW)) fail("side %d: rq_overflow %u", s, ctr(s, ROCE_RQ_OVERFLOW));
+        if (ctr(s, ROCE_RQ_OVERFLOW) != rq_overflow_expected[s])
+            fail("side %d: rq_overflow %u (expected %u)", s, ctr(s, ROCE_RQ_OVERFLOW), rq_overflow_expected[s]);
         if (us_pending(s)) fail("side %d: %zu streaming chunks / requests expected or unanswered at the end", s, us_pending(s));
     }
     for (auto &o : ops)
