@@ -81,7 +81,7 @@ def bench_two_nics():
             print(" test   #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]")
             for line in (f"bench write 64 2000 {rk}", f"bench write 4096 256 {rk}", f"bench write 65536 64 {rk}",
                          f"bench read 4096 256 {rk}", f"bench read 65536 16 {rk}",
-                         "bench send 4096 64"):
+                         "bench send 4096 64", "bench send 65536 64"):
                 out = a.cmd(line, timeout=600)
                 m = re.search(r"^ (\d+) +(\d+) +([\d.]+) +([\d.]+) +([\d.]+)\n", out, re.M)
                 if not m:

@@ -165,7 +165,7 @@ int roce_hw_poll_cq(struct roce_wc *wc) {
     wc->is_recv = (info & ROCE_CQ_INFO_IS_RECV_MASK) != 0;
     wc->byte_len = REG32(ROCE_CQ_BYTE_LEN);
     wc->qpn = REG32(ROCE_CQ_QPN);
-    wc->imm = REG32(ROCE_CQ_IMM);
+    wc->imm = wc->has_imm ? REG32(ROCE_CQ_IMM) : 0; /* a register read less for most completions */
     REG32(ROCE_CQ_POP) = 1;
     return 1;
 }

@@ -184,6 +184,26 @@ def case_pair_nic1_listens():
         out = cmd(b, f"qp show {q}")
         check_true("the SEND bench landed on NIC 1 (after the 3 receives above)", "completed 35, errors 0" in out,
                    "completed 35", out)
+        # SENDs NIC to NIC: NIC 1's firmware posts each receive WQE again as its completion comes
+        # (fw/roce/roce.c, ~410 cycles a receive) and its QPs advertise the shortest RNR NAK timer,
+        # 0.01 ms. 64 KiB SENDs (~1,430 cycles each on the wire at PMTU 1024) leave it time to
+        # keep the receive queue full: no RNR NAK, the wire's rate (92.3 Gb/s measured). 4 KiB
+        # ones (~360 cycles) outrun it: RNR NAKs of 0.01 ms, ~20 Gb/s (0.92 Gb/s with 0.64 ms).
+        def rnr_naks():
+            st = cmd(b, "stats")
+            m = re.search(r"resp_nak_rnr (\d+)", st)
+            check_true("stats: resp_nak_rnr", m is not None, "resp_nak_rnr N", st)
+            return int(m.group(1))
+        naks = rnr_naks()
+        _, avg, _ = bw_table(cmd(a, "bench send 65536 64"), 65536, 64)
+        check("64 KiB SENDs: NIC 1 kept its receive queue filled (no RNR NAK)", naks, rnr_naks())
+        check_true("64 KiB SEND goodput >= 90 Gb/s", avg >= 90.0, ">= 90 Gb/s", avg)
+        _, avg, _ = bw_table(cmd(a, "bench send 4096 256"), 4096, 256)
+        check_true("4 KiB SEND goodput >= 15 Gb/s (short RNR waits, receives posted first)", avg >= 15.0,
+                   ">= 15 Gb/s", avg)
+        out = cmd(b, f"qp show {q}")
+        check_true("every SEND landed on NIC 1 once (35 + 64 + 256)", "completed 355, errors 0" in out,
+                   "completed 355", out)
 
 
 def case_pair_perftest_two_qps():
