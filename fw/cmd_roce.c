@@ -173,17 +173,90 @@ static void qp_show(const struct roce_qp *q) {
     }
 }
 
+/* COUNT new QPs in RTS with src's context (peer, path, PSNs, timers, PD), the k-th (from 1)
+   towards the peer's QPN src + k: many live QPs without an exchange each (tests/fuzz);
+   quiet ones do not print their moves to ERROR (counted, `qp list` shows them). */
+static int qp_clone(const struct roce_qp *src, uint32_t count, bool quiet) {
+    if (src->ctx.state != ROCE_QPS_RTS) {
+        printf("qp clone: QP 0x%lx is in %s, not RTS\n", (unsigned long)src->qpn,
+               roce_qp_state_now(src));
+        return CON_ERR;
+    }
+    printf("qp clone:");
+    for (uint32_t k = 1; k <= count; k++) {
+        const char *err;
+        struct roce_qp *q = roce_qp_create(ROCE_OWNER_CONSOLE, src->ctx.pd, &err);
+        if (!q) {
+            printf("\nqp clone: %s (%lu made)\n", err, (unsigned long)(k - 1));
+            return CON_ERR;
+        }
+        q->quiet = quiet;
+        struct roce_qp_ctx c = src->ctx;
+        c.remote_qpn = (src->ctx.remote_qpn + k) & 0xffffffu;
+        c.state = ROCE_QPS_RTR;
+        roce_qp_modify(q, &c);
+        c.state = ROCE_QPS_RTS;
+        roce_qp_modify(q, &c);
+        printf(" 0x%lx", (unsigned long)q->qpn);
+    }
+    printf(" in RTS (peer QPNs 0x%lx + 1..%lu)\n", (unsigned long)src->ctx.remote_qpn,
+           (unsigned long)count);
+    return CON_OK;
+}
+
+/* Back from ERROR: RESET, then RTR and RTS again with its context, whose PSNs are those it
+   was first given (docs/transport.md "QP errors": ERROR is left through RESET). */
+static bool rearm_one(struct roce_qp *q) {
+    if (!q->used || q->owner != ROCE_OWNER_CONSOLE || q->ctx.state != ROCE_QPS_RTS) return false;
+    if (!q->in_error && !roce_hw_qp_error(q->qpn)) return false;
+    struct roce_qp_ctx c = q->ctx;
+    roce_qp_reset(q);
+    c.state = ROCE_QPS_RTR;
+    roce_qp_modify(q, &c);
+    c.state = ROCE_QPS_RTS;
+    roce_qp_modify(q, &c);
+    printf(" 0x%lx", (unsigned long)q->qpn);
+    return true;
+}
+
+/* The QPs named (all when none is) that were made on the console, were in RTS and are in
+   ERROR (the transport's qp_hw_state.error, or its event taken) back to RTS; prints those. */
+static int qp_rearm(int argc, char **argv) {
+    uint32_t qpns[CON_ARGS_MAX], n = 0;
+    for (int i = 2; i < argc; i++)
+        if (parse_qpn("qp rearm", argv[i], &qpns[i - 2]) != 0) return CON_ERR;
+    roce_poll(); /* take the QP events first: none may reach a QP after its RESET */
+    printf("qp rearm:");
+    if (argc > 2) {
+        for (int i = 0; i < argc - 2; i++) {
+            struct roce_qp *q = roce_qp_find(qpns[i]);
+            if (q && rearm_one(q)) n++;
+        }
+    } else {
+        for (uint32_t i = 0; roce_qp_slot(i); i++)
+            if (rearm_one(roce_qp_slot(i))) n++;
+    }
+    printf(" (%lu QPs from ERROR back to RTS)\n", (unsigned long)n);
+    return CON_OK;
+}
+
 static int cmd_qp(int argc, char **argv) {
-    uint32_t qpn = 0, pd = 0;
+    uint32_t qpn = 0, pd = 0, count = 0;
+    bool quiet = false;
     const char *sub = argc >= 2 ? argv[1] : "";
     bool one = strcmp(sub, "show") == 0 || strcmp(sub, "reset") == 0 ||
                strcmp(sub, "destroy") == 0;
 
     if (argc < 2) {
-        printf("qp: expected create [--pd N], list, show N, reset N or destroy N\n");
+        printf("qp: expected create [--pd N], list, show N, reset N, destroy N, clone N COUNT or "
+               "rearm [N ...]\n");
         return CON_ERR;
     }
     if (strcmp(sub, "create") == 0 && take_pd("qp create", &argc, argv, &pd) != 0) return CON_ERR;
+    if (strcmp(sub, "rearm") == 0) {
+        if (roce_need("qp") != 0) return CON_ERR;
+        return qp_rearm(argc, argv);
+    }
     if (strcmp(sub, "create") == 0 || strcmp(sub, "list") == 0) {
         if (argc != 2) {
             printf("qp %s: takes no arguments\n", sub);
@@ -195,8 +268,20 @@ static int cmd_qp(int argc, char **argv) {
             return CON_ERR;
         }
         if (parse_qpn("qp", argv[2], &qpn) != 0) return CON_ERR;
+    } else if (strcmp(sub, "clone") == 0) {
+        quiet = take_flag(&argc, argv, "--quiet");
+        if (argc != 4) {
+            printf("qp clone: expected a QPN and a COUNT [--quiet]\n");
+            return CON_ERR;
+        }
+        if (parse_qpn("qp", argv[2], &qpn) != 0) return CON_ERR;
+        if (con_parse_u32("qp clone", "COUNT", argv[3], &count) != 0) return CON_ERR;
+        if (count < 1 || count > ROCE_MAX_QPS) {
+            printf("qp clone: COUNT: expected 1..%u, got %s\n", ROCE_MAX_QPS, argv[3]);
+            return CON_ERR;
+        }
     } else {
-        printf("qp: unknown subcommand '%s' (create, list, show, reset, destroy)\n", sub);
+        printf("qp: unknown subcommand '%s' (create, list, show, reset, destroy, clone, rearm)\n", sub);
         return CON_ERR;
     }
     if (roce_need("qp") != 0) return CON_ERR;
@@ -226,6 +311,7 @@ static int cmd_qp(int argc, char **argv) {
     }
     struct roce_qp *q = our_qp("qp", qpn);
     if (!q) return CON_ERR;
+    if (strcmp(sub, "clone") == 0) return qp_clone(q, count, quiet);
     if (strcmp(sub, "show") == 0) {
         roce_poll();
         qp_show(q);
@@ -244,11 +330,17 @@ static void qp_help_more(void) {
     printf("  it uses only MRs of its PD); list: the QPs made here;\n");
     printf("  show N: context and completion counts; reset N: back to RESET (the transport\n");
     printf("  clears its state, the QP stays ours); destroy N: reset and free it.\n");
+    printf("  clone N COUNT [--quiet]: COUNT new QPs in RTS with N's context (N in RTS),\n");
+    printf("  towards the peer's QPNs N's + 1..COUNT (--quiet: their moves to ERROR counted\n");
+    printf("  and shown by qp list/show, not printed one by one); rearm [N ...]: the QPs\n");
+    printf("  named (all without one) made here in RTS and now in ERROR back to RTS (RESET,\n");
+    printf("  RTR, RTS with their context and first PSNs). Both print the QPNs.\n");
     printf("  listen and connect create and program QPs through the exchange, each session in\n");
     printf("  a protection domain of its own (the lowest no other session holds: 1 when alone).\n");
 }
-CON_COMMAND_MORE(qp, "create [--pd N]|list|show N|reset N|destroy N", "RC queue pairs of the transport",
-                 cmd_qp, qp_help_more);
+CON_COMMAND_MORE(qp,
+                 "create [--pd N]|list|show N|reset N|destroy N|clone N COUNT [--quiet]|rearm [N ...]",
+                 "RC queue pairs of the transport", cmd_qp, qp_help_more);
 
 /* ---- mr */
 

@@ -124,6 +124,7 @@ static void take_qp_events(void) {
             qp->err_resp = resp;
             qp->err_status = (uint8_t)st;
         }
+        if (qp && qp->quiet) continue;
         printf("\nroce: QP 0x%06lx entered ERROR: %s (%s); 'qp reset 0x%lx' or a new exchange "
                "brings it back\n",
                (unsigned long)qpn, roce_qp_err_reason(resp, st), resp ? "as responder" : "as requester",

@@ -40,6 +40,9 @@ struct roce_qp {
        (a fatal NAK it sent) rather than the requester found it */
     bool in_error, err_resp;
     uint8_t err_status;
+    /* its moves to ERROR are counted and kept as above but not printed one by one
+       (`qp clone --quiet`: the fuzz's pool, whose hundreds of moves `qp rearm` lists) */
+    bool quiet;
     /* receive completions: posted again automatically when auto_recv */
     bool auto_recv;
     uint64_t recv_addr;

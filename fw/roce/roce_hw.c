@@ -85,13 +85,21 @@ void roce_hw_qp_write(uint32_t qpn, const struct roce_qp_ctx *x) {
     REG32(ROCE_QP_WRITE) = 1;
 }
 
-bool roce_hw_qp_req_seen(uint32_t qpn) {
+static uint32_t qp_hw_state(uint32_t qpn) {
     REG32(ROCE_QP_QPN) = qpn;
     /* qp_hw_state follows qp_qpn a few cycles later (a registered two-step mux):
        the first reads cover them */
     (void)REG32(ROCE_QP_HW_STATE);
     (void)REG32(ROCE_QP_HW_STATE);
-    return (REG32(ROCE_QP_HW_STATE) & ROCE_QP_HW_STATE_REQ_MASK) != 0;
+    return REG32(ROCE_QP_HW_STATE);
+}
+
+bool roce_hw_qp_req_seen(uint32_t qpn) {
+    return (qp_hw_state(qpn) & ROCE_QP_HW_STATE_REQ_MASK) != 0;
+}
+
+bool roce_hw_qp_error(uint32_t qpn) {
+    return (qp_hw_state(qpn) & ROCE_QP_HW_STATE_ERROR_MASK) != 0;
 }
 
 void roce_hw_mr_write(uint32_t index, uint32_t key, uint64_t base, uint64_t len, uint32_t access,

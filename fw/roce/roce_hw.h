@@ -94,6 +94,8 @@ void roce_hw_qp_write(uint32_t qpn, const struct roce_qp_ctx *ctx);
 /* The responder executed a request on QP qpn since its context was last written
    (qp_hw_state.req): the RDMA CM's first request in RTR as the RTU. */
 bool roce_hw_qp_req_seen(uint32_t qpn);
+/* The QP is in ERROR in the transport (qp_hw_state.error: any engine moved it there). */
+bool roce_hw_qp_error(uint32_t qpn);
 
 /* Store MR row index (valid, in protection domain pd) or invalidate it. */
 void roce_hw_mr_write(uint32_t index, uint32_t key, uint64_t base, uint64_t len, uint32_t access,

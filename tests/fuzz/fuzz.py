@@ -1,36 +1,49 @@
 #!/usr/bin/env python3
-"""Whole-NIC RoCE fuzz (issue 15 item 2): mutated frames at a NIC whose QP is in RTS.
+"""Whole-NIC RoCE fuzz (issue 15 item 2): mutated frames at a NIC whose QPs are in RTS.
 
-    fuzz.py [--frames N] [--seed S] [--batch B] [--out DIR]
+    fuzz.py [--frames N] [--seed S] [--batch B] [--pool K] [--rearm-every R] [--min-live F] [--out DIR]
 
 The NIC (build/sim/solonic_sim, its port on a unix datagram socket: lossless, so the
-peer's count of what it sent is exact) makes a QP with its own `listen`. Batches of B
-frames follow, seeded (the frames of batch i are a function of the seed, i and what the
-NIC answered at the re-synchronisation points: every --sync frames a ping round trip and a
-zero-length WRITE probe set the PSN the generator builds around, and a QP the probe finds
-stuck is replaced by a new exchange, at most twice a batch), each a request to the NIC's
-responder built right and then, for most, mutated one way (the kinds in KINDS: opcode,
-PSN around the expected one, rkey, addresses and lengths at and across MR edges, RETH
-length, destination QP, truncation, ICRC, IP/UDP lengths and checksum, oversize frames,
-pad count, version, byte flips, multi-packet sequence errors, UD and atomics). After
-the responder's part the NIC is the requester: it READs from the peer (`read` on its
-console) and the peer answers with mutated READ responses and ACKs/NAKs around the
-request's PSNs, then with the right ones; the READ must complete and its bytes match.
+peer's count of what it sent is exact) makes a QP with its own `listen` (the fence QP),
+and `qp clone --quiet` makes K more in RTS from it (the pool). Batches of B frames follow,
+seeded, in rounds: one draw at each live pool QP (a request built right and then, for
+most, mutated one way: the kinds in KINDS: opcode, PSN around the expected one, rkey,
+addresses and lengths at and across MR edges, RETH length, destination QPN, truncation,
+ICRC, IP/UDP lengths and checksum, oversize frames, pad count, version, byte flips,
+multi-packet sequence errors, UD and atomics), then the fence: a zero-length WRITE at
+the fence QP, whose ACK says the NIC took every frame before it. The pool QPs that
+answered with a NAK that ends the QP (remote access, invalid request) are then in
+ERROR: they take no frames until a `qp rearm` of them (sent at the fence, done by the
+firmware while the next round goes to the others, its answer checked at the next
+fence: exactly those QPs back in RTS) brings them back at their first PSN. So nearly
+every frame reaches a live QP, in sequence; a frame to a dead QP stays possible (a
+mutated destination QPN, R > 1). Every --sync frames a ping and a resync: each pool QP
+gets a zero-length WRITE at the PSN the model expects and one 2^22 ahead, whose
+sequence NAK carries the PSN its responder expects. The frames of batch i are a
+function of the seed, i and the NIC's answers at the fences (in order, so the run is
+reproducible: the same seed gives the same counters). After the responder's part the
+NIC is the requester: it READs from the peer (`read` on its console) and the peer
+answers with mutated READ responses and ACKs/NAKs around the request's PSNs, then with
+the right ones; the READ must complete and its bytes match.
 
 After every batch, the invariants: the NIC answers a ping from the peer; `stats`
 accounts for every frame the peer sent (fw/README.md's identity, exact); `verify` of
 the seeded pattern over all memory the test filled outside the MR that allows remote
 writes finds every byte unchanged; a fresh exchange makes a new QP on which a WRITE
-from the peer and a READ back return the bytes written (and `verify` agrees). A failed
-invariant prints the seed and batch and writes the batch's frames to a pcap.
+from the peer and a READ back return the bytes written (and `verify` agrees); it is the
+next batch's fence QP. A failed invariant prints the seed and batch and writes the
+batch's frames to a pcap.
 At the end: a table of frames by mutation kind, drops by counter, the NIC's NAKs by
-kind, wall time and frames per wall second.
+kind, the pool's rearms, the share of RoCE frames that reached a live QP (and in
+sequence: not dropped in a NAK episode nor a duplicate; --min-live sets a floor on it),
+wall time and frames per wall second.
 """
 import argparse
 import collections
 import os
 import queue
 import random
+import re
 import sys
 import time
 
@@ -42,11 +55,15 @@ import session as ss
 OPC = ss.OPC
 PMTU = ss.PMTU
 FILL_SEED = 77
-KINDS = {  # kind -> weight
-    "good": 16, "good_multi": 3, "good_read": 5, "good_atomic": 2,
-    "opcode": 4, "psn": 6, "rkey": 4, "edge": 6, "reth_len": 4, "dqpn": 2, "trunc": 4, "icrc": 4,
-    "ip_len": 3, "ip_csum": 2, "udp_len": 3, "oversize": 2, "pad": 2, "tver": 1, "flip": 6,
-    "seq": 4, "ud": 1, "atomic": 3,
+# kind -> weight. The kinds that mostly end the QP (a remote access or invalid request NAK:
+# rkey, edge, reth_len, seq, atomic, opcode, half of oversize) are weighted low: each QP
+# ended costs the firmware three context writes in `qp rearm` (about 40 ms of wall time,
+# some eighty good frames' worth); as weighted, about 6 % of the frames end their QP
+KINDS = {
+    "good": 34, "good_multi": 3, "good_read": 6, "good_atomic": 2,
+    "opcode": 1, "psn": 6, "rkey": 1, "edge": 1, "reth_len": 1, "dqpn": 2, "trunc": 4, "icrc": 4,
+    "ip_len": 3, "ip_csum": 2, "udp_len": 3, "oversize": 1, "pad": 2, "tver": 1, "flip": 3,
+    "seq": 1, "ud": 1, "atomic": 1,
 }
 RESP_KINDS = ["rsp_psn", "rsp_opcode", "rsp_syndrome", "rsp_len", "rsp_dqpn", "rsp_trunc", "rsp_icrc",
               "rsp_flip", "rsp_ghost_ack"]
@@ -61,6 +78,7 @@ class Gen:
     def __init__(self, seed, qpn, key_a, key_b, epsn):
         self.r = random.Random(seed)
         self.qpn, self.ka, self.kb, self.epsn = qpn, key_a, key_b, epsn
+        self.other = qpn + 1   # another live QP (a mutated destination QPN names it)
         self.kinds = list(KINDS)
         self.weights = [KINDS[k] for k in self.kinds]
 
@@ -170,7 +188,7 @@ class Gen:
             return [(reseal(f), kind)]
         if kind == "dqpn":
             f = bytearray(base())
-            f[47:50] = r.choice([0, 2, self.qpn + 1, 0xFFFFFF, r.randrange(1 << 24)]).to_bytes(3, "big")
+            f[47:50] = r.choice([0, 2, self.other, 0xFFFFFF, r.randrange(1 << 24)]).to_bytes(3, "big")
             return [(reseal(f), kind)]
         if kind == "trunc":
             f = base()
@@ -245,36 +263,56 @@ class Gen:
         raise AssertionError(kind)
 
 
+REARM_MAX = 22        # QPNs on one `qp rearm` line (the console's 24 words)
+FATAL = (1, 2, 3, 4)   # the NAK codes that end the QP (docs/transport.md "QP errors")
+
+
+class Slot:
+    """One of the NIC's QPs the fuzz aims at: its QPN, the peer's QPN it answers to and the
+    PSN its responder is expected to want next (the model the generator builds around)."""
+
+    def __init__(self, qpn, peer, epsn):
+        self.qpn, self.peer, self.epsn, self.epsn0 = qpn, peer, epsn, epsn
+        self.down = False   # in ERROR, its `qp rearm` on the way: no frames until it is back
+
+
 class Stats:
     def __init__(self):
         self.kinds = collections.Counter()
         self.naks = collections.Counter()
         self.replies = 0
         self.probes = collections.Counter()
-        self.sync = None   # the responder's expected PSN as its answers tell (steering only)
-        self.last = None   # (opcode, PSN, AETH syndrome) of the NIC's last answer
-        self.replaced = 0  # QPs replaced because a probe found them stuck
+        self.peers = set()  # the peer QPNs of the QPs aimed at (answers to others go to roce_q)
+        self.sync = {}      # peer QPN -> the PSN its responder's last NAK said it expects (steering)
+        self.last = {}      # peer QPN -> (opcode, PSN, AETH syndrome) of the NIC's last answer
+        self.fatal = set()  # peer QPNs whose QP sent a NAK that ends it (since the last rearm)
+        self.rearmed = 0    # QPs brought back from ERROR by `qp rearm`
+        self.rearms = 0     # `qp rearm` commands
+        self.replaced = 0   # fence QPs replaced by a new exchange
+        self.key_a = 0      # MR A's key (the probes' zero-length WRITEs name it)
 
-    def hook(self, qpn_peer):
+    def hook(self):
         def h(r):
             op, dqpn, psn, rest, _ = r
-            if dqpn != qpn_peer:
+            if dqpn not in self.peers:
                 return False
             self.replies += 1
-            self.last = (op, psn, rest[0] if rest else None)
+            self.last[dqpn] = (op, psn, rest[0] if rest else None)
             if op in (OPC["ACK"], OPC["ATOMIC_ACK"], OPC["READ_RESP_FIRST"], OPC["READ_RESP_LAST"],
                       OPC["READ_RESP_ONLY"]) and len(rest) >= 4:
                 syn = rest[0]
                 t = syn >> 5
                 if t == 3:   # a NAK carries the PSN the responder expects
                     self.naks[NAK_CODES.get(syn & 31, f"nak_{syn & 31}")] += 1
-                    self.sync = psn
+                    self.sync[dqpn] = psn
+                    if syn & 31 in FATAL:
+                        self.fatal.add(dqpn)
                 elif t == 1:
                     self.naks["rnr_nak"] += 1
-                    self.sync = psn
+                    self.sync[dqpn] = psn
                 else:        # an ACK: everything up to psn done (the estimate only moves forward:
                     self.naks["ack" if op == OPC["ACK"] else "read/atomic response"] += 1
-                    self.sync = None   # the ACK of a duplicate carries an older PSN)
+                    self.sync.pop(dqpn, None)   # the ACK of a duplicate carries an older PSN)
             elif op == OPC["READ_RESP_MIDDLE"]:
                 self.naks["read/atomic response"] += 1
             else:
@@ -300,27 +338,39 @@ def ping(p, ident, seq, tries=3):
                 raise
 
 
-def probe(p, st, gen):
-    """A zero-length WRITE at the PSN the responder should expect, ACK requested: 'ack' when it
-    executes, the NAK's kind otherwise, None without an answer (the PSN estimate is off)."""
-    st.last = None
-    psn = gen.epsn
-    p.send(roce(bth(OPC["WRITE_ONLY"], gen.qpn, psn, ackreq=1) + reth(ss.A_BASE, gen.ka, 0)))
-    deadline = time.monotonic() + 3
+def fence(p, st, f):
+    """A zero-length WRITE, ACK requested, at the fence QP f (a QP the fuzz never aims at):
+    its responder works in order, so its ACK comes after the NIC took every frame sent
+    before it (and the hook every answer to them). True on the ACK of that PSN; False
+    otherwise (the fence QP was hit by a mutated destination QPN: the caller replaces it)."""
+    st.last[f.peer] = None
+    psn = f.epsn
+    p.send(roce(bth(OPC["WRITE_ONLY"], f.qpn, psn, ackreq=1) + reth(ss.A_BASE, st.key_a, 0)))
+    st.kinds["fence (zero-length WRITE)"] += 1
+    deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        x = st.last
-        if x is not None and x[0] == OPC["ACK"]:
-            if x[2] >> 5 == 0:
-                if x[1] == psn:
-                    gen.epsn = (psn + 1) & 0xFFFFFF
-                    return "ack"
-                return "ack of an older PSN (duplicate)"
-            if x[2] >> 5 == 3 and x[2] & 31 == 0:   # PSN sequence error: the expected PSN
-                gen.epsn = x[1]
-                return "nak_psn_seq (re-synchronised)"
-            return NAK_CODES.get(x[2] & 31, "nak") if x[2] >> 5 == 3 else "rnr_nak"
-        time.sleep(0.02)
-    return None
+        x = st.last.get(f.peer)
+        if x is not None:
+            if x[0] == OPC["ACK"] and x[2] >> 5 == 0 and x[1] == psn:
+                f.epsn = (psn + 1) & 0xFFFFFF
+                return True
+            return False
+        time.sleep(0.002)
+    return False
+
+
+def resync(p, st, slots, f):
+    """The PSN each pool QP's responder expects, from the QP itself: a zero-length WRITE at
+    the model's PSN (ends a NAK episode the model is right about), then one 2^22 ahead (a
+    PSN sequence NAK that carries the expected PSN, whatever the model thought), then the
+    fence; each slot takes the PSN of its last NAK. Returns the frames sent."""
+    for s in slots:
+        if s.down:
+            continue
+        for d in (0, 1 << 22):
+            p.send(roce(bth(OPC["WRITE_ONLY"], s.qpn, s.epsn + d, ackreq=1) + reth(ss.A_BASE, st.key_a, 0)))
+            st.kinds["probe (zero-length WRITE)"] += 1
+    return 2 * len(slots)
 
 
 def settle(p, tries=6):
@@ -446,7 +496,11 @@ def main():
     ap.add_argument("--frames", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batch", type=int, default=2500)
-    ap.add_argument("--sync", type=int, default=1000, help="frames between PSN re-synchronisations")
+    ap.add_argument("--sync", type=int, default=2500, help="frames between PSN re-synchronisations")
+    ap.add_argument("--pool", type=int, default=64, help="QPs the frames go to, one draw each per round")
+    ap.add_argument("--rearm-every", type=int, default=1, help="rounds between a fence + `qp rearm`")
+    ap.add_argument("--min-live", type=float, default=0.0,
+                    help="fail unless at least this fraction of the RoCE frames reached a live QP in sequence")
     ap.add_argument("--resp-mut", type=int, default=40, help="mutated responses per requester batch")
     ap.add_argument("--out", default="build/fuzz")
     ap.add_argument("--sim-arg", action="append", default=[],
@@ -469,12 +523,87 @@ def main():
             check_true("fill of the guarded memory", "fill:" in out and "bytes in" in out, "fill: ...", out)
             rng = random.Random(a.seed)
             epsn = rng.randrange(1 << 24)
+            st.key_a = key_a
+            # the fence QP (an exchange's; every batch ends with a new one) and the pool the
+            # frames go to: `qp clone` copies of the first exchange's QP, towards the peer's
+            # QPNs peer_qpn + 1 .. + POOL (the exchanges take theirs above them)
             qpn, _ = ss.exchange(p, peer_qpn, epsn, 41000)
-            p.roce_hook = st.hook(peer_qpn)
+            fq = Slot(qpn, peer_qpn, epsn)
+            out = p.cmd(f"qp clone {qpn:#x} {a.pool} --quiet")
+            m = re.search(r"qp clone:([ 0-9a-fx]*) in RTS", out)
+            made = [int(x, 16) for x in m.group(1).split()] if m else []
+            check_true(f"qp clone: {a.pool} QPs in RTS", len(made) == a.pool, f"{a.pool} QPNs", out)
+            slots = [Slot(q, peer_qpn + 1 + i, epsn) for i, q in enumerate(made)]
+            by_qpn = {x.qpn: x for x in slots}
+            peer_qpn += a.pool + 1
+            st.peers = {fq.peer} | {x.peer for x in slots}
+            p.roce_hook = st.hook()
             s_first, _ = settle(p)
-            gen = Gen(a.seed, qpn, key_a, key_b, epsn)
+            gen = Gen(a.seed, slots[0].qpn, key_a, key_b, epsn)
             sent_fuzz = 0
+            sent_probes = 0
             t_send = 0.0
+
+            def new_fence(why):
+                nonlocal peer_qpn
+                st.replaced += 1
+                st.probes[f"fence QP replaced ({why})"] += 1
+                p.roce_hook = None
+                st.peers.discard(fq.peer)
+                peer_qpn += 1
+                fq.epsn = rng.randrange(1 << 24)
+                fq.qpn, _ = ss.exchange(p, peer_qpn, fq.epsn, 44000 + peer_qpn % 20000)
+                fq.peer = peer_qpn
+                st.peers.add(fq.peer)
+                p.roce_hook = st.hook()
+
+            rearming = []   # the `qp rearm` line on its way and the slots it names (down till then)
+
+            def collect():
+                """The output of the `qp rearm` sent at the last fence (the firmware did it while
+                the next round went to the other QPs): exactly the QPs it named are back in RTS,
+                their PSN model back to their first PSN."""
+                if not rearming:
+                    return
+                line, xs = rearming.pop()
+                # (its echo may have QP event lines in the middle: the answer line is whole)
+                m = p.sim.expect(r"qp rearm:([ 0-9a-fx]*) \(\d+ QPs from ERROR back to RTS\)\n",
+                                 what=f"the answer to {line!r}")
+                p.sim.expect(re.escape(nf.simcon.PROMPT), what=f"the prompt after {line!r}")
+                got = [int(q, 16) for q in m.group(1).split()]
+                check(f"{line}: the QPs that sent a NAK that ends the QP were in ERROR, and are back",
+                      [x.qpn for x in xs], got)
+                for x in xs:
+                    x.epsn, x.down = x.epsn0, False
+                    st.sync.pop(x.peer, None)
+                st.rearmed += len(xs)
+
+            def settle_round():
+                """The fence; then the pool QPs a fatal NAK ended go down and a `qp rearm` of
+                them (up to REARM_MAX, the console's line) is sent, its output taken at the next
+                fence; the live QPs take the PSN of their last NAK. Returns the frames sent."""
+                sent = 1
+                while not fence(p, st, fq):
+                    collect()
+                    new_fence("it did not ACK")
+                    sent += 1
+                collect()
+                dead = [x for x in slots if x.peer in st.fatal]
+                st.fatal.clear()
+                for x in slots:
+                    if st.sync.get(x.peer) is not None:
+                        x.epsn = st.sync.pop(x.peer)
+                for x in dead:
+                    x.down = True
+                if dead:   # the rest (rare) wait for the next fence, down
+                    st.fatal.update(x.peer for x in dead[REARM_MAX:])
+                    dead = dead[:REARM_MAX]
+                    line = "qp rearm " + " ".join(f"{x.qpn:#x}" for x in dead)
+                    p.sim.send(line + "\r")
+                    st.rearms += 1
+                    rearming.append((line, dead))
+                return sent
+
             while sent_fuzz < a.frames:
                 batch += 1
                 gen.r = random.Random(a.seed * 1_000_003 + batch)
@@ -483,33 +612,39 @@ def main():
                 tb = time.monotonic()
                 n = 0
                 sub = 0
-                replaced = 0
+                rnd = 0
+                probes = 0   # the fences' and resync's zero-length WRITEs (not in --frames)
                 while n < todo:
-                    for f, kind in gen.frames():
-                        p.send(f)
-                        st.kinds[kind] += 1
-                        n += 1
-                    if n // a.sync > sub:   # every SYNC frames: a ping round trip, then the PSN the
-                        sub = n // a.sync   # responder's answers say it expects (steering)
-                        st.sync = None
+                    # a round: one draw at each pool QP; every REARM_EVERY rounds the fence and the
+                    # rearm, so that a QP a fatal NAK ended takes at most REARM_EVERY - 1 draws
+                    # while in ERROR (each QP back from ERROR costs the firmware three context
+                    # writes: the knob trades live frames for wall time)
+                    rnd += 1
+                    live = [x for x in slots if not x.down]
+                    if not live:   # every pool QP on its way back: the next fence brings them
+                        probes += settle_round()
+                        continue
+                    for i, x in enumerate(live):
+                        gen.qpn, gen.epsn, gen.other = x.qpn, x.epsn, live[(i + 1) % len(live)].qpn
+                        for f, kind in gen.frames():
+                            p.send(f)
+                            st.kinds[kind] += 1
+                            n += 1
+                        x.epsn = gen.epsn
+                        if n >= todo:
+                            break
+                    if rnd % a.rearm_every == 0 and n < todo:
+                        probes += settle_round()
+                    if n // a.sync > sub:   # every SYNC frames: a ping round trip, and each pool
+                        sub = n // a.sync   # QP's responder tells the PSN it expects
                         ping(p, 0x5a00 + batch % 256, sub)
-                        if st.sync is not None:
-                            gen.epsn = st.sync
-                        n += 1
-                        verdict = probe(p, st, gen)
-                        st.probes[verdict] += 1
-                        if verdict in ("nak_invalid_request", None) and replaced < 2:
-                            replaced += 1
-                            # the responder is inside a message a mutated FIRST began, or in a NAK
-                            # episode that an in-order request does not end: it NAKs or drops
-                            # every request (IB would end the QP): a new QP by a new exchange
-                            p.roce_hook = None
-                            peer_qpn += 1
-                            qpn, epsn = ss.exchange(p, peer_qpn, rng.randrange(1 << 24), 44000 + peer_qpn % 20000)
-                            gen.qpn, gen.epsn = qpn, epsn
-                            p.roce_hook = st.hook(peer_qpn)
+                        probes += resync(p, st, slots, fq)
+                        probes += settle_round()
+                probes += settle_round()   # the last round's dead QPs back before the invariants
+                collect()
                 t_send += time.monotonic() - tb
                 sent_fuzz += n
+                sent_probes += probes
                 # invariants
                 ping(p, 0x5a5a, batch)
                 s, sent = settle(p)
@@ -520,23 +655,25 @@ def main():
                     out = p.cmd(f"verify {lo:#x} {hi - lo:#x} {FILL_SEED}")
                     check_true(f"batch {batch}: memory outside the remotely writable MR unchanged "
                                f"({lo:#x}..{hi:#x})", "all bytes match" in out, "all bytes match", out)
-                state, show = ss.qp_state(p, qpn)
+                state, show = ss.qp_state(p, fq.qpn)
                 if state == "RTS":
                     nmut = min(a.resp_mut, max(1, todo // 20))
-                    requester_batch(p, random.Random(a.seed * 7919 + batch), qpn, peer_qpn, key_d, nmut, st,
+                    requester_batch(p, random.Random(a.seed * 7919 + batch), fq.qpn, fq.peer, key_d, nmut, st,
                                     1000 + batch)
                     sent_fuzz += nmut
                 else:
-                    st.kinds[f"fuzzed QP left RTS ({state})"] += 1
+                    st.kinds[f"fence QP left RTS ({state})"] += 1
                 # a fresh exchange (the firmware releases the last session's QP) and a WRITE +
-                # READ on the new QP, which the next batch fuzzes
+                # READ on the new QP, the next batch's fence
                 p.roce_hook = None
+                st.peers.discard(fq.peer)
                 peer_qpn += 1
-                qpn, epsn = ss.fresh_write_read(p, key_c, 2000 + batch, rng.randrange(1 << 24), peer_qpn,
-                                                42000 + batch % 20000)
-                fresh = qpn
-                gen.qpn, gen.epsn = qpn, epsn
-                p.roce_hook = st.hook(peer_qpn)
+                fq.qpn, fq.epsn = ss.fresh_write_read(p, key_c, 2000 + batch, rng.randrange(1 << 24), peer_qpn,
+                                                      42000 + batch % 20000)
+                fq.peer = peer_qpn
+                fresh = fq.qpn
+                st.peers.add(fq.peer)
+                p.roce_hook = st.hook()
                 el = time.monotonic() - t0
                 print(f"batch {batch}: {sent_fuzz} frames, fresh QP {fresh:#x} ok, {el:.0f} s, "
                       f"{sent_fuzz / el:.0f} frames/s", flush=True)
@@ -553,7 +690,8 @@ def main():
             return 1
     wall = time.monotonic() - t0
     d = {k: s.get(k, 0) - s_first.get(k, 0) for k in s}
-    print(f"\nfuzz: seed {a.seed}, {sent_fuzz} mutated frames in {batch} batches, {wall:.1f} s wall, "
+    print(f"\nfuzz: seed {a.seed}, {sent_fuzz} mutated frames (and {sent_probes} fence and resync probes) in "
+          f"{batch} batches, {wall:.1f} s wall, "
           f"{sent_fuzz / wall:.0f} frames per wall second overall ({sum(st.kinds[k] for k in KINDS) / max(t_send, 1e-9):.0f} "
           f"while sending)")
     print("\n| frames by kind | count |\n| --- | ---: |")
@@ -568,11 +706,31 @@ def main():
     print("\n| the NIC's answers to the fuzz QP | count |\n| --- | ---: |")
     for k, v in sorted(st.naks.items(), key=lambda kv: -kv[1]):
         print(f"| {k} | {v} |")
-    print("\n| probes at each re-synchronisation (a zero-length WRITE) | count |\n| --- | ---: |")
+    print("\n| the pool's QPs | count |\n| --- | ---: |")
+    print(f"| QPs the frames go to (`qp clone`) | {a.pool} |")
+    print(f"| rounds (a draw at each pool QP) between fences and `qp rearm` | {a.rearm_every} |")
+    print(f"| `qp rearm` commands (after a fence that followed a fatal NAK) | {st.rearms} |")
+    print(f"| QPs brought back from ERROR to RTS | {st.rearmed} |")
     for k, v in sorted(st.probes.items(), key=lambda kv: -kv[1]):
-        print(f"| {k} (QP replaced) | {v} |" if k in ("nak_invalid_request", None) else f"| {k} | {v} |")
-    for k in ("resp_nak_seq", "resp_nak_inv", "resp_nak_acc", "resp_nak_rnr", "resp_nak_op"):
+        print(f"| {k} | {v} |")
+    for k in ("resp_nak_seq", "resp_nak_inv", "resp_nak_acc", "resp_nak_rnr", "resp_nak_op", "qp_errors",
+              "qp_events_lost"):
         print(f"| stats {k} | {d.get('roce.' + k, 0)} |")
+    # the RoCE frames the transport parsed that a QP in RTS took (answered, executed, or
+    # dropped by its own checks), against those dropped for their QP (unknown, or in ERROR);
+    # and of those, the ones it took in sequence: not dropped inside a PSN sequence NAK
+    # episode nor answered as duplicates (which a responder does not check again)
+    k = ("rx_packets", "resp_drop_qp", "resp_drop_oos", "resp_dup", "resp_drop_dup")
+    parsed, dead, oos, dup, dropdup = (d.get(f"roce.{x}", 0) for x in k)
+    inseq = parsed - dead - oos - dup - dropdup
+    live = inseq / max(1, parsed)
+    print(f"\nfuzz: of {parsed} RoCE frames parsed, {parsed - dead} reached a live QP "
+          f"({100 * (parsed - dead) / max(1, parsed):.1f} %; resp_drop_qp {dead}), {inseq} a live QP in sequence "
+          f"({100 * live:.1f} %; resp_drop_oos {oos}, resp_dup {dup}, resp_drop_dup {dropdup})")
+    if live < a.min_live:
+        print(f"FAIL (seed {a.seed}): {100 * live:.1f} % of the RoCE frames reached a live QP in sequence, "
+              f"expected at least {100 * a.min_live:.1f} %")
+        return 1
     print(f"\nfuzz: {sent_fuzz} frames, every invariant held after each of {batch} batches")
     return 0
 

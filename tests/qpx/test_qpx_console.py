@@ -63,8 +63,8 @@ def patch_gid(msg, ip):
 
 ARGS = [
     # (command line, expected output)
-    ("qp", "qp: expected create [--pd N], list, show N, reset N or destroy N"),
-    ("qp frob", "qp: unknown subcommand 'frob' (create, list, show, reset, destroy)"),
+    ("qp", "qp: expected create [--pd N], list, show N, reset N, destroy N, clone N COUNT or rearm [N ...]"),
+    ("qp frob", "qp: unknown subcommand 'frob' (create, list, show, reset, destroy, clone, rearm)"),
     ("qp create 5", "qp create: takes no arguments"),
     ("qp create --pd 300", "qp create: --pd: expected a protection domain 0..255, got 300"),
     ("qp create --pd 3 --pd 4", "qp create: --pd takes one N and comes last"),
