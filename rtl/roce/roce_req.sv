@@ -568,6 +568,7 @@ module roce_req #(
   // row: they always match) and the PD
   localparam int KC_G = (32 - MAW + roce_qp_pkg::PD_W + 2) / 3;
   (* keep *) logic [KC_G-1:0] mr_keq;    // {PD, key tag} bits 3g .. 3g+2 equal
+  (* keep *) logic            mr_keq_all;   // all of them: a cone of its own (abc9 otherwise chains it behind the carries)
   logic [3*KC_G-1:0]    mr_kc, wq_kc;
   // the range tests' signs, each from two half-width chains in parallel (the high
   // half with and without the low half's carry/borrow) picked by the low half's
@@ -711,7 +712,8 @@ module roce_req #(
     mr_hi_h0  = mr_s[65:33] + mr_k[65:33];
     mr_hi_h1  = mr_s[65:33] + mr_k[65:33] + 33'd1;
     mr_hi_neg = mr_hi_l[33] ? mr_hi_h1[32] : mr_hi_h0[32];
-    mr_ok   = mr_rd_data.valid && &mr_keq && (!lwn_q || (mr_rd_data.access[0] && !mr_rd_data.stream)) && !mr_lo_neg && !mr_hi_neg;
+    mr_keq_all = &mr_keq;
+    mr_ok   = mr_rd_data.valid && mr_keq_all && (!lwn_q || (mr_rd_data.access[0] && !mr_rd_data.stream)) && !mr_lo_neg && !mr_hi_neg;
     pre_n.mrbad = mrchk_q && !mr_ok;
     pre_n.ok    = !pre_n.mrbad && pre_n.win;
   end

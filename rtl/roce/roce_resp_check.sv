@@ -297,6 +297,7 @@ module roce_resp_check #(
 
   // output FIFOs
   logic cmd_in_ready, act_in_ready, ev_in_ready, room, exec_fire, drop_fire;
+  logic in_exec;   // st_q == C_EXEC: the only state with bit 3 set (9..15 never occur), one flip-flop
   /* verilator lint_off UNUSEDSIGNAL */
   logic [3:0] cmd_cnt, act_cnt, ev_cnt;     // FIFO occupancy: not needed
   /* verilator lint_on UNUSEDSIGNAL */
@@ -319,6 +320,7 @@ module roce_resp_check #(
 
   assign accept      = s_hdr_valid && ready_q;
   assign fin         = exec_fire || drop_fire;
+  assign in_exec     = st_q[3];
   assign sel_done    = !hf_q.needs_wqe || wqe_rdy_q;     // C_SEL: the receive WQE is there
   assign s_needs_wqe = s_hdr.info.kind == roce_pkg::KIND_SEND ||
                        (s_hdr.info.kind == roce_pkg::KIND_WRITE && s_hdr.info.immdt &&
@@ -351,10 +353,10 @@ module roce_resp_check #(
     // the flip-flops below decode the next state straight from the present
     // one (fewer levels than comparing st_d)
     ready_d  = init_done && ((st_q == C_IDLE && !accept) || (st_q == C_SEL && sel_done) ||
-                             (st_q == C_EXEC && !pend_q && !accept));
-    rd0_d    = (st_q == C_IDLE && accept) || (st_q == C_EXEC && fin && (pend_q || accept));
+                             (in_exec && !pend_q && !accept));
+    rd0_d    = (st_q == C_IDLE && accept) || (in_exec && fin && (pend_q || accept));
     mr_en_d  = rd0_d || (st_q == C_WQE && lk2_q);
-    front_d  = rd0_d || (st_q != C_IDLE && st_q != C_EXEC && !(st_q == C_SEL && sel_done));
+    front_d  = rd0_d || (st_q != C_IDLE && !in_exec && !(st_q == C_SEL && sel_done));
     // the MR key: the header's from the cycle it is taken, the receive
     // WQE's (SEND) when it arrives
     mr_key_d = mr_key_q;
@@ -476,6 +478,12 @@ module roce_resp_check #(
     logic [64:0] m_lim;                 // base + length
   } rows_t;
   rows_t rw_q, rw_d;
+  // the MR row's key and PD against the expected ones, 3 bits per LUT, each
+  // group and each AND a cone of its own (abc9 otherwise chains them)
+  localparam int PDG = (roce_qp_pkg::PD_W + 2) / 3;
+  (* keep *) logic [10:0]    mk_keq;            // key bits 3g .. 3g+2 equal
+  (* keep *) logic [PDG-1:0] mk_peq;            // PD bits 3g .. 3g+2 equal
+  (* keep *) logic        mk_key, mk_pd;        // all of them
   roce_qp_pkg::resp_dyn_t dc_q, dc_d;   // dynamic state (initial value for an unused row)
 
   always_comb begin
@@ -501,9 +509,12 @@ module roce_resp_check #(
     // remote access (docs/user-logic.md, "Streaming MRs")
     rw_d.m_access = mr_rd.access & ~{mr_rd.stream, 3'b000};
     rw_d.m_stream = mr_rd.stream;
-    // key and PD in one compare tree (40 bits: as many levels as the key's 32)
-    rw_d.m_key_ok = {mr_rd.key, mr_rd.pd} == {mr_key_q, ctx_rd.pd};
-    rw_d.m_pd_bad = mr_rd.valid && mr_rd.key == mr_key_q && mr_rd.pd != ctx_rd.pd;
+    for (int g = 0; g < 11; g++) mk_keq[g] = 3'(mr_rd.key >> (3 * g)) == 3'(mr_key_q >> (3 * g));
+    for (int g = 0; g < PDG; g++) mk_peq[g] = 3'(mr_rd.pd >> (3 * g)) == 3'(ctx_rd.pd >> (3 * g));
+    mk_key        = &mk_keq;
+    mk_pd         = &mk_peq;
+    rw_d.m_key_ok = mk_key && mk_pd;
+    rw_d.m_pd_bad = mr_rd.valid && mk_key && !mk_pd;
     rw_d.m_base   = mr_rd.base;
     rw_d.m_lim    = {1'b0, mr_rd.base} + {1'b0, mr_rd.length};
   end
@@ -720,9 +731,9 @@ module roce_resp_check #(
 
   // ------------------------------------------------ execute / write back
   assign room      = cmd_in_ready && act_in_ready && ev_in_ready;
-  assign exec_fire = st_q == C_EXEC && !kx_q && room && !qp_reset_valid;
+  assign exec_fire = in_exec && !kx_q && room && !qp_reset_valid;
   // a killed header still discards its payload
-  assign drop_fire = st_q == C_EXEC && kx_q && (!act_q || act_in_ready);
+  assign drop_fire = in_exec && kx_q && (!act_q || act_in_ready);
 
   // the verdict registers take the results in C_SEL
   always_comb begin
@@ -959,6 +970,8 @@ module roce_resp_check #(
   // the RQ lookup of a header ends before its C_EXEC, consumes land before
   // the next lookup
   always_ff @(posedge clk) begin
+    if (!rst && st_q > C_EXEC)
+      $error("roce_resp_check: state %0d does not exist (in_exec decodes bit 3 alone)", st_q);
     if (!rst && st_q == C_EXEC && (lk_en_q || lk1_q || lk2_q))
       $error("roce_resp_check: RQ lookup still running in C_EXEC");
     if (!rst && lk_en_q && cons_en_q)

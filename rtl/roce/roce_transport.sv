@@ -34,8 +34,11 @@
 module roce_transport #(
   parameter int     NQP      = 256,
   parameter int     NMR      = 256,
-  parameter int     SQ_DEPTH = 16,
-  parameter int     RQ_DEPTH = 16,
+  // WQEs per QP (powers of two). 64: a QP keeps 64 messages in flight, enough for
+  // 64 B WRITEs at the transport's message rate over its ~240-cycle round trip
+  // (16 held one QP to 16.9 M/s); scripts/qp_budget.py (make qp-budget) shows the RAM
+  parameter int     SQ_DEPTH = 64,
+  parameter int     RQ_DEPTH = 64,
   parameter int     CQ_DEPTH = 256,
   parameter int     WINDOW   = 1024,
   parameter int     ACKREQ_EVERY = 16,

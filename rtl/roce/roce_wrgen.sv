@@ -147,7 +147,7 @@ module roce_wrgen #(
   logic [15:0]   sigc_q, sigc_d;      // round mod sig
   logic [23:0]   cqpn_q, cqpn_d;      // QPN of the slot
   logic [31:0]   done_q, done_d;
-  logic [31:0]   outst_q, outst_d;    // posted - done
+  logic [15:0]   outst_q, outst_d;    // posted - done (at most max_out <= MAXO)
   logic [32:0]   rem_q, rem_d;        // total - nqp - posted (signed): <= 0 on the last round
   logic [32:0]   dwin_q, dwin_d;      // done - window (signed)
   logic [GEN_NQP*8-1:0] ocnt_q, ocnt_d;   // per slot: outstanding, completed (mod 256), 8 bits each
@@ -163,6 +163,11 @@ module roce_wrgen #(
   logic          anp_q, anp_d, ap_q, ap_d, posted_q, posted_d, arm_q, arm_d;
   // C3: a completion was counted in C2 (fin), in G_DRAIN (fdr)
   logic          fin_q, fin_d, fdr_q, fdr_d;
+  // outst_q == 0, ileft_q == 0 and the run's end: cones of their own, so abc9 maps each
+  // shallow (chained together they took 7 LUT levels)
+  (* keep *) logic oz_c;
+  logic fin_all, tz_q, tz_d;   // tz_q: ileft_q == 0, kept beside it
+  logic act_q, act_d;          // st_q != G_IDLE, one flip-flop (a decode less in front of every use)
   // C2's completion leaves nothing to complete (fl), nothing outstanding (fo)
   logic          fl_q, fl_d, fo_q, fo_d;
   // results
@@ -219,21 +224,26 @@ module roce_wrgen #(
   // ---- posting allowed, a cycle ahead: fewer than max_out outstanding over
   // all QPs and max_out_qp on the slot's QP, WRs left to post
   always_comb begin
-    anp_d    = i_q != total_q && outst_q < {16'd0, maxo_q} && !full_q[slot_q];
+    anp_d    = i_q != total_q && outst_q < maxo_q && !full_q[slot_q];
     // (one QP: the slot after is the same, with the post counted)
-    ap_d     = i_q != tm1_q && outst_q < {16'd0, maxom1_q} && (nqp1_q ? !af0_q : !full_q[nslot_q]);
+    ap_d     = i_q != tm1_q && outst_q < maxom1_q && (nqp1_q ? !af0_q : !full_q[nslot_q]);
     posted_d = go;
-    arm_d    = st_q != G_IDLE;
+    arm_d    = act_q;
   end
 
-  // ---- C1: the registered CQE's slot count (forwarded from C2) and increment
+  // ---- C1: the registered CQE's slot count (forwarded from C2) and increment.
+  // The slot's count (a GEN_NQP:1 multiplexer) and the forward condition are
+  // cones of their own (abc9 otherwise chains the multiplexer behind the compare)
+  (* keep *) logic [7:0] c1_cnt;
+  (* keep *) logic       c1_fwd;
   always_comb begin
     logic [SW-1:0] slot;
     logic [7:0]    dsel;
     slot      = cq_id_q[32 +: SW];
-    dsel      = dcnt_q[8*slot +: 8];
-    if (c2_v_q && c2_ok_q && c2_slot_q == slot) dsel = c2_k_q[7:0] + 8'd1;
-    c2_v_d    = cq_v_q && st_q != G_IDLE && cq_id_q[47:40] == run_q && {1'b0, cq_id_q[39:32]} < nqp_q;
+    c1_cnt    = dcnt_q[8*slot +: 8];
+    c1_fwd    = c2_v_q && c2_ok_q && c2_slot_q == slot;
+    dsel      = c1_fwd ? c2_k_q[7:0] + 8'd1 : c1_cnt;
+    c2_v_d    = cq_v_q && act_q && cq_id_q[47:40] == run_q && {1'b0, cq_id_q[39:32]} < nqp_q;
     c2_ok_d   = cq_st_q == roce_qp_pkg::WC_SUCCESS;
     c2_st_d   = cq_st_q;
     c2_slot_d = slot;
@@ -243,11 +253,13 @@ module roce_wrgen #(
     c2_t_d    = now_q;
   end
 
-  // ---- the run's configuration, captured at start
-  logic run_start, bad;
+  // ---- the run's configuration, captured at start. bad_q: the configuration
+  // registers checked a cycle ahead (the firmware writes them before start)
+  logic run_start, bad, bad_q;
+  logic [7:0]  mo, mo_q, mom1_q;      // max_out_qp as the run takes it, and minus one (a cycle ahead)
+  logic [15:0] mx, mx_q, mxm1_q;      // max_out, the same
+  logic        mo1_q;                 // mo_q == 1
   always_comb begin
-    logic [7:0]   mo;
-    logic [15:0]  mx;
     run_start = st_q == G_IDLE && start;
     mx  = (cfg_max_out == 16'd0 || cfg_max_out > 16'(MAXO)) ? 16'(MAXO) : cfg_max_out;
     mo  = (cfg_max_out_qp == 8'd0 || cfg_max_out_qp > 8'(SQ_DEPTH)) ? 8'(SQ_DEPTH) : cfg_max_out_qp;
@@ -264,10 +276,10 @@ module roce_wrgen #(
       laddr_d  = cfg_laddr;  raddr_d = cfg_raddr;  lkey_d = cfg_lkey;  rkey_d = cfg_rkey;  len_d = cfg_len;
       total_d  = cfg_total;  tm1_d = cfg_total - 32'd1;
       tmo_d    = cfg_timeout == 32'd0 ? 32'h0100_0000 : cfg_timeout;
-      maxo_d   = cfg_lat ? 16'd1 : mx;
-      maxom1_d = cfg_lat ? 16'd0 : mx - 16'd1;
-      maxoq_d  = cfg_lat ? 8'd1 : mo;
-      maxoqm1_d = cfg_lat ? 8'd0 : mo - 8'd1;
+      maxo_d   = cfg_lat ? 16'd1 : mx_q;
+      maxom1_d = cfg_lat ? 16'd0 : mxm1_q;
+      maxoq_d  = cfg_lat ? 8'd1 : mo_q;
+      maxoqm1_d = cfg_lat ? 8'd0 : mom1_q;
       nqp1_d   = cfg_nqp == 8'd1;
       sig_d    = (cfg_lat || cfg_sig_every == 16'd0) ? 16'd1 : cfg_sig_every;
       sigm1_d  = (cfg_lat || cfg_sig_every == 16'd0) ? 16'd0 : cfg_sig_every - 16'd1;
@@ -281,7 +293,7 @@ module roce_wrgen #(
     i_d = i_q;  slot_d = slot_q;  nslot_d = nslot_q;  round_d = round_q;  sigc_d = sigc_q;  cqpn_d = cqpn_q;
     rem_d = rem_q;  tf_d = tf_q;  tpost_d = tpost_q;
     ring_we = 1'b0;  ring_wa = i_q[RW-1:0];
-    if (st_q != G_IDLE && go) begin
+    if (act_q && go) begin
       if (i_q == 32'd0) tf_d = now_q;
       tpost_d = now_q;
       ring_we = 1'b1;
@@ -309,9 +321,9 @@ module roce_wrgen #(
   always_comb begin
     logic cdone;
     cdone   = c_ours && c2_ok_q;
-    outst_d = outst_q + 32'(st_q != G_IDLE && go) - (cdone ? 32'(c2_inc) : 32'd0);
+    outst_d = outst_q + 16'(act_q && go) - (cdone ? 16'(c2_inc) : 16'd0);
     for (int s = 0; s < GEN_NQP; s++) begin
-      ocnt_d[8*s +: 8] = ocnt_q[8*s +: 8] + 8'(st_q != G_IDLE && go && slot_q == SW'(s)) -
+      ocnt_d[8*s +: 8] = ocnt_q[8*s +: 8] + 8'(act_q && go && slot_q == SW'(s)) -
                          ((cdone && c2_slot_q == SW'(s)) ? c2_inc : 8'd0);
       full_d[s] = ocnt_d[8*s +: 8] >= maxoq_q;
     end
@@ -320,7 +332,7 @@ module roce_wrgen #(
       outst_d = '0;
       ocnt_d  = '0;
       full_d  = '0;                  // max_out_qp >= 1
-      af0_d   = maxoqm1_d == 8'd0;
+      af0_d   = cfg_lat || mo1_q;   // maxoqm1_d == 0
     end
   end
 
@@ -329,14 +341,14 @@ module roce_wrgen #(
   assign c2_inc = c2_k_q[7:0] + 8'd1 - c2_dsel_q;
   always_comb begin
     logic [32:0] dwin_n;
-    c_ours = c2_v_q && st_q != G_IDLE;
+    c_ours = c2_v_q && act_q;
     dcnt_d = dcnt_q;  done_d = done_q;  dwin_d = dwin_q;  eidx_d = eidx_q;  tl_d = tl_q;
     left_d = left_q;  dnz_d = dnz_q;
     lsum_d = lsum_q;  lmin_d = lmin_q;  lmax_d = lmax_q;
     wv_d = 1'b0;  wt_d = wt_q;  fin_d = 1'b0;  fdr_d = st_q == G_DRAIN;
     // (draining: no post in the same cycle, so outstanding - increment)
     fl_d = left_q[31:8] == 24'd0 && left_q[7:0] == c2_inc;
-    fo_d = outst_q[31:8] == 24'd0 && outst_q[7:0] == c2_inc;
+    fo_d = outst_q[15:8] == 8'd0 && outst_q[7:0] == c2_inc;
     ring_re = 1'b0;  ring_ra = '0;
     dwin_n  = dwin_q + 33'(c2_inc);
     if (c_ours && !c2_ok_q) eidx_d = 32'(c2_k_q * {23'd0, nqp_q}) + 32'(c2_slot_q);
@@ -373,21 +385,26 @@ module roce_wrgen #(
   // registers (a QP reset is registered, then compared, then acts: two
   // cycles; the timeout counts down from timeout to 0)
   always_comb begin
-    logic err, fin, ab_end, tmo_end, fin_all;
-    qr_v_d   = qp_reset && st_q != G_IDLE;
+    logic err, fin, ab_end, tmo_end;
+    qr_v_d   = qp_reset && act_q;
     qr_qpn_d = qp_reset_qpn;
-    hit_d    = qr_v_q && st_q != G_IDLE && {8'd0, qr_qpn_q} >= {8'd0, qpn0_q} && {8'd0, qr_qpn_q} <= qlast_q;
+    hit_d    = qr_v_q && act_q && {8'd0, qr_qpn_q} >= {8'd0, qpn0_q} && {8'd0, qr_qpn_q} <= qlast_q;
     st_d     = st_q;
     stat_d   = stat_q;
     now_d    = now_q + 64'd1;
     ileft_d  = ileft_q;
+    tz_d     = tz_q;
+    act_d    = act_q;
     err      = c_ours && !c2_ok_q;
     fin      = fin_q && (fl_q || (fdr_q && fo_q));
-    ab_end   = abort && (st_q == G_DRAIN || outst_q == 32'd0);
-    tmo_end  = ileft_q == 32'd0;
+    oz_c     = outst_q == 16'd0;
+    ab_end   = abort && (st_q == G_DRAIN || oz_c);
+    tmo_end  = tz_q;
     fin_all  = err || fin || ab_end || hit_q || tmo_end;
-    if (st_q != G_IDLE) begin
+    if (act_q) begin
       ileft_d = (go || c_ours) ? tmo_q : ileft_q - 32'(!tmo_end);
+      // reloads are never 0 (tmo_q, the start value): 0 next when counting down from 1 (or staying at 0)
+      tz_d    = !(go || c_ours) && ileft_q[31:1] == 31'd0;
       if (err) begin
         stat_d[2]    = 1'b1;
         stat_d[12:8] = c2_st_q;
@@ -397,6 +414,7 @@ module roce_wrgen #(
       if (tmo_end) stat_d[4] = 1'b1;
       if (fin_all) begin
         st_d      = G_IDLE;
+        act_d     = 1'b0;
         stat_d[0] = 1'b0;
         stat_d[1] = 1'b1;
       end else if (abort && st_q == G_RUN) begin
@@ -404,9 +422,11 @@ module roce_wrgen #(
       end
     end
     if (run_start) begin
-      stat_d  = {5'd0, 1'b0, 1'b0, bad, 1'b0, 1'b0, 1'b0, bad, !bad};
+      stat_d  = {5'd0, 1'b0, 1'b0, bad_q, 1'b0, 1'b0, 1'b0, bad_q, !bad_q};
       ileft_d = (cfg_timeout == 32'd0) ? 32'h0100_0000 : cfg_timeout;
-      if (!bad) st_d = G_RUN;
+      tz_d    = 1'b0;
+      if (!bad_q) st_d = G_RUN;
+      act_d   = !bad_q;
     end
   end
 
@@ -444,17 +464,23 @@ module roce_wrgen #(
     c2_lat_q  <= c2_lat_d;
     c2_t_q    <= c2_t_d;
     qr_qpn_q  <= qr_qpn_d;
+    bad_q     <= bad;
+    mo_q      <= mo;
+    mom1_q    <= mo - 8'd1;
+    mo1_q     <= mo == 8'd1;
+    mx_q      <= mx;
+    mxm1_q    <= mx - 16'd1;
   end
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      st_q <= G_IDLE;  now_q <= '0;  run_q <= '0;  stat_q <= '0;
+      st_q <= G_IDLE;  act_q <= 1'b0;  now_q <= '0;  run_q <= '0;  stat_q <= '0;
       op_q <= '0;  qpn0_q <= '0;  qlast_q <= '0;  nqp_q <= 9'd1;  stride_q <= 8'd1;  laddr_q <= '0;  raddr_q <= '0;
       lkey_q <= '0;  rkey_q <= '0;  len_q <= '0;  total_q <= '0;  tm1_q <= '0;  tmo_q <= '0;
       maxo_q <= 16'd1;  maxom1_q <= '0;  sigm1_q <= '0;  maxoqm1_q <= '0;  nqp1_q <= 1'b1;
       sig_q <= 16'd1;  win_q <= 16'd1;  maxoq_q <= 8'd1;  lat_q <= 1'b0;
       i_q <= '0;  slot_q <= '0;  nslot_q <= '0;  round_q <= '0;  sigc_q <= '0;  cqpn_q <= '0;
-      done_q <= '0;  dwin_q <= '0;  ileft_q <= '0;  outst_q <= '0;  rem_q <= '0;
+      done_q <= '0;  dwin_q <= '0;  ileft_q <= '0;  outst_q <= '0;  rem_q <= '0;  tz_q <= 1'b1;
       left_q <= '0;  dnz_q <= 1'b0;  qr_v_q <= 1'b0;  hit_q <= 1'b0;
       ocnt_q <= '0;  dcnt_q <= '0;  full_q <= '0;  af0_q <= 1'b1;
       anp_q <= 1'b0;  ap_q <= 1'b0;  posted_q <= 1'b0;  arm_q <= 1'b0;  fin_q <= 1'b0;  fdr_q <= 1'b0;
@@ -462,14 +488,14 @@ module roce_wrgen #(
       eidx_q <= '0;  tf_q <= '0;  tl_q <= '0;  tpost_q <= '0;  lsum_q <= '0;  lmin_q <= '1;  lmax_q <= '0;
       wmin_q <= '0;  wv_q <= 1'b0;  wt_q <= '0;
     end else begin
-      st_q <= st_d;  now_q <= now_d;  run_q <= run_d;  stat_q <= stat_d;
+      st_q <= st_d;  act_q <= act_d;  now_q <= now_d;  run_q <= run_d;  stat_q <= stat_d;
       op_q <= op_d;  qpn0_q <= qpn0_d;  qlast_q <= qlast_d;  nqp_q <= nqp_d;  stride_q <= stride_d;
       laddr_q <= laddr_d;  raddr_q <= raddr_d;  lkey_q <= lkey_d;  rkey_q <= rkey_d;  len_q <= len_d;
       total_q <= total_d;  tm1_q <= tm1_d;  tmo_q <= tmo_d;  maxo_q <= maxo_d;  maxom1_q <= maxom1_d;
       sig_q <= sig_d;  win_q <= win_d;  maxoq_q <= maxoq_d;  lat_q <= lat_d;
       sigm1_q <= sigm1_d;  maxoqm1_q <= maxoqm1_d;  nqp1_q <= nqp1_d;
       i_q <= i_d;  slot_q <= slot_d;  nslot_q <= nslot_d;  round_q <= round_d;  sigc_q <= sigc_d;  cqpn_q <= cqpn_d;
-      done_q <= done_d;  dwin_q <= dwin_d;  ileft_q <= ileft_d;  outst_q <= outst_d;  rem_q <= rem_d;
+      done_q <= done_d;  dwin_q <= dwin_d;  ileft_q <= ileft_d;  outst_q <= outst_d;  rem_q <= rem_d;  tz_q <= tz_d;
       left_q <= left_d;  dnz_q <= dnz_d;  qr_v_q <= qr_v_d;  hit_q <= hit_d;
       ocnt_q <= ocnt_d;  dcnt_q <= dcnt_d;  full_q <= full_d;  af0_q <= af0_d;
       anp_q <= anp_d;  ap_q <= ap_d;  posted_q <= posted_d;  arm_q <= arm_d;  fin_q <= fin_d;  fdr_q <= fdr_d;
@@ -492,5 +518,10 @@ module roce_wrgen #(
     win_min   = wmin_q;
     now       = now_q;
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk)
+    if (!rst && act_q != (st_q != G_IDLE)) $error("roce_wrgen: act_q %0d disagrees with state %0d", act_q, st_q);
+`endif
 
 endmodule

@@ -33,6 +33,7 @@ module nic_top #(
   parameter int          NMR         = 256,   // memory regions
   // user logic's work requests outstanding at most (docs/user-logic.md)
   parameter int          USER_OUTSTANDING = 16,
+  parameter int          USER_RQ_OUTSTANDING = 16,
   // 1: the user-logic examples (rtl/user: a streaming source, a checking sink, the
   // console's `user`) drive the transport's user ports, and nic_top's own user ports
   // are idle; 0: nic_top's user ports are the transport's (docs/user-logic.md)
@@ -363,7 +364,8 @@ module nic_top #(
   logic [511:0] x_s_utx_data;
   logic x_s_utx_last;
 
-  roce_transport #(.NQP(NQP), .NMR(NMR), .CLK_HZ(CLK_HZ), .USER_OUTSTANDING(USER_OUTSTANDING)) u_roce (
+  roce_transport #(.NQP(NQP), .NMR(NMR), .CLK_HZ(CLK_HZ), .USER_OUTSTANDING(USER_OUTSTANDING),
+                  .USER_RQ_OUTSTANDING(USER_RQ_OUTSTANDING)) u_roce (
     .clk, .rst,
     .our_mac          ({mac_hi, mac_lo}),
     .our_ip           (our_ip),

@@ -78,7 +78,7 @@ static const char *opname[] = {"WRITE", "WRITE_IMM", "SEND", "SEND_IMM", "READ",
 static const int wc_op_of[] = {1, 1, 0, 0, 2, 3, 4};
 enum { WC_SUCCESS = 0, WC_LOC_QP_OP_ERR = 2, WC_LOC_PROT_ERR = 4, WC_WR_FLUSH_ERR = 5, WC_REM_INV_REQ_ERR = 9,
        WC_REM_ACCESS_ERR = 10, WC_REM_OP_ERR = 11, WC_RETRY_EXC_ERR = 12, WC_RNR_RETRY_EXC_ERR = 13 };
-static const int SQ_DEPTH = 16, RQ_DEPTH = 16;
+static int SQ_DEPTH = 0, RQ_DEPTH = 0;   // the transport's, from caps (reset_all)
 static const uint32_t PSN_MASK = 0xFFFFFF;
 static inline uint32_t mtu_of(int pmtu) { return 128u << pmtu; }
 
@@ -1218,6 +1218,8 @@ static void reset_all() {
         uint32_t lq = (c & ROCE_CAPS_LOG2_NQP_MASK) >> ROCE_CAPS_LOG2_NQP_SHIFT;
         uint32_t lm = (c & ROCE_CAPS_LOG2_NMR_MASK) >> ROCE_CAPS_LOG2_NMR_SHIFT;
         if (lq > 24 || lm > 24) fatal("side %d: caps 0x%x out of range", s, c);
+        SQ_DEPTH = 1 << ((c & ROCE_CAPS_LOG2_SQ_DEPTH_MASK) >> ROCE_CAPS_LOG2_SQ_DEPTH_SHIFT);
+        RQ_DEPTH = 1 << ((c & ROCE_CAPS_LOG2_RQ_DEPTH_MASK) >> ROCE_CAPS_LOG2_RQ_DEPTH_SHIFT);
         sweep = std::max(sweep, std::max(1u << lq, 1u << lm));
     }
     run(sweep + 64);
