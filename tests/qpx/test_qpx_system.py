@@ -158,7 +158,8 @@ def case_pair_nic1_listens():
                                   (f"bench read 4096 32 --rkey {rkey:#x}", 4096, 32),
                                   ("bench send 4096 32", 4096, 32)):
             out = cmd(a, line)
-            check_true(f"{line}: header", re.match(rf"bench: \S+( \S+)? on QP {q}, {size} bytes x {iters}, 16 "
+            # the default depth: the transport's SQ depth (64, rtl/roce/roce_transport.sv)
+            check_true(f"{line}: header", re.match(rf"bench: \S+( \S+)? on QP {q}, {size} bytes x {iters}, 64 "
                                                    r"outstanding at most", out) is not None, "bench: ... on QP", out)
             bw_table(out, size, iters)
         # posted by the work-request generator: 4 KiB WRITEs near the wire (measured 91.36 Gb/s at
