@@ -75,6 +75,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
     o->rdma_cm = false;
     o->atomic = QPX_FETCH_AND_ADD;
     o->port = 0;
+    o->recv_ring = false;
     opt_bg = false;
     bool atomic_given = false;
     for (int i = first; i < argc; i++) {
@@ -156,6 +157,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
             o->mtu = (uint8_t)enc;
         } else if (strcmp(a, "--dry") == 0) {
             o->dry = true;
+        } else if (strcmp(a, "--recv-ring") == 0) {
+            o->recv_ring = true;
         } else if (strcmp(a, "--rdma-cm") == 0) {
             o->rdma_cm = true;
         } else {
@@ -180,6 +183,11 @@ static int parse_opts(const char *cmd, int argc, char **argv, int first, struct 
     }
     if (atomic_given && o->test != QPX_ATOMIC_BW && o->test != QPX_ATOMIC_LAT) {
         printf("%s: --atomic is for --test atomic_bw or atomic_lat\n", cmd);
+        return -1;
+    }
+    if (o->recv_ring && (o->tool != QPX_TOOL_PINGPONG || o->dry)) {
+        printf("%s: --recv-ring is for the pingpong exchange's QP (perftest's tools count the NIC's "
+               "receives one by one)\n", cmd);
         return -1;
     }
     if (test_given && o->tool == QPX_TOOL_PINGPONG) {
@@ -371,6 +379,9 @@ static void opts_help(void) {
     printf("  --timeout MS              per-step timeout, simulated ms (default %u)\n",
            QPX_STEP_MS);
     printf("  --dry                     exchange only: no QP is created or programmed\n");
+    printf("  --recv-ring               pingpong: the transport keeps the QP's receive queue\n");
+    printf("                            full itself (a recycling ring; line-rate SENDs; its\n");
+    printf("                            completions counted in stats gen_recv_done)\n");
     printf("  --port P                  the exchange's TCP port (default 18515): each session\n");
     printf("                            listens on its own (up to %u sessions at once)\n",
            QPX_SESSIONS);

@@ -164,6 +164,9 @@ static void qp_show(const struct roce_qp *q) {
            (unsigned long)q->send_done, (unsigned long long)q->send_bytes,
            (unsigned long)q->send_errors, (unsigned long)q->recv_posted,
            (unsigned long)q->recv_done, (unsigned long)q->recv_errors);
+    if (q->recv_ring)
+        printf("  receives: a recycling ring in the transport (its completions are counted in "
+               "'stats' gen_recv_done, not here)\n");
     if (q->recv_done || q->recv_errors)
     {
         printf("  last receive: %s, %s, %lu bytes", roce_wc_status_name(q->last_recv.status),

@@ -801,7 +801,13 @@ static int program_qp(uint32_t i, uint32_t pmtu) {
     if (s->o.tool == QPX_TOOL_PINGPONG || s->o.test == QPX_SEND_BW || s->o.test == QPX_SEND_LAT) {
         /* receives into this QP's part of the test buffer */
         uint32_t part = part_bytes();
-        if (roce_qp_auto_recv(qp, me->vaddr, part, s->mr->key, roce_hw_caps()->rq_depth) != 0) {
+        const char *err;
+        if (s->o.recv_ring) {
+            if (roce_qp_recv_ring(qp, me->vaddr, part, s->mr->key, &err) != 0) {
+                fail("QP 0x%lx's receive ring: %s", (unsigned long)qp->qpn, err);
+                return -1;
+            }
+        } else if (roce_qp_auto_recv(qp, me->vaddr, part, s->mr->key, roce_hw_caps()->rq_depth) != 0) {
             fail("the transport refused the receive WQEs for QP 0x%lx", (unsigned long)qp->qpn);
             return -1;
         }

@@ -80,6 +80,8 @@ struct qpx_opts {
     uint8_t atomic;   /* perftest -A: enum qpx_atomic, what the NIC's atomic_bw/lat client posts
                          (perftest 4.5 does not exchange it: each side's own choice) */
     uint16_t port;    /* the TCP port (perftest -R: RDMA CM's); 0 = QPX_TCP_PORT */
+    bool recv_ring;   /* pingpong: the QP's receives are a recycling ring in the transport
+                         (roce_qp_recv_ring), not reposted by the firmware */
     uint8_t session;  /* set by qpx_start: the session's ID */
 };
 

@@ -90,7 +90,10 @@ static uint32_t free_qpn(void) {
 void roce_qp_modify(struct roce_qp *qp, const struct roce_qp_ctx *ctx) {
     roce_hw_qp_write(qp->qpn, ctx);
     qp->ctx = *ctx;
-    if (ctx->state == ROCE_QPS_RESET) qp->in_error = false; /* IB: ERROR is left through RESET */
+    if (ctx->state == ROCE_QPS_RESET) {
+        qp->in_error = false;   /* IB: ERROR is left through RESET */
+        qp->recv_ring = false;  /* the reset empties the ring and ends its recycling */
+    }
 }
 
 const char *roce_qp_state_now(const struct roce_qp *qp) {
@@ -287,6 +290,32 @@ int roce_qp_auto_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t 
     qp->auto_recv = true;
     for (uint32_t i = 0; i < n; i++)
         if (post_recv(qp, addr, len, lkey) != 0) return -1;
+    return 0;
+}
+
+#define GEN_TAG 0xbe6eull /* wr_id bits 63:48 of the generator's work (regs/roce.toml gen_recv_done) */
+
+int roce_qp_recv_ring(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey, const char **err) {
+    if (qp->recv_ring) {
+        *err = "its receive queue is a recycling ring already";
+        return -1;
+    }
+    uint32_t depth = roce_hw_caps()->rq_depth;
+    for (uint32_t i = 0; i < depth; i++) {
+        uint64_t id = GEN_TAG << 48 | (uint64_t)qp->qpn << 16 | i;
+        if (roce_hw_post_recv(qp->qpn, addr, len, lkey, id) != 0) {
+            *err = i ? "its receive queue was not empty: the transport refused a receive WQE (counted in "
+                       "rq_overflow; reset the QP to empty it)"
+                     : "the transport refused a receive WQE (counted in rq_overflow)";
+            return -1;
+        }
+    }
+    if (roce_hw_rq_recycle(qp->qpn) != 0) {
+        *err = "the transport refused to recycle the ring (counted in rq_overflow)";
+        return -1;
+    }
+    qp->auto_recv = false;
+    qp->recv_ring = true;
     return 0;
 }
 

@@ -43,8 +43,9 @@ struct roce_qp {
     /* its moves to ERROR are counted and kept as above but not printed one by one
        (`qp clone --quiet`: the fuzz's pool, whose hundreds of moves `qp rearm` lists) */
     bool quiet;
-    /* receive completions: posted again automatically when auto_recv */
-    bool auto_recv;
+    /* receive completions: posted again automatically when auto_recv; recv_ring: the
+       transport recycles the receive ring itself (roce_qp_recv_ring) */
+    bool auto_recv, recv_ring;
     uint64_t recv_addr;
     uint32_t recv_len, recv_lkey;
     uint32_t recv_posted, recv_done, recv_errors;
@@ -106,6 +107,15 @@ uint32_t roce_pd_session(const char **err);
  * completion. 0, or -1 when the transport refused a WQE.
  */
 int roce_qp_auto_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey, uint32_t n);
+
+/*
+ * Fill the QP's empty receive queue with WQEs for [addr, addr+len) and make the
+ * transport recycle them (docs/transport.md, "Receive rings in hardware"): the
+ * queue never runs empty, at line rate, until the QP is reset. The WQEs carry
+ * the generator's wr_id tag, so their completions are counted in the
+ * transport's gen_recv_* counters, not filed (recv_done stays). 0, or -1 + *err.
+ */
+int roce_qp_recv_ring(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey, const char **err);
 
 /*
  * Post wr (wr_id is assigned here) and wait at most timeout_ms of simulated

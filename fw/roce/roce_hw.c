@@ -136,6 +136,15 @@ int roce_hw_post_recv(uint32_t qpn, uint64_t addr, uint32_t len, uint32_t lkey, 
     return REG32(ROCE_RQ_OVERFLOW) == before ? 0 : -1;
 }
 
+int roce_hw_rq_recycle(uint32_t qpn) {
+    uint32_t before = REG32(ROCE_RQ_OVERFLOW);
+    REG32(ROCE_RQ_QPN) = qpn;
+    REG32(ROCE_RQ_RECYCLE) = 1;
+    for (int i = 0; i < 64 && (REG32(ROCE_RQ_STATUS) & 1u); i++) {
+    }
+    return REG32(ROCE_RQ_OVERFLOW) == before ? 0 : -1;
+}
+
 int roce_hw_post_send(const struct roce_wr *wr, uint32_t timeout_ms) {
     uint64_t deadline = tmr_cycles() + tmr_ms_to_cycles(timeout_ms);
     while ((REG32(ROCE_SQ_STATUS) & 1u) == 0) {
@@ -259,6 +268,7 @@ const struct roce_hw_counter roce_hw_counters[] = {
     CNT("comp_nak_op", ROCE_COMP_NAK_OP),     CNT("comp_implicit_nak", ROCE_COMP_IMPLICIT_NAK),
     CNT("sq_rejected", ROCE_SQ_REJECTED),     CNT("user_posted", ROCE_USER_POSTED),
     CNT("user_errors", ROCE_USER_ERRORS),     CNT("ustream_errors", ROCE_USTREAM_ERRORS),
+    CNT("gen_recv_done", ROCE_GEN_RECV_DONE), CNT("gen_recv_errors", ROCE_GEN_RECV_ERRORS),
 };
 const uint32_t roce_hw_ncounters = sizeof roce_hw_counters / sizeof roce_hw_counters[0];
 

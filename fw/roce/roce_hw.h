@@ -104,6 +104,8 @@ void roce_hw_mr_invalidate(uint32_t index);
 
 /* Post a receive WQE; -1 when the transport refused it (queue full: rq_overflow grew). */
 int roce_hw_post_recv(uint32_t qpn, uint64_t addr, uint32_t len, uint32_t lkey, uint64_t wr_id);
+/* Make the QP's full receive ring recycle (rq_recycle); -1 when refused (rq_overflow grew). */
+int roce_hw_rq_recycle(uint32_t qpn);
 
 /*
  * Post a work request: waits (bounded by timeout_ms of simulated time) for

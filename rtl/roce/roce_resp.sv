@@ -60,6 +60,7 @@ module roce_resp #(
   output logic                             s_post_ready,
   input  wire logic [QW-1:0]               s_post_qpn,
   input  wire roce_qp_pkg::rwqe_t          s_post_wqe,
+  input  wire logic                        s_post_recycle,  // make the QP's full ring recycle (roce_rq)
   output logic                             s_post_err,   // the last post taken was refused (full ring): in the cycle s_post_ready is back
   // DMA write of payload
   output logic                             m_dma_wr_cmd_valid,
@@ -158,7 +159,7 @@ module roce_resp #(
 
   roce_rq #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH)) u_rq (
     .clk, .rst, .qp_reset_valid, .qp_reset_qpn,
-    .s_post_valid, .s_post_ready, .s_post_qpn, .s_post_wqe, .post_err,
+    .s_post_valid, .s_post_ready, .s_post_qpn, .s_post_wqe, .s_post_recycle, .post_err,
     .lk_en(rq_lk_en), .lk_qpn(rq_lk_qpn), .lk_valid(rq_lk_valid), .lk_head(rq_lk_head), .lk_wqe(rq_lk_wqe),
     .cons_en(rq_cons_en), .cons_qpn(rq_cons_qpn), .cons_head(rq_cons_head));
   assign s_post_err = post_err;

@@ -12,6 +12,12 @@
 // lk_head + 1 of a lookup) retires it; the client never consumes in a cycle
 // with qp_reset_valid.
 // qp_reset empties the ring of that QP (priority over every other write).
+// Recycling (s_post_recycle with s_post_valid; the WQE is ignored): a QP's
+// full ring becomes a recycling ring: a consumed WQE stays where it is and
+// comes round again after the other RQ_DEPTH - 1, so the ring never runs
+// empty and takes no more posts (refused, post_err). Refused too when the
+// ring is not full. qp_reset ends it (docs/transport.md, "Receive rings in
+// hardware").
 //
 // Storage: the WQEs in one block RAM of NQP * RQ_DEPTH rows; head and tail
 // pointers in two block-RAM copies each (one per reader).
@@ -32,6 +38,7 @@ module roce_rq #(
   output logic                       s_post_ready,
   input  wire logic [QW-1:0]         s_post_qpn,
   input  wire roce_qp_pkg::rwqe_t    s_post_wqe,
+  input  wire logic                  s_post_recycle,
   output logic                       post_err,
   // lookup
   input  wire logic                  lk_en,
@@ -49,14 +56,18 @@ module roce_rq #(
   // ---- post FSM: P_IDLE -> P_CHK (pointers read) -> P_IDLE
   logic          p_busy_q, p_busy_d;
   logic          p_clr_q, p_clr_d;     // the post's ring was reset as it was taken: pointers 0
+  logic          p_rcy_q, p_rcy_d;     // the post is a request to recycle
   logic [PW-1:0] p_h, p_t;             // the post's pointers
+  logic          p_rc, p_full;         // the post's ring recycles; is full
   logic [QW-1:0] p_qpn_q, p_qpn_d;
   roce_qp_pkg::rwqe_t p_wqe_q, p_wqe_d;
-  logic [PW-1:0] p_head, p_tail;     // post's copies
-  logic [PW-1:0] l_head, l_tail;     // lookup's copies
+  // the tail copies carry the ring's recycle flag above the pointer
+  logic [PW-1:0] p_head, l_head;     // post's and lookup's copies
+  logic [PW:0]   p_tail, l_tail;
   logic          tail_we, head_we, wqe_we;
   logic [QW-1:0] tail_wa, head_wa;
-  logic [PW-1:0] tail_wd, head_wd;
+  logic [PW:0]   tail_wd;
+  logic [PW-1:0] head_wd;
   logic          post_err_d;
   logic          l1_q;               // lookup: pointers valid this cycle
   logic [QW-1:0] l_qpn_q, l_qpn_d;
@@ -66,20 +77,24 @@ module roce_rq #(
   always_comb begin
     p_busy_d     = p_busy_q;
     p_clr_d      = p_clr_q;
+    p_rcy_d      = p_rcy_q;
     p_qpn_d      = p_qpn_q;
     p_wqe_d      = p_wqe_q;
     s_post_ready = !p_busy_q;
     p_h          = p_clr_q ? '0 : p_head;
-    p_t          = p_clr_q ? '0 : p_tail;
+    p_t          = p_clr_q ? '0 : p_tail[PW-1:0];
+    p_rc         = !p_clr_q && p_tail[PW];
+    p_full       = (p_t - p_h) == PW'(RQ_DEPTH);
     post_err_d   = 1'b0;
     tail_we      = 1'b0;
     tail_wa      = p_qpn_q;
-    tail_wd      = p_t + PW'(1);
+    tail_wd      = {p_rcy_q, p_rcy_q ? p_t : p_t + PW'(1)};
     wqe_we       = 1'b0;
     if (!p_busy_q) begin
       if (s_post_valid) begin
         p_busy_d = 1'b1;
         p_clr_d  = qp_reset_valid && qp_reset_qpn == s_post_qpn;
+        p_rcy_d  = s_post_recycle;
         p_qpn_d  = s_post_qpn;
         p_wqe_d  = s_post_wqe;
       end
@@ -89,11 +104,12 @@ module roce_rq #(
       if (qp_reset_qpn == p_qpn_q) p_busy_d = 1'b0;
     end else begin
       p_busy_d = 1'b0;
-      if ((p_t - p_h) == PW'(RQ_DEPTH)) begin
+      // a post needs room, a recycle request a full ring; neither a recycling one
+      if (p_rc || (p_full != p_rcy_q)) begin
         post_err_d = 1'b1;
       end else begin
         tail_we = 1'b1;
-        wqe_we  = 1'b1;
+        wqe_we  = !p_rcy_q;
       end
     end
     head_we = cons_en;
@@ -115,7 +131,7 @@ module roce_rq #(
     l_qpn_d   = lk_en ? lk_qpn : l_qpn_q;
     l_headr_d = l_headr_q;
     if (l1_q) begin
-      l_valid_d = l_tail != l_head;
+      l_valid_d = l_tail[PW] || l_tail[PW-1:0] != l_head;
       l_headr_d = l_head;
     end
   end
@@ -131,6 +147,7 @@ module roce_rq #(
       l_valid_q <= l_valid_d;
     end
     p_clr_q   <= p_clr_d;
+    p_rcy_q   <= p_rcy_d;
     p_qpn_q   <= p_qpn_d;
     p_wqe_q   <= p_wqe_d;
     l_qpn_q   <= l_qpn_d;
@@ -141,13 +158,13 @@ module roce_rq #(
   assign lk_valid = l_valid_q;
   assign lk_head  = l_headr_q;
 
-  roce_ram_sdp #(.WIDTH(PW), .DEPTH(NQP)) u_tail_p (
+  roce_ram_sdp #(.WIDTH(PW + 1), .DEPTH(NQP)) u_tail_p (
     .clk(clk), .wr_en(tail_we), .wr_addr(tail_wa), .wr_data(tail_wd),
     .rd_en(s_post_valid && s_post_ready), .rd_addr(s_post_qpn), .rd_data(p_tail));
   roce_ram_sdp #(.WIDTH(PW), .DEPTH(NQP)) u_head_p (
     .clk(clk), .wr_en(head_we), .wr_addr(head_wa), .wr_data(head_wd),
     .rd_en(s_post_valid && s_post_ready), .rd_addr(s_post_qpn), .rd_data(p_head));
-  roce_ram_sdp #(.WIDTH(PW), .DEPTH(NQP)) u_tail_l (
+  roce_ram_sdp #(.WIDTH(PW + 1), .DEPTH(NQP)) u_tail_l (
     .clk(clk), .wr_en(tail_we), .wr_addr(tail_wa), .wr_data(tail_wd),
     .rd_en(lk_en), .rd_addr(lk_qpn), .rd_data(l_tail));
   roce_ram_sdp #(.WIDTH(PW), .DEPTH(NQP)) u_head_l (

@@ -225,7 +225,7 @@ module roce_transport #(
   logic        mr_write_wdata, mr_write_we;
   logic [23:0] rq_qpn;
   logic [31:0] rq_addr_lo, rq_addr_hi, rq_len, rq_lkey, rq_wr_id_lo, rq_wr_id_hi;
-  logic        rq_post_wdata, rq_post_we;
+  logic        rq_post_wdata, rq_post_we, rq_recycle_wdata, rq_recycle_we;
   logic [3:0]  sq_opcode;
   logic [23:0] sq_qpn;
   logic [31:0] sq_laddr_lo, sq_laddr_hi, sq_lkey, sq_raddr_lo, sq_raddr_hi, sq_rkey, sq_len, sq_imm,
@@ -237,6 +237,8 @@ module roce_transport #(
   logic [31:0] cnt_tx_pkts_q, cnt_tx_pkts_d;
   logic [31:0] cnt_usr_post_q, cnt_usr_post_d, cnt_usr_err_q, cnt_usr_err_d;   // user logic (docs/user-logic.md)
   logic [31:0] cnt_usr_rq_q, cnt_usr_rq_d;
+  logic [31:0] cnt_grx_q, cnt_grx_err_q;   // the generator's receive completions (gen_recv_*)
+  logic [63:0] cnt_grx_bytes_q;
   logic [31:0] cnt_us_err_q, cnt_us_err_d;   // streaming MRs: user answers of the wrong length
   // the work-request generator's registers
   logic [3:0]  gen_opcode;
@@ -342,6 +344,8 @@ module roce_transport #(
     .rq_wr_id_hi_q     (rq_wr_id_hi),
     .rq_post_wdata     (rq_post_wdata),
     .rq_post_we        (rq_post_we),
+    .rq_recycle_wdata  (rq_recycle_wdata),
+    .rq_recycle_we     (rq_recycle_we),
     .rq_overflow_i     (cnt_rq_overflow_q),
     .rq_status_i       (rq_busy_q),
     .sq_opcode_q       (sq_opcode),
@@ -463,7 +467,11 @@ module roce_transport #(
     .user_errors_i     (cnt_usr_err_q),
     .sq_rejected_i     (s_reject_cnt),
     .ustream_errors_i  (cnt_us_err_q),
-    .user_rq_posted_i  (cnt_usr_rq_q)
+    .user_rq_posted_i  (cnt_usr_rq_q),
+    .gen_recv_done_i   (cnt_grx_q),
+    .gen_recv_errors_i (cnt_grx_err_q),
+    .gen_recv_bytes_lo_i(cnt_grx_bytes_q[31:0]),
+    .gen_recv_bytes_hi_i(cnt_grx_bytes_q[63:32])
   );
 
   // ============================================================ QP and MR tables
@@ -845,7 +853,8 @@ module roce_transport #(
   logic rs_cqe_v, rs_cqe_r;  roce_qp_pkg::cqe_t rs_cqe;
   // Receive posts: two sources into roce_rq, the firmware's register post and
   // user logic's s_rq_* (docs/user-logic.md), each through a one-entry hold;
-  // the firmware's goes first. roce_rq takes one post at a time and says its
+  // the firmware's goes first (a firmware rq_recycle request travels the same
+  // way, fwr_rcy_q). roce_rq takes one post at a time and says its
   // outcome (rq_perr: refused, the ring full) in the cycle its ready is back;
   // rq_pend_q / rq_pusr_q: a post is in roce_rq, and whose. A firmware post
   // with a QPN >= NQP, refused, or written while rq_status.busy is counted
@@ -857,6 +866,7 @@ module roce_transport #(
   // credit pool, apart from the sends').
   logic rq_post_valid, rq_post_ready, rq_perr, rq_in_v, rq_take, rq_out;
   logic rq_pend_q, rq_pend_d, rq_pusr_q, rq_pusr_d, rq_busy_q, rq_busy_d;
+  logic fwr_rcy_q, fwr_rcy_d, rq_in_rcy;
   logic fwr_v_q, fwr_v_d, urq_v_q, urq_v_d, urq_rdy_q, urq_rdy_d, urq_take, urq_bad_q, urq_bad_d;
   logic urf_v_q, urf_v_d, urf_r, urq_cpl_pop;
   logic [QW-1:0] fwr_qpn_q, fwr_qpn_d, rq_in_qpn;
@@ -866,14 +876,16 @@ module roce_transport #(
   logic [URW-1:0] urq_out_q, urq_out_d;
 
   always_comb begin
-    rq_post_valid = rq_post_we && rq_post_wdata;
+    rq_post_valid = (rq_post_we && rq_post_wdata) || (rq_recycle_we && rq_recycle_wdata);
     // the hold the firmware's post waits in
     fwr_v_d       = fwr_v_q;
+    fwr_rcy_d     = fwr_rcy_q;
     fwr_qpn_d     = fwr_qpn_q;
     fwr_wqe_d     = fwr_wqe_q;
     if (fwr_v_q && rq_post_ready) fwr_v_d = 1'b0;
     if (rq_post_valid && !fwr_v_q && rq_qpn < 24'(NQP)) begin
       fwr_v_d   = 1'b1;
+      fwr_rcy_d = rq_recycle_we;
       fwr_qpn_d = rq_qpn[QW-1:0];
       fwr_wqe_d = {rq_addr_hi, rq_addr_lo, rq_len, rq_lkey, rq_wr_id_hi, rq_wr_id_lo};   // rwqe_t's fields in order
     end
@@ -881,6 +893,7 @@ module roce_transport #(
     rq_in_v   = fwr_v_q || (urq_v_q && !urq_bad_q);
     rq_in_qpn = fwr_v_q ? fwr_qpn_q : urq_qpn_q[QW-1:0];
     rq_wqe    = fwr_v_q ? fwr_wqe_q : urq_wqe_q;
+    rq_in_rcy = fwr_v_q && fwr_rcy_q;
     rq_take   = rq_in_v && rq_post_ready;
     rq_out    = rq_pend_q && rq_post_ready;   // the outcome of the post in roce_rq, rq_perr
     rq_pend_d = rq_take || (rq_pend_q && !rq_post_ready);
@@ -919,7 +932,7 @@ module roce_transport #(
     .ctx_rd_en(ctx_re_resp), .ctx_rd_qpn(ctx_qa_resp), .ctx_rd(ctx_rd_resp),
     .mr_rd_en(mr_re_resp), .mr_rd_key(mr_rk_resp), .mr_rd(mr_rd_resp),
     .s_post_valid(rq_in_v), .s_post_ready(rq_post_ready), .s_post_qpn(rq_in_qpn), .s_post_wqe(rq_wqe),
-    .s_post_err(rq_perr),
+    .s_post_recycle(rq_in_rcy), .s_post_err(rq_perr),
     .m_dma_wr_cmd_valid(rwc_v), .m_dma_wr_cmd_ready(rwc_r), .m_dma_wr_cmd(rwc), .m_dma_wr_cmd_usr(rwu),
     .m_dma_wr_axis_tdata(rw_d), .m_dma_wr_axis_tkeep(rw_k), .m_dma_wr_axis_tvalid(rw_v),
     .m_dma_wr_axis_tready(rw_r), .m_dma_wr_axis_tlast(rw_l), .m_dma_wr_axis_tuser(rw_u),
@@ -1146,20 +1159,24 @@ module roce_transport #(
     .m_cqe_valid(mg_cqe_v), .m_cqe_ready(mg_cqe_r), .m_cqe(mg_cqe)
   );
 
-  // the generator's completions (its wr_id tag, never a receive) go to it, user
+  // the generator's completions (its wr_id tag) go to it (its sends') or to
+  // the gen_recv_* counters (receives, e.g. of a recycling ring), user
   // logic's (its sends' and its receives') to its completion FIFO (through a
   // register; the successes of its unsignaled WRs only return their credit),
   // the rest to the CQ; neither diverted stream ever waits
-  logic cq_in_r, gen_hit, usr_hit, ucq_v_q, ucq_v_d;
+  logic cq_in_r, gen_hit, grx_hit, usr_hit, ucq_v_q, ucq_v_d;
+  logic grx_v_q, grx_ok_q;
+  logic [31:0] grx_len_q;
   // the user completion: {wr_id, status, opcode, byte_len, qpn, imm, has_imm}
   localparam int UCPL_W = 48 + 5 + 8 + 32 + 24 + 32 + 1;
   logic [UCPL_W-1:0] ucq_q, ucq_d, ucpl;
   always_comb begin
     gen_hit   = !mg_cqe.is_recv && mg_cqe.wr_id[63:48] == GEN_TAG;
+    grx_hit   = mg_cqe.is_recv && mg_cqe.wr_id[63:48] == GEN_TAG;
     usr_hit   = mg_cqe.wr_id[63:49] == USER_TAG;   // its sends' and its receives'
     gcq_v     = mg_cqe_v && gen_hit;
     gcq       = mg_cqe;
-    mg_cqe_r  = gen_hit || usr_hit || cq_in_r;
+    mg_cqe_r  = gen_hit || grx_hit || usr_hit || cq_in_r;
     usr_sup_d = mg_cqe_v && usr_hit && !mg_cqe.wr_id[48] && mg_cqe.status == roce_qp_pkg::WC_SUCCESS;
     ucq_v_d   = mg_cqe_v && usr_hit && !usr_sup_d;
     ucq_d     = {mg_cqe.wr_id[47:0], mg_cqe.status, mg_cqe.opcode, mg_cqe.byte_len, mg_cqe.qpn, mg_cqe.imm_data,
@@ -1174,6 +1191,23 @@ module roce_transport #(
   );
   /* verilator lint_on PINCONNECTEMPTY */
   assign ucpl_pop = m_cpl_valid && m_cpl_ready;
+
+  // gen_recv_*: the generator's receive completions, registered, then counted
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      grx_v_q         <= 1'b0;
+      cnt_grx_q       <= '0;
+      cnt_grx_err_q   <= '0;
+      cnt_grx_bytes_q <= '0;
+    end else begin
+      grx_v_q         <= mg_cqe_v && grx_hit;
+      cnt_grx_q       <= cnt_grx_q + 32'(grx_v_q);
+      cnt_grx_err_q   <= cnt_grx_err_q + 32'(grx_v_q && !grx_ok_q);
+      cnt_grx_bytes_q <= cnt_grx_bytes_q + (grx_v_q && grx_ok_q ? 64'(grx_len_q) : 64'd0);
+    end
+    grx_ok_q  <= mg_cqe.status == roce_qp_pkg::WC_SUCCESS;
+    grx_len_q <= mg_cqe.byte_len;
+  end
   assign {m_cpl_wr_id, m_cpl_status, m_cpl_opcode, m_cpl_byte_len, m_cpl_qpn, m_cpl_imm, m_cpl_has_imm} = ucpl;
 
   // the valid/ready rule on both user streams (simulation): user logic's requests and our completions
@@ -1188,7 +1222,7 @@ module roce_transport #(
 
   roce_cq #(.DEPTH(CQ_DEPTH)) u_cq (
     .clk, .rst,
-    .s_cqe_valid(mg_cqe_v && !gen_hit && !usr_hit), .s_cqe_ready(cq_in_r), .s_cqe(mg_cqe),
+    .s_cqe_valid(mg_cqe_v && !gen_hit && !grx_hit && !usr_hit), .s_cqe_ready(cq_in_r), .s_cqe(mg_cqe),
     .cq_valid, .cq_entry, .cq_pop(cq_pop_we && cq_pop_wdata), .cq_count
   );
 
@@ -1365,6 +1399,7 @@ module roce_transport #(
     ucq_q             <= ucq_d;
     rq_pusr_q         <= rq_pusr_d;
     fwr_qpn_q         <= fwr_qpn_d;
+    fwr_rcy_q         <= fwr_rcy_d;
     fwr_wqe_q         <= fwr_wqe_d;
     urq_qpn_q         <= urq_qpn_d;
     urq_bad_q         <= urq_bad_d;

@@ -28,6 +28,7 @@ _TESTS = [
     ("user_wr_stream_mix_beside_firmware_and_wrgen_error_completions_stalled_completions_stop_only_user", "user"),
     ("user_port_64b_write_rate_floor_1_and_16_qps_64k_write_at_least_97_gbps", "user_rate"),
     ("user_receives_mix_with_firmware_receives_credits_refusals_full_ring_rq_overflow", "user_recv"),
+    ("recycling_receive_ring_refusals_4k_send_at_least_90_gbps_no_rnr_ring_order_reset_ends_it", "rq_recycle"),
     ("streaming_mr_write_send_into_read_from_write_from_user_streams_backpressure_errors", "ustream"),
     ("streaming_mr_lossy_wire_retransmissions_reask_every_chunk_exactly_once", "ustream_lossy"),
     ("streaming_mr_64k_write_mtu4096_into_and_from_at_least_97_gbps", "ustream_rate"),

@@ -103,7 +103,7 @@ module tb_roce_resp #(
     .s_axis_payload_tlast(pay_tlast),
     .ctx_rd_en, .ctx_rd_qpn, .ctx_rd, .mr_rd_en, .mr_rd_key, .mr_rd,
     .s_post_valid(post_valid), .s_post_ready(post_ready), .s_post_qpn(post_qpn[QW-1:0]),
-    .s_post_wqe(post_wqe), .s_post_err(),
+    .s_post_wqe(post_wqe), .s_post_recycle(1'b0), .s_post_err(),
     .m_dma_wr_cmd_valid(wc_valid), .m_dma_wr_cmd_ready(wc_ready), .m_dma_wr_cmd(wc), .m_dma_wr_cmd_usr(wc_usr),
     .m_dma_wr_axis_tdata(w_tdata), .m_dma_wr_axis_tkeep(w_tkeep), .m_dma_wr_axis_tvalid(w_tvalid),
     .m_dma_wr_axis_tready(w_tready), .m_dma_wr_axis_tlast(w_tlast), .m_dma_wr_axis_tuser(w_tuser),
