@@ -269,6 +269,7 @@ const struct roce_hw_counter roce_hw_counters[] = {
     CNT("sq_rejected", ROCE_SQ_REJECTED),     CNT("user_posted", ROCE_USER_POSTED),
     CNT("user_errors", ROCE_USER_ERRORS),     CNT("ustream_errors", ROCE_USTREAM_ERRORS),
     CNT("gen_recv_done", ROCE_GEN_RECV_DONE), CNT("gen_recv_errors", ROCE_GEN_RECV_ERRORS),
+    CNT("rq_flushed", ROCE_RQ_FLUSHED),       CNT("rq_flush_lost", ROCE_RQ_FLUSH_LOST),
 };
 const uint32_t roce_hw_ncounters = sizeof roce_hw_counters / sizeof roce_hw_counters[0];
 

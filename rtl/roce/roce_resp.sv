@@ -112,6 +112,14 @@ module roce_resp #(
   output logic                             m_cqe_valid,
   input  wire logic                        m_cqe_ready,
   output roce_qp_pkg::cqe_t                m_cqe,
+  // the receive flush (roce_rq_flush): a QP moved to ERROR, and its WR_FLUSH_ERR completions
+  input  wire logic                        flush_valid,
+  input  wire logic [QW-1:0]               flush_qpn,
+  output logic                             m_fcqe_valid,
+  input  wire logic                        m_fcqe_ready,
+  output roce_qp_pkg::cqe_t                m_fcqe,
+  output logic [31:0]                      cnt_rq_flushed,   // receive WQEs completed with WR_FLUSH_ERR
+  output logic [31:0]                      cnt_rq_flush_lost,// moves to ERROR whose ring was not flushed (queue full)
   // counters
   output logic [31:0]                      cnt_drop_qpn,     // QPN invalid or >= NQP
   output logic [31:0]                      cnt_drop_state,   // QP not RTR/RTS/SQD/SQE
@@ -151,11 +159,22 @@ module roce_resp #(
   localparam int PW   = $clog2(RQ_DEPTH) + 1;
   localparam int NCNT = 26;
 
-  // ---- receive queues
+  // ---- receive queues: lookups and consumes from the checks, and from the
+  // flush in the cycles the checks leave free (their requests are registers)
   logic                rq_lk_en, rq_lk_valid, rq_cons_en, post_err;
   logic [QW-1:0]       rq_lk_qpn, rq_cons_qpn;
   logic [PW-1:0]       rq_lk_head, rq_cons_head;
   roce_qp_pkg::rwqe_t  rq_lk_wqe;
+  logic                ck_lk_en, ck_cons_en, fl_lk_req, fl_cons_req, fl_lk_gnt, fl_cons_gnt;
+  logic [QW-1:0]       ck_lk_qpn, ck_cons_qpn, fl_qpn;
+  logic [PW-1:0]       ck_cons_head, fl_cons_head;
+  assign fl_lk_gnt    = fl_lk_req && !ck_lk_en;
+  assign fl_cons_gnt  = fl_cons_req && !ck_cons_en;
+  assign rq_lk_en     = ck_lk_en || fl_lk_req;
+  assign rq_lk_qpn    = ck_lk_en ? ck_lk_qpn : fl_qpn;
+  assign rq_cons_en   = ck_cons_en || fl_cons_req;
+  assign rq_cons_qpn  = ck_cons_en ? ck_cons_qpn : fl_qpn;
+  assign rq_cons_head = ck_cons_en ? ck_cons_head : fl_cons_head;
 
   roce_rq #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH)) u_rq (
     .clk, .rst, .qp_reset_valid, .qp_reset_qpn,
@@ -163,6 +182,14 @@ module roce_resp #(
     .lk_en(rq_lk_en), .lk_qpn(rq_lk_qpn), .lk_valid(rq_lk_valid), .lk_head(rq_lk_head), .lk_wqe(rq_lk_wqe),
     .cons_en(rq_cons_en), .cons_qpn(rq_cons_qpn), .cons_head(rq_cons_head));
   assign s_post_err = post_err;
+
+  roce_rq_flush #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH)) u_flush (
+    .clk, .rst, .s_valid(flush_valid), .s_qpn(flush_qpn), .qp_reset_valid, .qp_reset_qpn,
+    .lk_req(fl_lk_req), .lk_qpn(fl_qpn), .lk_gnt(fl_lk_gnt),
+    .lk_valid(rq_lk_valid), .lk_head(rq_lk_head), .lk_wqe(rq_lk_wqe),
+    .cons_req(fl_cons_req), .cons_head(fl_cons_head), .cons_gnt(fl_cons_gnt),
+    .m_cqe_valid(m_fcqe_valid), .m_cqe_ready(m_fcqe_ready), .m_cqe(m_fcqe),
+    .cnt_flushed(cnt_rq_flushed), .cnt_lost(cnt_rq_flush_lost));
 
   // ---- checks
   logic                  act_valid, act_ready, act_sink, act_stream;
@@ -175,8 +202,8 @@ module roce_resp #(
     .s_hdr_valid, .s_hdr_ready, .s_hdr,
     .ctx_rd_en, .ctx_rd_qpn, .ctx_rd,
     .mr_rd_en, .mr_rd_key, .mr_rd,
-    .rq_lk_en, .rq_lk_qpn, .rq_lk_valid, .rq_lk_head, .rq_lk_wqe,
-    .rq_cons_en, .rq_cons_qpn, .rq_cons_head,
+    .rq_lk_en(ck_lk_en), .rq_lk_qpn(ck_lk_qpn), .rq_lk_valid, .rq_lk_head, .rq_lk_wqe,
+    .rq_cons_en(ck_cons_en), .rq_cons_qpn(ck_cons_qpn), .rq_cons_head(ck_cons_head),
     .m_dma_cmd_valid(m_dma_wr_cmd_valid), .m_dma_cmd_ready(m_dma_wr_cmd_ready), .m_dma_cmd(m_dma_wr_cmd), .m_dma_cmd_usr(m_dma_wr_cmd_usr),
     .m_act_valid(act_valid), .m_act_ready(act_ready), .m_act_sink(act_sink), .m_act_stream(act_stream),
     .m_ev_valid(ev_valid), .m_ev_ready(ev_ready), .m_ev(ev),

@@ -238,6 +238,7 @@ module roce_transport #(
   logic [31:0] cnt_usr_post_q, cnt_usr_post_d, cnt_usr_err_q, cnt_usr_err_d;   // user logic (docs/user-logic.md)
   logic [31:0] cnt_usr_rq_q, cnt_usr_rq_d;
   logic [31:0] cnt_grx_q, cnt_grx_err_q;   // the generator's receive completions (gen_recv_*)
+  logic [31:0] r_rq_flushed, r_rq_flush_lost;   // the receive flush (roce_resp)
   logic [63:0] cnt_grx_bytes_q;
   logic [31:0] cnt_us_err_q, cnt_us_err_d;   // streaming MRs: user answers of the wrong length
   // the work-request generator's registers
@@ -471,7 +472,9 @@ module roce_transport #(
     .gen_recv_done_i   (cnt_grx_q),
     .gen_recv_errors_i (cnt_grx_err_q),
     .gen_recv_bytes_lo_i(cnt_grx_bytes_q[31:0]),
-    .gen_recv_bytes_hi_i(cnt_grx_bytes_q[63:32])
+    .gen_recv_bytes_hi_i(cnt_grx_bytes_q[63:32]),
+    .rq_flushed_i      (r_rq_flushed),
+    .rq_flush_lost_i   (r_rq_flush_lost)
   );
 
   // ============================================================ QP and MR tables
@@ -851,6 +854,7 @@ module roce_transport #(
   roce_qp_pkg::qp_tx_hdr_t rs_hdr;  logic rs_hdr_v, rs_hdr_r;
   logic [DW-1:0] rs_d;  logic [KW-1:0] rs_k;  logic rs_v, rs_r, rs_l;
   logic rs_cqe_v, rs_cqe_r;  roce_qp_pkg::cqe_t rs_cqe;
+  logic fl_cqe_v, fl_cqe_r;  roce_qp_pkg::cqe_t fl_cqe;   // the receive flush's WR_FLUSH_ERR completions
   // Receive posts: two sources into roce_rq, the firmware's register post and
   // user logic's s_rq_* (docs/user-logic.md), each through a one-entry hold;
   // the firmware's goes first (a firmware rq_recycle request travels the same
@@ -948,6 +952,9 @@ module roce_transport #(
     .m_axis_tx_tdata(rs_d), .m_axis_tx_tkeep(rs_k), .m_axis_tx_tvalid(rs_v), .m_axis_tx_tready(rs_r),
     .m_axis_tx_tlast(rs_l),
     .m_cqe_valid(rs_cqe_v), .m_cqe_ready(rs_cqe_r), .m_cqe(rs_cqe),
+    .flush_valid(qev_in_v), .flush_qpn(qev_in[QW-1:0]),   // every move to ERROR (the event stream)
+    .m_fcqe_valid(fl_cqe_v), .m_fcqe_ready(fl_cqe_r), .m_fcqe(fl_cqe),
+    .cnt_rq_flushed(r_rq_flushed), .cnt_rq_flush_lost(r_rq_flush_lost),
     .cnt_drop_qpn(r_drop_qpn), .cnt_drop_state(r_drop_state), .cnt_drop_opcode(r_drop_opcode),
     .cnt_drop_oos(r_drop_oos), .cnt_drop_dup(r_drop_dup), .cnt_drop_reset(r_drop_reset),
     .cnt_dup(r_dup), .cnt_nak_seq(r_nak_seq), .cnt_nak_inv(r_nak_inv), .cnt_nak_acc(r_nak_acc),
@@ -1152,10 +1159,11 @@ module roce_transport #(
   );
 
   logic mg_cqe_v, mg_cqe_r;  roce_qp_pkg::cqe_t mg_cqe;
-  roce_cq_merge #(.NIN(4)) u_merge (
+  roce_cq_merge #(.NIN(5)) u_merge (
     .clk, .rst,
-    .s_cqe_valid({urf_v_q, rsk_cqe_v, sq_cqe_v, cp_cqe_v}), .s_cqe_ready({urf_r, rsk_cqe_r, sq_cqe_r, cp_cqe_r}),
-    .s_cqe({urf_cqe, rsk_cqe, sq_cqe, cp_cqe}),
+    .s_cqe_valid({fl_cqe_v, urf_v_q, rsk_cqe_v, sq_cqe_v, cp_cqe_v}),
+    .s_cqe_ready({fl_cqe_r, urf_r, rsk_cqe_r, sq_cqe_r, cp_cqe_r}),
+    .s_cqe({fl_cqe, urf_cqe, rsk_cqe, sq_cqe, cp_cqe}),
     .m_cqe_valid(mg_cqe_v), .m_cqe_ready(mg_cqe_r), .m_cqe(mg_cqe)
   );
 

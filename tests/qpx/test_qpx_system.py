@@ -369,6 +369,12 @@ def case_pair_qp_error_console():
         row = (rf"^0x{qpn:06x} ERROR .*\n"
                rf"         why: responder sent NAK remote access error\n")
         check_true("qp list: ERROR and why", re.search(row, out, re.M) is not None, row, out)
+        # the receive flush (IBA 11.6.2): the 64 receives the exchange posted complete with WR_FLUSH_ERR
+        out = cmd(b, f"qp show {q}")
+        want = "receives posted 64, completed 0, errors 64\n  last receive: IBV_WC_WR_FLUSH_ERR, IBV_WC_RECV, 0 bytes\n"
+        check_true("NIC 1's waiting receives flushed", want in out, want, out)
+        check_true("stats: rq_flushed 64", re.search(r"\brq_flushed 64 rq_flush_lost 0\b", cmd(b, "stats")) is not None,
+                   "rq_flushed 64 rq_flush_lost 0", "stats")
         out = cmd(a, f"write {q} {x:#x} {x:#x} {rkey:#x} 0x100")
         check_true("a WRITE on the QP in ERROR is flushed", re.search(r"^write: IBV_WC_WR_FLUSH_ERR, 0 bytes",
                                                                      out, re.M) is not None,

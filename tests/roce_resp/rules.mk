@@ -3,7 +3,7 @@
 RESP_DIR  := $(BUILD)/roce_resp
 RESP_PKGS := rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv rtl/roce/roce_qp_pkg.sv
 RESP_RTL  := rtl/roce/roce_ram_sdp.sv rtl/roce/roce_fifo.sv rtl/roce/roce_qp_table.sv \
-             rtl/roce/roce_mr_table.sv rtl/roce/roce_rq.sv rtl/roce/roce_resp_check.sv \
+             rtl/roce/roce_mr_table.sv rtl/roce/roce_rq.sv rtl/roce/roce_rq_flush.sv rtl/roce/roce_resp_check.sv \
              rtl/roce/roce_resp_tx.sv rtl/roce/roce_resp.sv rtl/roce/roce_rx_split.sv \
              rtl/lib/lib_fifo.sv rtl/lib/lib_skid.sv
 RESP_MEM  := rtl/mem/mem_dma_rd.sv rtl/mem/mem_dma_wr.sv \

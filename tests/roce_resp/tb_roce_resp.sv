@@ -119,6 +119,8 @@ module tb_roce_resp #(
     .m_axis_tx_tdata(tx_tdata), .m_axis_tx_tkeep(tx_tkeep), .m_axis_tx_tvalid(tx_tvalid),
     .m_axis_tx_tready(tx_tready), .m_axis_tx_tlast(tx_tlast),
     .m_cqe_valid(cqe_valid), .m_cqe_ready(cqe_ready), .m_cqe(cqe),
+    .flush_valid(1'b0), .flush_qpn('0), .m_fcqe_valid(), .m_fcqe_ready(1'b1), .m_fcqe(),
+    .cnt_rq_flushed(), .cnt_rq_flush_lost(),
     .cnt_drop_qpn(counters[0*32 +: 32]), .cnt_drop_state(counters[1*32 +: 32]),
     .cnt_drop_opcode(counters[2*32 +: 32]), .cnt_drop_oos(counters[3*32 +: 32]),
     .cnt_drop_dup(counters[4*32 +: 32]), .cnt_drop_reset(counters[5*32 +: 32]),
