@@ -276,6 +276,16 @@ static int post_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t l
 
 int roce_post_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey,
                    const char **err) {
+    if (qp->in_error) {
+        /* the transport flushed its ring when it entered ERROR; a WQE posted now would wait
+           there without a completion until RESET (docs/transport.md "QP errors") */
+        *err = "the QP is in ERROR: 'qp reset' it first";
+        return -1;
+    }
+    if (qp->recv_ring) {
+        *err = "its receive queue is a recycling ring in the transport (listen/connect --recv-ring)";
+        return -1;
+    }
     if (post_recv(qp, addr, len, lkey) != 0) {
         *err = "the receive queue is full (counted in rq_overflow)";
         return -1;

@@ -1159,11 +1159,18 @@ module roce_transport #(
   );
 
   logic mg_cqe_v, mg_cqe_r;  roce_qp_pkg::cqe_t mg_cqe;
-  roce_cq_merge #(.NIN(5)) u_merge (
+  // the two rare streams (the receive flush, user logic's refused receive
+  // posts) share one input: a five-way round robin is 7 LUT levels deep
+  logic rare_v, rare_r;  roce_qp_pkg::cqe_t rare_cqe;
+  roce_cq_merge #(.NIN(2)) u_merge_rare (
     .clk, .rst,
-    .s_cqe_valid({fl_cqe_v, urf_v_q, rsk_cqe_v, sq_cqe_v, cp_cqe_v}),
-    .s_cqe_ready({fl_cqe_r, urf_r, rsk_cqe_r, sq_cqe_r, cp_cqe_r}),
-    .s_cqe({fl_cqe, urf_cqe, rsk_cqe, sq_cqe, cp_cqe}),
+    .s_cqe_valid({fl_cqe_v, urf_v_q}), .s_cqe_ready({fl_cqe_r, urf_r}), .s_cqe({fl_cqe, urf_cqe}),
+    .m_cqe_valid(rare_v), .m_cqe_ready(rare_r), .m_cqe(rare_cqe)
+  );
+  roce_cq_merge #(.NIN(4)) u_merge (
+    .clk, .rst,
+    .s_cqe_valid({rare_v, rsk_cqe_v, sq_cqe_v, cp_cqe_v}), .s_cqe_ready({rare_r, rsk_cqe_r, sq_cqe_r, cp_cqe_r}),
+    .s_cqe({rare_cqe, rsk_cqe, sq_cqe, cp_cqe}),
     .m_cqe_valid(mg_cqe_v), .m_cqe_ready(mg_cqe_r), .m_cqe(mg_cqe)
   );
 

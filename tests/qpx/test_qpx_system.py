@@ -375,6 +375,8 @@ def case_pair_qp_error_console():
         check_true("NIC 1's waiting receives flushed", want in out, want, out)
         check_true("stats: rq_flushed 64", re.search(r"\brq_flushed 64 rq_flush_lost 0\b", cmd(b, "stats")) is not None,
                    "rq_flushed 64 rq_flush_lost 0", "stats")
+        check(f"a receive posted to the QP in ERROR: refused", "recv: the QP is in ERROR: 'qp reset' it first\n",
+              cmd(b, f"recv {q} {BUF:#x} 0x100"))
         out = cmd(a, f"write {q} {x:#x} {x:#x} {rkey:#x} 0x100")
         check_true("a WRITE on the QP in ERROR is flushed", re.search(r"^write: IBV_WC_WR_FLUSH_ERR, 0 bytes",
                                                                      out, re.M) is not None,
