@@ -32,7 +32,7 @@ module nic_top #(
   parameter int          NQP         = 256,   // queue pairs (QPN 2..NQP-1)
   parameter int          NMR         = 256,   // memory regions
   // user logic's work requests outstanding at most (docs/user-logic.md)
-  parameter int          USER_OUTSTANDING = 16,
+  parameter int          USER_OUTSTANDING = 64,   // the SQ depth: a QP keeps a round trip of 64 B WRITEs in flight
   parameter int          USER_RQ_OUTSTANDING = 16,
   // 1: the user-logic examples (rtl/user: a streaming source, a checking sink, the
   // console's `user`) drive the transport's user ports, and nic_top's own user ports

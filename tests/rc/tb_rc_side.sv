@@ -145,7 +145,7 @@ module tb_rc_side #(
   end
 
   // user logic's credits as nic_top gives them
-  roce_transport #(.NQP(NQP), .NMR(NMR), .USER_OUTSTANDING(16), .USER_RQ_OUTSTANDING(16)) u_roce (
+  roce_transport #(.NQP(NQP), .NMR(NMR), .USER_OUTSTANDING(64), .USER_RQ_OUTSTANDING(16)) u_roce (
     .clk, .rst, .our_mac, .our_ip,
     .s_axis_rx_tdata(rx_tdata), .s_axis_rx_tkeep(rx_tkeep), .s_axis_rx_tvalid(rx_tvalid),
     .s_axis_rx_tready(rx_tready), .s_axis_rx_tlast(rx_tlast), .s_axis_rx_tuser(1'b0),
