@@ -463,11 +463,7 @@ static void stats_row(const char *name, const struct stats_proto *s) {
 }
 
 static int cmd_stats(int argc, char **argv) {
-    (void)argv;
-    if (argc != 1) {
-        printf("stats: takes no arguments\n");
-        return CON_ERR;
-    }
+    if (argc > 1) return roce_stats_named(argc - 1, argv + 1) == 0 ? CON_OK : CON_ERR;
     if (!need_netif("stats")) return CON_ERR;
     printf("%-7s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "lwip", "xmit", "recv", "drop", "chkerr",
            "lenerr", "memerr", "rterr", "proterr", "err");
@@ -533,5 +529,7 @@ static int cmd_stats(int argc, char **argv) {
     roce_stats_print(); /* fw/roce: the transport's counters */
     return CON_OK;
 }
-CON_COMMAND(stats, "", "lwIP's counters, pools and heap, the mgmt buffer and datapath counters",
+CON_COMMAND(stats, "[COUNTER ...]",
+            "lwIP's counters, pools and heap, the mgmt buffer and datapath counters; with names, "
+            "only those transport counters (one line)",
             cmd_stats);

@@ -474,6 +474,33 @@ int roce_post_wait(struct roce_wr *wr, uint32_t timeout_ms, int (*stop)(void), s
 
 /* ---- counters */
 
+int roce_stats_named(int n, char **names) {
+    if (!roce_present()) {
+        printf("stats: no RoCE transport (%s)\n", rc.why);
+        return -1;
+    }
+    uint32_t idx[16];
+    if (n > 16) {
+        printf("stats: at most 16 counter names, got %d\n", n);
+        return -1;
+    }
+    for (int k = 0; k < n; k++) {
+        uint32_t i = 0;
+        while (i < roce_hw_ncounters && strcmp(roce_hw_counters[i].name, names[k]) != 0) i++;
+        if (i == roce_hw_ncounters) {
+            printf("stats: '%s' is not a transport counter (the 'roce' lines of 'stats' name them all)\n",
+                   names[k]);
+            return -1;
+        }
+        idx[k] = i;
+    }
+    printf("roce   ");
+    for (int k = 0; k < n; k++)
+        printf(" %s %lu", roce_hw_counters[idx[k]].name, (unsigned long)roce_hw_read(roce_hw_counters[idx[k]].addr));
+    printf("\n");
+    return 0;
+}
+
 void roce_stats_print(void) {
     if (!roce_present()) {
         printf("roce    no RoCE transport (%s)\n", rc.why);

@@ -142,6 +142,8 @@ int roce_poll_wc(struct roce_wc *wc);
 
 /* The transport's counters for the console 'stats' (nothing without the transport). */
 void roce_stats_print(void);
+/* 'stats NAME...': the named transport counters on one 'roce' line; -1 (said why) for an unknown name. */
+int roce_stats_named(int n, char **names);
 
 /* A 24-bit pseudo-random PSN (xorshift seeded from the cycle counter). */
 uint32_t roce_random_psn(void);
