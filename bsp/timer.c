@@ -23,6 +23,14 @@ uint32_t tmr_clk_hz(void) {
     return clk_hz;
 }
 
+double tmr_cycles_to_us(uint64_t cycles) {
+    return (double)cycles * 1e6 / (double)tmr_clk_hz();
+}
+
+double tmr_gbps(uint64_t bytes, uint64_t cycles) {
+    return cycles ? (double)bytes * 8.0 * (double)tmr_clk_hz() / (double)cycles / 1e9 : 0.0;
+}
+
 static void tmr_set_cmp(uint64_t t) {
     /* Never let mtimecmp pass through a value below both old and new. */
     REG32(TIMER_MTIMECMP_LO) = 0xffffffffu;

@@ -21,6 +21,10 @@ uint32_t tmr_ms(void);
 /* Cycles in ms milliseconds, for deadlines on tmr_cycles(). */
 uint64_t tmr_ms_to_cycles(uint32_t ms);
 
+/* The figures of the benches: cycles as microseconds, bytes moved in cycles as Gb/s (0 for 0 cycles). */
+double tmr_cycles_to_us(uint64_t cycles);
+double tmr_gbps(uint64_t bytes, uint64_t cycles);
+
 /*
  * Periodic timer interrupt every period_ms (>= 1) milliseconds; fn (may be
  * NULL) runs in interrupt context on each tick.  Enables machine timer

@@ -371,28 +371,20 @@ static int run(const struct bench_cfg *c, struct bench_res *r) {
 
 /* ---- the report */
 
-static double gbps(uint64_t bytes, uint64_t cycles) {
-    return cycles ? (double)bytes * 8.0 * (double)tmr_clk_hz() / (double)cycles / 1e9 : 0.0;
-}
-
-static double usec(uint64_t cycles) {
-    return (double)cycles * 1e6 / (double)tmr_clk_hz();
-}
-
 static void report(const struct bench_cfg *c, const struct bench_res *r) {
     uint32_t n = r->g.completed;
     if (c->lat) {
         printf(" #bytes     #iterations    t_min[usec]    t_max[usec]    t_avg[usec]\n");
         printf(" %-10lu %-14lu %-14.2f %-14.2f %.2f\n", (unsigned long)c->size, (unsigned long)n,
-               usec(r->g.lat_min), usec(r->g.lat_max), n ? usec(r->g.lat_sum) / n : 0.0);
+               tmr_cycles_to_us(r->g.lat_min), tmr_cycles_to_us(r->g.lat_max), n ? tmr_cycles_to_us(r->g.lat_sum) / n : 0.0);
         printf("bench: post to completion (one round trip) in simulated time at %lu MHz; min "
                "%lu, max %lu cycles\n",
                (unsigned long)(tmr_clk_hz() / 1000000u), (unsigned long)r->g.lat_min,
                (unsigned long)r->g.lat_max);
         return;
     }
-    double avg = gbps((uint64_t)n * c->size, r->span);
-    double peak = gbps((uint64_t)r->win_n * c->size, r->win_min);
+    double avg = tmr_gbps((uint64_t)n * c->size, r->span);
+    double peak = tmr_gbps((uint64_t)r->win_n * c->size, r->win_min);
     double mpps = r->span ? (double)n * (double)tmr_clk_hz() / (double)r->span / 1e6 : 0.0;
     printf(" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n");
     printf(" %-10lu %-14lu %-18.2f %-20.2f %.6f\n", (unsigned long)c->size, (unsigned long)n, peak,

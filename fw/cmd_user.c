@@ -40,10 +40,6 @@ static int user_present(void) {
 
 static uint64_t rd64(uint32_t lo, uint32_t hi) { return (uint64_t)REG32(hi) << 32 | REG32(lo); }
 
-static double gbps(uint64_t bytes, uint32_t cycles) {
-    return cycles ? (double)bytes * 8.0 * (double)tmr_clk_hz() / (double)cycles / 1e9 : 0.0;
-}
-
 /* ---- options shared by source and sink */
 struct user_opts {
     uint32_t qpn, len, count, gbps, rkey, mode, pd;
@@ -260,7 +256,7 @@ static void status(void) {
         printf(" (first: status %lu)",
                (unsigned long)((st & USER_SRC_STATUS_FIRST_ERR_STATUS_MASK) >> USER_SRC_STATUS_FIRST_ERR_STATUS_SHIFT));
     printf(", %lu unaligned, %lu cycles, %.2f Gb/s\n", (unsigned long)REG32(USER_SRC_UNALIGNED),
-           (unsigned long)cyc, gbps((uint64_t)(done - errs) * len, cyc));
+           (unsigned long)cyc, tmr_gbps((uint64_t)(done - errs) * len, cyc));
     uint64_t bytes = rd64(USER_SNK_BYTES_LO, USER_SNK_BYTES_HI);
     uint32_t kc = REG32(USER_SNK_CYCLES), bad = REG32(USER_SNK_BAD_BEATS);
     printf("user sink: %lu chunks, %lu messages, %llu bytes, %lu bad beats", (unsigned long)REG32(USER_SNK_CHUNKS),
@@ -268,7 +264,7 @@ static void status(void) {
     if (REG32(USER_SNK_STATUS) & USER_SNK_STATUS_FIRST_BAD_VALID_MASK)
         printf(" (first at 0x%llx)", (unsigned long long)rd64(USER_SNK_FIRST_BAD_LO, USER_SNK_FIRST_BAD_HI));
     printf(", %lu gaps, %lu unaligned, %lu cycles, %.2f Gb/s\n", (unsigned long)REG32(USER_SNK_GAPS),
-           (unsigned long)REG32(USER_SNK_UNALIGNED), (unsigned long)kc, gbps(bytes, kc));
+           (unsigned long)REG32(USER_SNK_UNALIGNED), (unsigned long)kc, tmr_gbps(bytes, kc));
 }
 
 static int cmd_user(int argc, char **argv) {

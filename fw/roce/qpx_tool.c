@@ -136,14 +136,10 @@ static void fail(const char *fmt, ...) {
     t.result = -1;
 }
 
-static double cyc_us(uint64_t cyc) {
-    return (double)cyc * 1e6 / (double)tmr_clk_hz();
-}
-
 /* ibv_rc_pingpong's own summary, in simulated time (the tool prints wall time). */
 static void succeed_pingpong(void) {
     uint64_t cyc = t.t_last > t.t_first ? t.t_last - t.t_first : 1;
-    double us = cyc_us(cyc);
+    double us = tmr_cycles_to_us(cyc);
     unsigned long long bytes = (unsigned long long)t.len * t.n * 2u;
     who();
     printf("%lu iters of %lu bytes: %llu bytes in %.1f us = %.2f Mbit/sec, %.2f usec/iter "
@@ -172,7 +168,7 @@ static void lat_table(void) {
     double sum = 0, sq = 0;
     for (uint32_t i = 0; i < ns; i++) {
         samples[i] = (uint32_t)(t.tpost[i + 1] - t.tpost[i]);
-        double v = cyc_us(samples[i]) / f;
+        double v = tmr_cycles_to_us(samples[i]) / f;
         sum += v;
         sq += v * v;
     }
@@ -193,9 +189,9 @@ static void lat_table(void) {
         }
         uint32_t p99 = (ns * 99u + 99u) / 100u, p999 = (ns * 999u + 999u) / 1000u;
         printf(" %-7lu %-10lu %-14.2f %-13.2f %-16.2f %-14.2f %-15.2f %-22.2f %.2f\n",
-               (unsigned long)t.len, (unsigned long)t.n, cyc_us(samples[0]) / f,
-               cyc_us(samples[ns - 1]) / f, cyc_us(samples[ns / 2]) / f, avg, sd,
-               cyc_us(samples[(p99 ? p99 : 1) - 1]) / f, cyc_us(samples[(p999 ? p999 : 1) - 1]) / f);
+               (unsigned long)t.len, (unsigned long)t.n, tmr_cycles_to_us(samples[0]) / f,
+               tmr_cycles_to_us(samples[ns - 1]) / f, tmr_cycles_to_us(samples[ns / 2]) / f, avg, sd,
+               tmr_cycles_to_us(samples[(p99 ? p99 : 1) - 1]) / f, tmr_cycles_to_us(samples[(p999 ? p999 : 1) - 1]) / f);
     }
     rule();
 }
@@ -215,11 +211,11 @@ static void final_line(void) {
     if (t.kind == K_BW)
         printf("%lu x %lu bytes in %.1f us, BW average %.2f MB/sec, %.6f Mpps (simulated "
                "time): ok\n",
-               (unsigned long)t.n, (unsigned long)t.len, cyc_us(cyc), t.rep_bw, t.rep_mpps);
+               (unsigned long)t.n, (unsigned long)t.len, tmr_cycles_to_us(cyc), t.rep_bw, t.rep_mpps);
     else
         printf("%lu iters of %lu bytes in %.1f us, %.2f usec/iter (simulated time): ok\n",
-               (unsigned long)t.n, (unsigned long)t.len, cyc_us(cyc),
-               cyc_us(cyc) / (double)t.n / (t.kind == K_READ_LAT ? 1.0 : 2.0));
+               (unsigned long)t.n, (unsigned long)t.len, tmr_cycles_to_us(cyc),
+               tmr_cycles_to_us(cyc) / (double)t.n / (t.kind == K_READ_LAT ? 1.0 : 2.0));
     t.running = false;
     t.data_done = false;
     t.result = 1;
@@ -696,7 +692,7 @@ static void rp_done(void) {
     t.t_last = tmr_cycles();
     who();
     printf("%lu pings of %lu bytes%s in %.1f us (simulated time): ok\n", (unsigned long)t.iter,
-           (unsigned long)t.len, t.server ? "" : ", each checked", cyc_us(t.t_last - t.t_first));
+           (unsigned long)t.len, t.server ? "" : ", each checked", tmr_cycles_to_us(t.t_last - t.t_first));
     t.running = false;
     t.result = 1;
 }
