@@ -14,12 +14,14 @@
 //   ISSUE  an event from the input FIFO (CNP or tx bytes, stamped with the
 //          cycle it arrived), else the scan's next QP; the row is read
 //   LATCH  the row (RAM output) registered
+//   timers (every operation, before its event): alpha timer due:
+//          alpha = alpha*G/1024, deadline + period; rate timer due: iT + 1,
+//          deadline + period, increase. So a QP's timers act before any later
+//          event of that QP, whenever the scan comes by.
 //   then   CNP: the decrease-interval check; accepted: Rt = Rc,
 //                Rc = max(Rmin, Rc - Rc*alpha/2048), alpha = alpha*G/1024 +
 //                (1024 - G), stages and byte counter cleared, timers armed
 //          TX:   byte counter += bytes; >= B: byte counter -= B, iB + 1, increase
-//          SCAN: alpha timer due: alpha = alpha*G/1024, deadline + period;
-//                rate timer due: iT + 1, deadline + period, increase
 //          increase: max(iT,iB) < F: fast recovery; min(iT,iB) > F: Rt += HAI;
 //                else Rt += AI; Rt = min(Rt, line); Rc = ceil((Rt + Rc)/2)
 //   WRITE  the row and the QP's rate written back
@@ -138,6 +140,9 @@ module cc_rp #(
   row_t         row_q, row_d;
   logic [31:0]  dt_q, dt_d;            // stamp - tdec
   logic         fal_q, fal_d, fri_q, fri_d;
+  logic         evph_q, evph_d;        // 0: the timers, 1: the event
+  logic         dirty_q, dirty_d;      // the row changed: write it back
+  st_e          next_ev;               // the state that starts the event phase
   logic [17:0]  tmp_q, tmp_d;          // Rc - Rc*alpha/2048, Rt + Rc
   // multiplier
   logic [27:0]  ma_q, ma_d, ma3_q, ma3_d, acc_q, acc_d;
@@ -169,13 +174,14 @@ module cc_rp #(
   always_comb begin
     st_d = st_q; scan_d = scan_q; init_d = init_q; turn_d = turn_q;
     cnp_op_d = cnp_op_q; tx_op_d = tx_op_q; qpn_d = qpn_q; bytes_d = bytes_q; stamp_d = stamp_q;
-    row_d = row_q; dt_d = dt_q; fal_d = fal_q; fri_d = fri_q; tmp_d = tmp_q;
+    row_d = row_q; dt_d = dt_q; evph_d = evph_q; dirty_d = dirty_q; fal_d = fal_q; fri_d = fri_q; tmp_d = tmp_q;
     ma_d = ma_q; ma3_d = ma3_q; acc_d = acc_q; mb_d = mb_q; mk_d = mk_q;
     c_hand_d = c_hand_q; c_ign_d = c_ign_q; c_dec_d = c_dec_q;
     c_drop_d = c_drop_q + {31'd0, in_valid & ~in_ready} + {31'd0, cnp_q & tx_q};
     ev_pop = 1'b0;
     rd_en = 1'b0; rd_addr = qpn_q;
     wr_en = 1'b0; wr_addr = qpn_q; wr_row = row_q;
+    next_ev = cnp_op_q ? S_CNP0 : tx_op_q ? S_TX0 : dirty_q ? S_WRITE : S_ISSUE;
 
     // a multiply in progress (states S_CNPM1, S_CNPM2, S_SCM)
     acc_d = acc_q + mul_p;
@@ -215,7 +221,8 @@ module cc_rp #(
       S_RD: st_d = S_LATCH;
       S_LATCH: begin
         row_d = rd_row;
-        st_d = cnp_op_q ? S_CNP0 : tx_op_q ? S_TX0 : S_SC0;
+        evph_d = 1'b0; dirty_d = 1'b0;
+        st_d = S_SC0;
       end
       // ---- CNP
       S_CNP0: begin
@@ -228,7 +235,7 @@ module cc_rp #(
       S_CNP1: begin
         if (row_q.act && dt_q < cfg_dec_cyc) begin
           c_ign_d = c_ign_q + 32'd1;
-          st_d = S_ISSUE;
+          st_d = dirty_q ? S_WRITE : S_ISSUE;
         end else begin
           c_hand_d = c_hand_q + 32'd1;
           // multiply Rc * alpha
@@ -261,8 +268,8 @@ module cc_rp #(
       end
       // ---- transmitted bytes
       S_TX0: begin
-        row_d.bc = row_q.bc + 32'(bytes_q);
-        st_d = row_q.act ? S_TX1 : S_ISSUE;
+        if (row_q.act) row_d.bc = row_q.bc + 32'(bytes_q);
+        st_d = row_q.act ? S_TX1 : dirty_q ? S_WRITE : S_ISSUE;
       end
       S_TX1: begin
         if (row_q.bc >= cfg_b_bytes) begin
@@ -277,19 +284,23 @@ module cc_rp #(
       S_SC0: begin
         fal_d = !($signed(stamp_q - row_q.tal) < 0);
         fri_d = !($signed(stamp_q - row_q.trai) < 0);
-        st_d = row_q.act ? S_SCD : S_ISSUE;
+        evph_d = ~row_q.act;
+        st_d = row_q.act ? S_SCD : next_ev;
       end
       S_SCD: begin
         // multiply alpha * g
         ma_d = 28'(row_q.al); ma3_d = 28'(row_q.al) + {16'd0, row_q.al, 1'b0};
         mb_d = {1'b0, cfg_g}; acc_d = '0; mk_d = '0;
-        st_d = fal_q ? S_SCM : fri_q ? S_SC2 : S_ISSUE;
+        dirty_d = fal_q | fri_q;
+        evph_d = ~(fal_q | fri_q);
+        st_d = fal_q ? S_SCM : fri_q ? S_SC2 : next_ev;
       end
       S_SCM: if (mk_q == 3'd5) st_d = S_SC1;
       S_SC1: begin
         row_d.al = acc_q[20:10];
         row_d.tal = row_q.tal + cfg_alpha_cyc;
-        st_d = fri_q ? S_SC2 : S_WRITE;
+        evph_d = ~fri_q;
+        st_d = fri_q ? S_SC2 : next_ev;
       end
       S_SC2: begin
         row_d.it = (row_q.it == 3'd7) ? 3'd7 : row_q.it + 3'd1;
@@ -317,7 +328,8 @@ module cc_rp #(
       S_INC4: begin
         row_d.rc = tmp_q[17:1];
         row_d.act = !(tmp_q[17:1] == cfg_line_mbps && row_q.rt == cfg_line_mbps);
-        st_d = S_WRITE;
+        evph_d = 1'b1;
+        st_d = evph_q ? S_WRITE : next_ev;
       end
       S_WRITE: begin
         wr_en = 1'b1;
@@ -339,7 +351,7 @@ module cc_rp #(
     end
     cnp_qpn_q <= cnp_qpn; tx_qpn_q <= tx_qpn; tx_bytes_q <= tx_bytes;
     cnp_op_q <= cnp_op_d; tx_op_q <= tx_op_d; qpn_q <= qpn_d; bytes_q <= bytes_d; stamp_q <= stamp_d;
-    row_q <= row_d; dt_q <= dt_d; fal_q <= fal_d; fri_q <= fri_d; tmp_q <= tmp_d;
+    row_q <= row_d; dt_q <= dt_d; evph_q <= evph_d; dirty_q <= dirty_d; fal_q <= fal_d; fri_q <= fri_d; tmp_q <= tmp_d;
     ma_q <= ma_d; ma3_q <= ma3_d; acc_q <= acc_d; mb_q <= mb_d; mk_q <= mk_d;
   end
 
