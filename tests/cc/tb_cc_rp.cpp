@@ -4,7 +4,8 @@
 // cycles. tests/cc/check_rp.py replays the events through tests/cc/dcqcn_model.py
 // and compares.
 //
-// Output lines:  P <parameters>   C <cycle> <qpn>   T <cycle> <qpn> <bytes>
+// Output lines:  P <parameters>   C <cycle> <qpn>   U <cycle> <qpn> (a CNP for an unknown QP)
+//                T <cycle> <qpn> <bytes>
 //                S <cycle> <qpn> <rate Mb/s>   K <handled> <ignored> <decreases> <dropped>
 #include <cstdint>
 #include <cstdio>
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
         if (cnp) {
             m->cnp_valid = 1;
             m->cnp_qpn = cnp_wait.front();
-            if (cnp_wait.front() < 1000) printf("C %llu %u\n", (unsigned long long)c, cnp_wait.front());
+            printf("%c %llu %u\n", cnp_wait.front() < 16 ? 'C' : 'U', (unsigned long long)c, cnp_wait.front());
             cnp_wait.pop_front();
         }
         if (!cnp) {
