@@ -171,25 +171,16 @@ module cc_rp #(
     endcase
   end
 
+  // the engine's control: the states, the RAM ports, the operation's registers
+  // (its datapath, the row and the multiplier, is the block after this one)
   always_comb begin
     st_d = st_q; scan_d = scan_q; init_d = init_q; turn_d = turn_q;
     cnp_op_d = cnp_op_q; tx_op_d = tx_op_q; qpn_d = qpn_q; bytes_d = bytes_q; stamp_d = stamp_q;
-    row_d = row_q; dt_d = dt_q; evph_d = evph_q; dirty_d = dirty_q; fal_d = fal_q; fri_d = fri_q; tmp_d = tmp_q;
-    ma_d = ma_q; ma3_d = ma3_q; acc_d = acc_q; mb_d = mb_q; mk_d = mk_q;
-    c_hand_d = c_hand_q; c_ign_d = c_ign_q; c_dec_d = c_dec_q;
-    c_drop_d = c_drop_q + {31'd0, in_valid & ~in_ready} + {31'd0, cnp_q & tx_q};
+    evph_d = evph_q; dirty_d = dirty_q; fal_d = fal_q; fri_d = fri_q;
     ev_pop = 1'b0;
     rd_en = 1'b0; rd_addr = qpn_q;
     wr_en = 1'b0; wr_addr = qpn_q; wr_row = row_q;
     next_ev = cnp_op_q ? S_CNP0 : tx_op_q ? S_TX0 : dirty_q ? S_WRITE : S_ISSUE;
-
-    // a multiply in progress (states S_CNPM1, S_CNPM2, S_SCM)
-    acc_d = acc_q + mul_p;
-    ma_d  = {ma_q[25:0], 2'b00};
-    ma3_d = {ma3_q[25:0], 2'b00};
-    mb_d  = {2'b00, mb_q[10:2]};
-    mk_d  = mk_q + 3'd1;
-
     unique case (st_q)
       S_INIT: begin
         wr_en = 1'b1; wr_addr = init_q;
@@ -202,10 +193,7 @@ module cc_rp #(
           ev_pop = 1'b1; turn_d = 1'b0;
           cnp_op_d = ev.cnp; tx_op_d = ~ev.cnp;
           qpn_d = ev.qpn[QAW-1:0]; bytes_d = ev.bytes; stamp_d = ev.stamp;
-          if (ev.qpn[23:QAW] != '0) begin
-            // unknown QP: a CNP is counted as ignored, tx bytes are dropped
-            c_ign_d = c_ign_q + 32'(ev.cnp);
-          end else begin
+          if (ev.qpn[23:QAW] == '0) begin   // else an unknown QP (counted in the datapath)
             rd_en = 1'b1; rd_addr = ev.qpn[QAW-1:0];
             st_d = S_RD;
           end
@@ -220,31 +208,89 @@ module cc_rp #(
       end
       S_RD: st_d = S_LATCH;
       S_LATCH: begin
-        row_d = rd_row;
         evph_d = 1'b0; dirty_d = 1'b0;
         st_d = S_SC0;
       end
-      // ---- CNP
+      // ---- CNP: inside the decrease interval ignored, else Rc * alpha, alpha * g
+      S_CNP0: st_d = S_CNP1;
+      S_CNP1: st_d = (row_q.act && dt_q < cfg_dec_cyc) ? (dirty_q ? S_WRITE : S_ISSUE) : S_CNPM1;
+      S_CNPM1: if (mk_q == 3'd5) st_d = S_CNP2;
+      S_CNP2: st_d = S_CNPM2;
+      S_CNPM2: if (mk_q == 3'd5) st_d = S_CNP3;
+      S_CNP3: st_d = S_WRITE;
+      // ---- transmitted bytes
+      S_TX0: st_d = row_q.act ? S_TX1 : dirty_q ? S_WRITE : S_ISSUE;
+      S_TX1: st_d = (row_q.bc >= cfg_b_bytes) ? S_INC0 : S_WRITE;
+      // ---- scan: the timers
+      S_SC0: begin
+        fal_d = !($signed(stamp_q - row_q.tal) < 0);
+        fri_d = !($signed(stamp_q - row_q.trai) < 0);
+        evph_d = ~row_q.act;
+        st_d = row_q.act ? S_SCD : next_ev;
+      end
+      S_SCD: begin
+        dirty_d = fal_q | fri_q;
+        evph_d = ~(fal_q | fri_q);
+        st_d = fal_q ? S_SCM : fri_q ? S_SC2 : next_ev;
+      end
+      S_SCM: if (mk_q == 3'd5) st_d = S_SC1;
+      S_SC1: begin
+        evph_d = ~fri_q;
+        st_d = fri_q ? S_SC2 : next_ev;
+      end
+      S_SC2: st_d = S_INC0;
+      // ---- rate increase
+      S_INC0: begin
+        fal_d = (row_q.it < cfg_f) && (row_q.ib < cfg_f);   // fast recovery
+        fri_d = (row_q.it > cfg_f) && (row_q.ib > cfg_f);   // hyper increase
+        st_d = S_INC1;
+      end
+      S_INC1: st_d = S_INC2;
+      S_INC2: st_d = S_INC3;
+      S_INC3: st_d = S_INC4;
+      S_INC4: begin
+        evph_d = 1'b1;
+        st_d = evph_q ? S_WRITE : next_ev;
+      end
+      S_WRITE: begin
+        wr_en = 1'b1;
+        st_d = S_ISSUE;
+      end
+      default: st_d = S_ISSUE;
+    endcase
+  end
+
+  // the engine's datapath: the row, the multiplier, the counters (the states as above)
+  always_comb begin
+    row_d = row_q; dt_d = dt_q; tmp_d = tmp_q;
+    c_hand_d = c_hand_q; c_ign_d = c_ign_q; c_dec_d = c_dec_q;
+    c_drop_d = c_drop_q + {31'd0, in_valid & ~in_ready} + {31'd0, cnp_q & tx_q};
+    // a multiply in progress (states S_CNPM1, S_CNPM2, S_SCM)
+    acc_d = acc_q + mul_p;
+    ma_d  = {ma_q[25:0], 2'b00};
+    ma3_d = {ma3_q[25:0], 2'b00};
+    mb_d  = {2'b00, mb_q[10:2]};
+    mk_d  = mk_q + 3'd1;
+    unique case (st_q)
+      S_ISSUE:   // an unknown QP: a CNP is counted as ignored, tx bytes are dropped
+        if (ev_valid && turn_q && ev.qpn[23:QAW] != '0) c_ign_d = c_ign_q + 32'(ev.cnp);
+      S_LATCH: row_d = rd_row;
       S_CNP0: begin
         dt_d = stamp_q - row_q.tdec;
         if (!row_q.act) begin
           row_d.rc = cfg_line_mbps; row_d.rt = cfg_line_mbps; row_d.al = cfg_alpha_init;
         end
-        st_d = S_CNP1;
       end
       S_CNP1: begin
         if (row_q.act && dt_q < cfg_dec_cyc) begin
           c_ign_d = c_ign_q + 32'd1;
-          st_d = dirty_q ? S_WRITE : S_ISSUE;
         end else begin
           c_hand_d = c_hand_q + 32'd1;
           // multiply Rc * alpha
           ma_d = 28'(row_q.rc); ma3_d = 28'(row_q.rc) + {10'd0, row_q.rc, 1'b0};
           mb_d = row_q.al; acc_d = '0; mk_d = '0;
-          st_d = S_CNPM1;
         end
       end
-      S_CNPM1: if (mk_q == 3'd5) st_d = S_CNP2;
       S_CNP2: begin
         // Rc*alpha/2048 <= Rc/2: no underflow
         tmp_d = {1'b0, row_q.rc - acc_q[27:11]};
@@ -252,9 +298,7 @@ module cc_rp #(
         // multiply alpha * g
         ma_d = 28'(row_q.al); ma3_d = 28'(row_q.al) + {16'd0, row_q.al, 1'b0};
         mb_d = {1'b0, cfg_g}; acc_d = '0; mk_d = '0;
-        st_d = S_CNPM2;
       end
-      S_CNPM2: if (mk_q == 3'd5) st_d = S_CNP3;
       S_CNP3: begin
         row_d.al = acc_q[20:10] + (11'd1024 - {1'b0, cfg_g});
         row_d.rc = (tmp_q[16:0] < cfg_min_mbps) ? cfg_min_mbps : tmp_q[16:0];
@@ -264,78 +308,33 @@ module cc_rp #(
         row_d.tdec = stamp_q;
         row_d.tal = stamp_q + cfg_alpha_cyc;
         row_d.trai = stamp_q + cfg_rai_cyc;
-        st_d = S_WRITE;
       end
-      // ---- transmitted bytes
-      S_TX0: begin
-        if (row_q.act) row_d.bc = row_q.bc + 32'(bytes_q);
-        st_d = row_q.act ? S_TX1 : dirty_q ? S_WRITE : S_ISSUE;
-      end
-      S_TX1: begin
-        if (row_q.bc >= cfg_b_bytes) begin
-          row_d.bc = row_q.bc - cfg_b_bytes;
-          row_d.ib = (row_q.ib == 3'd7) ? 3'd7 : row_q.ib + 3'd1;
-          st_d = S_INC0;
-        end else begin
-          st_d = S_WRITE;
-        end
-      end
-      // ---- scan: the timers
-      S_SC0: begin
-        fal_d = !($signed(stamp_q - row_q.tal) < 0);
-        fri_d = !($signed(stamp_q - row_q.trai) < 0);
-        evph_d = ~row_q.act;
-        st_d = row_q.act ? S_SCD : next_ev;
+      S_TX0: if (row_q.act) row_d.bc = row_q.bc + 32'(bytes_q);
+      S_TX1: if (row_q.bc >= cfg_b_bytes) begin
+        row_d.bc = row_q.bc - cfg_b_bytes;
+        row_d.ib = (row_q.ib == 3'd7) ? 3'd7 : row_q.ib + 3'd1;
       end
       S_SCD: begin
         // multiply alpha * g
         ma_d = 28'(row_q.al); ma3_d = 28'(row_q.al) + {16'd0, row_q.al, 1'b0};
         mb_d = {1'b0, cfg_g}; acc_d = '0; mk_d = '0;
-        dirty_d = fal_q | fri_q;
-        evph_d = ~(fal_q | fri_q);
-        st_d = fal_q ? S_SCM : fri_q ? S_SC2 : next_ev;
       end
-      S_SCM: if (mk_q == 3'd5) st_d = S_SC1;
       S_SC1: begin
         row_d.al = acc_q[20:10];
         row_d.tal = row_q.tal + cfg_alpha_cyc;
-        evph_d = ~fri_q;
-        st_d = fri_q ? S_SC2 : next_ev;
       end
       S_SC2: begin
         row_d.it = (row_q.it == 3'd7) ? 3'd7 : row_q.it + 3'd1;
         row_d.trai = row_q.trai + cfg_rai_cyc;
-        st_d = S_INC0;
       end
-      // ---- rate increase
-      S_INC0: begin
-        fal_d = (row_q.it < cfg_f) && (row_q.ib < cfg_f);   // fast recovery
-        fri_d = (row_q.it > cfg_f) && (row_q.ib > cfg_f);   // hyper increase
-        st_d = S_INC1;
-      end
-      S_INC1: begin
-        tmp_d = {1'b0, row_q.rt} + (fal_q ? 18'd0 : fri_q ? {1'b0, cfg_hai_mbps} : {1'b0, cfg_ai_mbps});
-        st_d = S_INC2;
-      end
-      S_INC2: begin
-        row_d.rt = (tmp_q > {1'b0, cfg_line_mbps}) ? cfg_line_mbps : tmp_q[16:0];
-        st_d = S_INC3;
-      end
-      S_INC3: begin
-        tmp_d = {1'b0, row_q.rt} + {1'b0, row_q.rc} + 18'd1;
-        st_d = S_INC4;
-      end
+      S_INC1: tmp_d = {1'b0, row_q.rt} + (fal_q ? 18'd0 : fri_q ? {1'b0, cfg_hai_mbps} : {1'b0, cfg_ai_mbps});
+      S_INC2: row_d.rt = (tmp_q > {1'b0, cfg_line_mbps}) ? cfg_line_mbps : tmp_q[16:0];
+      S_INC3: tmp_d = {1'b0, row_q.rt} + {1'b0, row_q.rc} + 18'd1;
       S_INC4: begin
         row_d.rc = tmp_q[17:1];
         row_d.act = !(tmp_q[17:1] == cfg_line_mbps && row_q.rt == cfg_line_mbps);
-        evph_d = 1'b1;
-        st_d = evph_q ? S_WRITE : next_ev;
       end
-      S_WRITE: begin
-        wr_en = 1'b1;
-        st_d = S_ISSUE;
-      end
-      default: st_d = S_ISSUE;
+      default: ;
     endcase
   end
 
