@@ -169,10 +169,10 @@ module roce_resp #(
   logic [QW-1:0]       ck_lk_qpn, ck_cons_qpn, fl_qpn;
   logic [PW-1:0]       ck_cons_head, fl_cons_head;
   assign fl_lk_gnt    = fl_lk_req && !ck_lk_en;
-  assign fl_cons_gnt  = fl_cons_req && !ck_cons_en;
+  assign fl_cons_gnt  = fl_cons_req && !ck_cons_en && !qp_reset_valid;   // a reset owns roce_rq's head port
   assign rq_lk_en     = ck_lk_en || fl_lk_req;
   assign rq_lk_qpn    = ck_lk_en ? ck_lk_qpn : fl_qpn;
-  assign rq_cons_en   = ck_cons_en || fl_cons_req;
+  assign rq_cons_en   = ck_cons_en || fl_cons_gnt;
   assign rq_cons_qpn  = ck_cons_en ? ck_cons_qpn : fl_qpn;
   assign rq_cons_head = ck_cons_en ? ck_cons_head : fl_cons_head;
 

@@ -6,7 +6,8 @@
 // per move, never waits): queued in a FIFO of QDEPTH; a move that finds it
 // full is counted in cnt_lost, its ring not flushed (RESET still empties it).
 // For each queued QP the flusher walks the ring through roce_rq's lookup and
-// consume ports, which it shares with roce_resp_check: its requests are
+// consume ports, which it shares with roce_resp_check (and the consume with a
+// QP reset, which owns roce_rq's head port in its cycle): its requests are
 // registers (lk_req, cons_req) and roce_resp grants them in cycles the
 // responder leaves free (lk_gnt, cons_gnt). Per WQE: look up (the answer two
 // cycles after the grant), hand out its CQE {wr_id, WR_FLUSH_ERR, RECV, QPN,
