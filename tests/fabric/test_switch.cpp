@@ -135,11 +135,12 @@ static void test_egress_pacing() {
           (unsigned long long)sw.stats(2).max_queue_bytes);
 }
 
-static void test_tail_drop() {
+static void test_tail_drop(uint64_t buffer, uint64_t portcap) {
     // NIC 0 sends to NIC 1 at 100 Gb/s, port 1 egresses at 10 Gb/s: the shared buffer
-    // fills; a frame is dropped exactly when it does not fit in what is left.
+    // (or the port's cap) fills; a frame is dropped exactly when it does not fit in what is left.
     fabric::Config c;
-    c.buffer_bytes = 50000;
+    c.buffer_bytes = buffer;
+    c.port_cap_bytes = portcap;
     wire::Config w;
     std::vector<wire::Config> up(2, w), down(2, w);
     down[1].rate_bps = 10000000000ull;
@@ -150,10 +151,10 @@ static void test_tail_drop() {
     const int N = 400;
     for (int k = 0; k < N; k++) sw.up(0).send(1000, ip_frame(0, 1, 64 + rng() % 1400, 0, uint32_t(k)));
     // the ingress tap sees each frame just before it is queued (at most one a cycle here)
-    uint64_t used_at = 0, len_at = 0, arrivals = 0;
+    uint64_t used_at = 0, len_at = 0, q_at = 0, arrivals = 0;
     sw.on_frame = [&](int port, uint64_t, const Frame &f, bool) {
         if (port != 0) return;
-        used_at = sw.buffer_used(), len_at = f.size();
+        used_at = sw.buffer_used(), len_at = f.size(), q_at = sw.queue_bytes(1);
         arrivals++;
     };
     uint64_t wrong = 0, drops = 0, kept = 0;
@@ -163,7 +164,8 @@ static void test_tail_drop() {
         uint64_t d0 = sw.stats(1).drops, a0 = arrivals;
         sw.tick(t);
         if (arrivals != a0) {
-            bool dropped = sw.stats(1).drops != d0, fits = used_at + len_at <= c.buffer_bytes;
+            bool dropped = sw.stats(1).drops != d0,
+                 fits = used_at + len_at <= c.buffer_bytes && (!portcap || q_at + len_at <= portcap);
             if (dropped == fits) {
                 if (!wrong++)
                     CHECK(false, "cycle %llu: %llu B used, a %llu B frame %s", (unsigned long long)t,
@@ -181,10 +183,32 @@ static void test_tail_drop() {
     bool in_order = true;
     for (size_t i = 1; i < got.size(); i++) in_order = in_order && got[i] > got[i - 1];
     CHECK(in_order, "the kept frames left out of order");
-    CHECK(sw.buffer_max() + 1500 > c.buffer_bytes, "the buffer never filled: max %llu", (unsigned long long)sw.buffer_max());
-    std::printf("tail drop: %d frames into a %llu B buffer: %llu dropped, %llu delivered, max used %llu B\n", N,
-                (unsigned long long)c.buffer_bytes, (unsigned long long)drops, (unsigned long long)kept,
-                (unsigned long long)sw.buffer_max());
+    uint64_t limit = portcap ? portcap : c.buffer_bytes;
+    CHECK(sw.buffer_max() + 1500 > limit && sw.buffer_max() <= limit, "the buffer never filled to %llu: max %llu",
+          (unsigned long long)limit, (unsigned long long)sw.buffer_max());
+    std::printf("tail drop: %d frames into a %llu B buffer (port cap %llu): %llu dropped, %llu delivered, max used "
+                "%llu B\n", N, (unsigned long long)c.buffer_bytes, (unsigned long long)portcap,
+                (unsigned long long)drops, (unsigned long long)kept, (unsigned long long)sw.buffer_max());
+}
+
+static void test_tail_drop_edge() {
+    // 10 frames of 1000 B at once into a 5000 B buffer, egress at 1 Gb/s: the first leaves at
+    // once, the next five fill the buffer to exactly 5000 B (a frame that just fits is kept),
+    // the last four are dropped.
+    fabric::Config c;
+    c.buffer_bytes = 5000;
+    wire::Config w;
+    std::vector<wire::Config> up(2, w), down(2, w);
+    down[1].rate_bps = 1000000000ull;
+    fabric::Switch sw(2, c, up, down);
+    sw.up(1).send(0, ip_frame(1, 0xff, 60, 0, 0));
+    run(sw, 0, 1000);
+    for (uint32_t k = 0; k < 10; k++) sw.up(0).send(1000, ip_frame(0, 1, 1000, 0, k));
+    auto o = run(sw, 1000, 1000000);
+    CHECK(o[1].size() == 6 && sw.stats(1).drops == 4 && sw.buffer_max() == 5000,
+          "expected 6 delivered, 4 dropped, 5000 B used at most; got %zu, %llu, %llu", o[1].size(),
+          (unsigned long long)sw.stats(1).drops, (unsigned long long)sw.buffer_max());
+    for (size_t i = 0; i < o[1].size(); i++) CHECK(id_of(o[1][i].second) == i, "frame %zu is id %u", i, id_of(o[1][i].second));
 }
 
 // One RED run: NIC 0 -> NIC 1 at 100 Gb/s into a 10 Gb/s egress; frame k is ECT(0), ECT(1)
@@ -378,7 +402,9 @@ static void test_options() {
 int main() {
     test_learning_and_flooding();
     test_egress_pacing();
-    test_tail_drop();
+    test_tail_drop_edge();
+    test_tail_drop(50000, 0);
+    test_tail_drop(200000, 30000);
     test_red();
     test_mark_ce();
     test_pfc();
