@@ -10,11 +10,12 @@ those and the pause frames, which NIC k's MAC consumed: pauses sent = received);
 dropped or marked (the RTL sends ECN 0: never marked); every frame forwarded once or
 flooded to the N-1 other ports (sum out = sum in + flooded x (N-2)); the bench's bytes went
 0 -> 2 and not to port 1, below NIC 2's 50 Gb/s; the --fabric-csv series carries the
-0 -> 2 flow.
+0 -> 2 flow; --pcap-port 1 holds every frame of NIC 1's two links.
 """
 import csv
 import os
 import re
+import struct
 import sys
 import tempfile
 import time
@@ -45,9 +46,10 @@ def main():
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         series = os.path.join(tmp, "fabric.csv")
+        pcap1 = os.path.join(tmp, "port1.pcap")
         group = NicSet(N, args=["--stats", "--max-cycles", "100000000", "--fabric-csv", series,
                                 "--fabric-sample", "1000", "--link", "2:rate=50e9",
-                                "--pfc", f"xoff={XOFF},xon={XON}"], max_seconds=300)
+                                "--pfc", f"xoff={XOFF},xon={XON}", "--pcap-port", f"1:{pcap1}"], max_seconds=300)
         with group as (a, idle, c):
             c.send("listen --wait 5000")
             c.wait_for(r"listen --wait 5000\n", 30)
@@ -65,6 +67,12 @@ def main():
             check("bench through the switch: 0 < BW average < NIC 2's 50 Gb/s", 0 < gbps < 50, "0 < avg < 50", gbps)
         err = group.stderr
         rows = list(csv.DictReader(open(series)))
+        pcap = open(pcap1, "rb").read()
+    pcap_frames, pos = [], 24
+    while pos + 16 <= len(pcap):
+        incl = struct.unpack_from("<I", pcap, pos + 8)[0]
+        pcap_frames.append(pcap[pos + 16:pos + 16 + incl])
+        pos += 16 + incl
     wall = time.monotonic() - t0
     nic = {int(m.group(1)): kv(m.group(2)) for m in re.finditer(r"stats nic(\d+) (.*)", err)}
     port = {int(m.group(1)): kv(m.group(2)) for m in re.finditer(r"stats switch port(\d+) (.*)", err)}
@@ -99,6 +107,10 @@ def main():
           [port[k]["pauses_sent"] for k in range(N)])
     check("the queue to NIC 2 passed Xoff", port[2]["max_queue_bytes"] > XOFF, f"> {XOFF}",
           port[2]["max_queue_bytes"])
+    check("--pcap-port 1: NIC 1's frames both ways", len(pcap_frames) == port[1]["frames_in"] + down[1]["frames_in"]
+          and pos == len(pcap) and sum(map(len, pcap_frames)) == port[1]["bytes_in"] + down[1]["bytes_in"],
+          (port[1]["frames_in"] + down[1]["frames_in"], port[1]["bytes_in"] + down[1]["bytes_in"]),
+          (len(pcap_frames), sum(map(len, pcap_frames))))
     tin = sum(port[k]["frames_in"] for k in range(N))
     tout = sum(port[k]["frames_out"] for k in range(N))
     check("every frame forwarded once or flooded to the other ports", tout == tin + flooded * (N - 2),
