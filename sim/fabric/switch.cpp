@@ -18,8 +18,10 @@ bool parse_size(const std::string &v, uint64_t &out) {
     errno = 0;
     unsigned long long n = std::strtoull(v.c_str(), &end, 10);
     uint64_t mul = 1;
-    if (*end == 'K' || *end == 'k') mul = 1024, end++;
-    else if (*end == 'M' || *end == 'm') mul = 1024 * 1024, end++;
+    if (*end == 'K' || *end == 'k')
+        mul = 1024, end++;
+    else if (*end == 'M' || *end == 'm')
+        mul = 1024 * 1024, end++;
     if (*end || errno) return false;
     out = n * mul;
     return true;
@@ -45,7 +47,9 @@ template <class F> bool each_key(const std::string &spec, std::string &err, F f)
     return true;
 }
 
-bool is_multicast(const uint8_t *mac) { return mac[0] & 1; }
+bool is_multicast(const uint8_t *mac) {
+    return mac[0] & 1;
+}
 
 std::string mac_text(const uint8_t *m) {
     char b[18];
@@ -53,7 +57,7 @@ std::string mac_text(const uint8_t *m) {
     return b;
 }
 
-}  // namespace
+} // namespace
 
 bool parse_config(const std::string &spec, Config &cfg, std::string &err) {
     err.clear();
@@ -97,10 +101,14 @@ bool parse_pfc(const std::string &spec, Config &cfg, std::string &err) {
 }
 
 bool check_config(const Config &cfg, std::string &err) {
-    if (cfg.kmin > cfg.kmax) err = "kmin must not exceed kmax";
-    else if (cfg.pfc && cfg.xon >= cfg.xoff) err = "xon must be below xoff";
-    else if (cfg.pfc && cfg.xoff >= cfg.buffer_bytes) err = "xoff must be below the buffer size";
-    else return true;
+    if (cfg.kmin > cfg.kmax)
+        err = "kmin must not exceed kmax";
+    else if (cfg.pfc && cfg.xon >= cfg.xoff)
+        err = "xon must be below xoff";
+    else if (cfg.pfc && cfg.xoff >= cfg.buffer_bytes)
+        err = "xoff must be below the buffer size";
+    else
+        return true;
     return false;
 }
 
@@ -114,8 +122,8 @@ Frame make_pause(const uint8_t src[6], uint16_t quanta) {
     const uint8_t dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
     std::memcpy(&f[0], dst, 6);
     std::memcpy(&f[6], src, 6);
-    f[12] = 0x88, f[13] = 0x08;  // MAC control
-    f[14] = 0x00, f[15] = 0x01;  // PAUSE
+    f[12] = 0x88, f[13] = 0x08; // MAC control
+    f[14] = 0x00, f[15] = 0x01; // PAUSE
     f[16] = uint8_t(quanta >> 8), f[17] = uint8_t(quanta);
     return f;
 }
@@ -128,19 +136,20 @@ double red_probability(const Config &cfg, uint64_t q) {
 }
 
 bool mark_ce(Frame &f) {
-    if (f.size() < 34 || f[12] != 0x08 || f[13] != 0x00) return false;  // IPv4, untagged
+    if (f.size() < 34 || f[12] != 0x08 || f[13] != 0x00) return false; // IPv4, untagged
     uint8_t *ip = &f[14];
     size_t ihl = size_t(ip[0] & 0xf) * 4;
     if ((ip[0] >> 4) != 4 || ihl < 20 || f.size() < 14 + ihl) return false;
     uint8_t ecn = ip[1] & 3;
-    if (ecn == 0 || ecn == 3) return false;  // not ECT, or already CE
+    if (ecn == 0 || ecn == 3) return false; // not ECT, or already CE
     // RFC 1624: HC' = ~(~HC + ~m + m') over the 16-bit word holding the TOS
     uint16_t old_word = uint16_t(ip[0] << 8 | ip[1]);
     ip[1] |= 3;
     uint16_t new_word = uint16_t(ip[0] << 8 | ip[1]);
     uint32_t hc = uint16_t(ip[10] << 8 | ip[11]);
     uint32_t sum = (~hc & 0xffff) + (~old_word & 0xffff) + new_word;
-    while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
     uint16_t nc = uint16_t(~sum);
     ip[10] = uint8_t(nc >> 8), ip[11] = uint8_t(nc);
     return true;
@@ -154,7 +163,8 @@ Switch::Switch(int ports, const Config &cfg, const std::vector<wire::Config> &up
                const std::vector<wire::Config> &down)
     : cfg_(cfg), rng_(cfg.seed * 0x9e3779b97f4a7c15ull + 0x5717c4) {
     for (int k = 0; k < ports; k++) {
-        ports_.push_back(std::make_unique<Port>(up[size_t(k)], down[size_t(k)], 0x1000 + uint64_t(k) * 0x10001));
+        ports_.push_back(
+            std::make_unique<Port>(up[size_t(k)], down[size_t(k)], 0x1000 + uint64_t(k) * 0x10001));
         // a locally administered MAC per port: the source of its pause frames
         const uint8_t mac[6] = {0x02, 0x5e, 0x00, 0x00, 0xff, uint8_t(k)};
         std::memcpy(ports_.back()->mac, mac, 6);
@@ -177,7 +187,8 @@ std::map<std::string, uint64_t> Switch::take_flow_bytes() {
 void Switch::enqueue(int k, int in, const Frame &f) {
     Port &p = *ports_[size_t(k)];
     uint64_t len = f.size();
-    if (used_ + len > cfg_.buffer_bytes || (cfg_.port_cap_bytes && p.q_bytes + len > cfg_.port_cap_bytes)) {
+    if (used_ + len > cfg_.buffer_bytes ||
+        (cfg_.port_cap_bytes && p.q_bytes + len > cfg_.port_cap_bytes)) {
         p.st.drops++;
         return;
     }
@@ -186,7 +197,8 @@ void Switch::enqueue(int k, int in, const Frame &f) {
         double prob = red_probability(cfg_, p.q_bytes);
         // a draw for every ECT candidate between the thresholds only: the stream
         // does not depend on unmarkable traffic
-        if (prob > 0 && (copy.size() >= 16 && copy[12] == 0x08 && copy[13] == 0x00 && (copy[15] & 3) != 0)) {
+        if (prob > 0 &&
+            (copy.size() >= 16 && copy[12] == 0x08 && copy[13] == 0x00 && (copy[15] & 3) != 0)) {
             bool hit = prob >= 1 || std::uniform_real_distribution<double>(0, 1)(rng_) < prob;
             if (hit && mark_ce(copy)) p.st.ecn_marked++;
         }
@@ -216,11 +228,11 @@ void Switch::pfc_check(int k) {
 void Switch::ingress(int k, uint64_t now, Frame f) {
     Port &p = *ports_[size_t(k)];
     if (on_frame) on_frame(k, now, f, false);
-    if (f.size() < 14) {  // a runt: no header to forward by
+    if (f.size() < 14) { // a runt: no header to forward by
         p.st.drops++;
         return;
     }
-    if (f[12] == 0x88 && f[13] == 0x08) {  // MAC control is for this hop only
+    if (f[12] == 0x88 && f[13] == 0x08) { // MAC control is for this hop only
         p.st.control_in++;
         return;
     }
@@ -234,7 +246,7 @@ void Switch::ingress(int k, uint64_t now, Frame f) {
         table_[key] = k;
     }
     int out = is_multicast(dst) ? -1 : lookup(dst);
-    if (out == k) return;  // the destination is behind the port it came from: filtered
+    if (out == k) return; // the destination is behind the port it came from: filtered
     if (out >= 0) {
         enqueue(out, k, f);
     } else {
@@ -248,7 +260,8 @@ void Switch::ingress(int k, uint64_t now, Frame f) {
 void Switch::tick(uint64_t now) {
     Frame f;
     for (int k = 0; k < ports(); k++)
-        while (ports_[size_t(k)]->up.pop_arrived(now, f)) ingress(k, now, std::move(f));
+        while (ports_[size_t(k)]->up.pop_arrived(now, f))
+            ingress(k, now, std::move(f));
     for (int k = 0; k < ports(); k++) {
         Port &p = *ports_[size_t(k)];
         // the next frame is handed over in the cycle in which the serializer frees, so
@@ -279,17 +292,20 @@ std::string Switch::stats_text() const {
     char buf[400];
     for (int k = 0; k < ports(); k++) {
         const PortStats &s = ports_[size_t(k)]->st;
-        std::snprintf(buf, sizeof buf,
-                      "switch port%d frames_in=%llu bytes_in=%llu frames_out=%llu bytes_out=%llu drops=%llu "
-                      "ecn_marked=%llu pauses_sent=%llu resumes_sent=%llu control_in=%llu max_queue_bytes=%llu\n",
-                      k, (unsigned long long)s.frames_in, (unsigned long long)s.bytes_in,
-                      (unsigned long long)s.frames_out, (unsigned long long)s.bytes_out,
-                      (unsigned long long)s.drops, (unsigned long long)s.ecn_marked,
-                      (unsigned long long)s.pauses_sent, (unsigned long long)s.resumes_sent,
-                      (unsigned long long)s.control_in, (unsigned long long)s.max_queue_bytes);
+        std::snprintf(
+            buf, sizeof buf,
+            "switch port%d frames_in=%llu bytes_in=%llu frames_out=%llu bytes_out=%llu drops=%llu "
+            "ecn_marked=%llu pauses_sent=%llu resumes_sent=%llu control_in=%llu "
+            "max_queue_bytes=%llu\n",
+            k, (unsigned long long)s.frames_in, (unsigned long long)s.bytes_in,
+            (unsigned long long)s.frames_out, (unsigned long long)s.bytes_out,
+            (unsigned long long)s.drops, (unsigned long long)s.ecn_marked,
+            (unsigned long long)s.pauses_sent, (unsigned long long)s.resumes_sent,
+            (unsigned long long)s.control_in, (unsigned long long)s.max_queue_bytes);
         out += buf;
     }
-    std::snprintf(buf, sizeof buf, "switch buffer_bytes=%llu buffer_max_used=%llu flooded=%llu learned=%zu\n",
+    std::snprintf(buf, sizeof buf,
+                  "switch buffer_bytes=%llu buffer_max_used=%llu flooded=%llu learned=%zu\n",
                   (unsigned long long)cfg_.buffer_bytes, (unsigned long long)used_max_,
                   (unsigned long long)flooded_, table_.size());
     out += buf;
@@ -311,4 +327,4 @@ bool MacPause::consume(uint64_t now, const Frame &f) {
     return true;
 }
 
-}  // namespace fabric
+} // namespace fabric

@@ -39,13 +39,13 @@ using wire::Frame;
 constexpr int MAX_PORTS = 16;
 
 struct Config {
-    uint64_t buffer_bytes = 4u << 20;  // shared buffer
-    uint64_t port_cap_bytes = 0;       // per egress queue cap (0: none, only the shared buffer)
-    uint64_t kmin = 5000, kmax = 200000;  // RED thresholds on the egress queue depth (bytes)
-    double pmax = 0.01;                   // marking probability at kmax
-    bool ecn = true;                      // RED marking on
+    uint64_t buffer_bytes = 4u << 20;    // shared buffer
+    uint64_t port_cap_bytes = 0;         // per egress queue cap (0: none, only the shared buffer)
+    uint64_t kmin = 5000, kmax = 200000; // RED thresholds on the egress queue depth (bytes)
+    double pmax = 0.01;                  // marking probability at kmax
+    bool ecn = true;                     // RED marking on
     bool pfc = false;
-    uint64_t xoff = 0, xon = 0;  // PFC thresholds on an ingress port's bytes in the buffer
+    uint64_t xoff = 0, xon = 0; // PFC thresholds on an ingress port's bytes in the buffer
     uint64_t seed = 1;
 };
 
@@ -58,13 +58,13 @@ bool parse_pfc(const std::string &spec, Config &cfg, std::string &err);
 bool check_config(const Config &cfg, std::string &err);
 
 struct PortStats {
-    uint64_t frames_in = 0, bytes_in = 0;     // arrived from the NIC
-    uint64_t frames_out = 0, bytes_out = 0;   // sent to the NIC (pause frames not counted)
-    uint64_t drops = 0;                       // frames dropped at this egress queue (buffer or cap full)
-    uint64_t ecn_marked = 0;                  // frames marked CE at this egress queue
-    uint64_t pauses_sent = 0, resumes_sent = 0;  // PFC frames sent to the NIC (xoff, xon)
-    uint64_t control_in = 0;                  // MAC control frames (0x8808) from the NIC, consumed
-    uint64_t max_queue_bytes = 0;             // egress queue depth high-water mark
+    uint64_t frames_in = 0, bytes_in = 0;   // arrived from the NIC
+    uint64_t frames_out = 0, bytes_out = 0; // sent to the NIC (pause frames not counted)
+    uint64_t drops = 0;      // frames dropped at this egress queue (buffer or cap full)
+    uint64_t ecn_marked = 0; // frames marked CE at this egress queue
+    uint64_t pauses_sent = 0, resumes_sent = 0; // PFC frames sent to the NIC (xoff, xon)
+    uint64_t control_in = 0;      // MAC control frames (0x8808) from the NIC, consumed
+    uint64_t max_queue_bytes = 0; // egress queue depth high-water mark
 };
 
 // The 802.3x quantum is 512 bit times; at rate_bps and clk_hz, pause time Q lasts
@@ -81,14 +81,14 @@ bool mark_ce(Frame &f);
 
 class Switch {
   public:
-    // link: the wire config of every link (both directions); link_of[k], if given, port k's.
+    // link: the wire config of every link (both directions); or up[k] / down[k] per port
     Switch(int ports, const Config &cfg, const wire::Config &link);
     Switch(int ports, const Config &cfg, const std::vector<wire::Config> &up,
            const std::vector<wire::Config> &down);
 
     int ports() const { return int(ports_.size()); }
-    wire::Link &up(int k) { return ports_[size_t(k)]->up; }      // NIC k -> switch
-    wire::Link &down(int k) { return ports_[size_t(k)]->down; }  // switch -> NIC k
+    wire::Link &up(int k) { return ports_[size_t(k)]->up; }     // NIC k -> switch
+    wire::Link &down(int k) { return ports_[size_t(k)]->down; } // switch -> NIC k
     // Move frames at cycle `now`: take the arrived ones in, start the next frames out.
     void tick(uint64_t now);
 
@@ -108,7 +108,7 @@ class Switch {
     // Bytes per flow (src MAC -> dst MAC, as "aa:..:ff>bb:..:ff") arriving since the
     // last call, then reset (the CSV time series).
     std::map<std::string, uint64_t> take_flow_bytes();
-    bool track_flows = false;  // count flow bytes (off: no cost)
+    bool track_flows = false; // count flow bytes (off: no cost)
 
     // One line per port for --stats / --fabric-stats.
     std::string stats_text() const;
@@ -124,9 +124,9 @@ class Switch {
         wire::Link up, down;
         std::deque<Queued> q;
         uint64_t q_bytes = 0;
-        uint64_t in_buf = 0;  // bytes from this ingress port in the buffer
-        bool pausing = false;  // an xoff was sent and no xon since
-        std::deque<Frame> control;  // pause frames to send ahead of the queue
+        uint64_t in_buf = 0;       // bytes from this ingress port in the buffer
+        bool pausing = false;      // an xoff was sent and no xon since
+        std::deque<Frame> control; // pause frames to send ahead of the queue
         uint8_t mac[6];
         PortStats st;
     };
@@ -158,4 +158,4 @@ class MacPause {
     uint64_t until_ = 0, pauses_ = 0, resumes_ = 0;
 };
 
-}  // namespace fabric
+} // namespace fabric

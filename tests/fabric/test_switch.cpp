@@ -14,14 +14,14 @@
 #include <vector>
 
 static int failures = 0;
-#define CHECK(cond, ...)                                     \
-    do {                                                     \
-        if (!(cond)) {                                       \
-            failures++;                                      \
-            std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            std::printf(__VA_ARGS__);                        \
-            std::printf("\n");                               \
-        }                                                    \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            std::printf("FAIL %s:%d: ", __FILE__, __LINE__);                                       \
+            std::printf(__VA_ARGS__);                                                              \
+            std::printf("\n");                                                                     \
+        }                                                                                          \
     } while (0)
 
 using fabric::Frame;
@@ -39,35 +39,46 @@ static Frame ip_frame(int s, int d, size_t len, uint8_t ecn, uint32_t id) {
     if (d == 0xff) std::memset(&f[0], 0xff, 6);
     f[12] = 0x08, f[13] = 0x00;
     uint8_t *ip = &f[14];
-    ip[0] = 0x45, ip[1] = uint8_t(0x68 | ecn);  // a DSCP with the ECN bits beside it
+    ip[0] = 0x45, ip[1] = uint8_t(0x68 | ecn); // a DSCP with the ECN bits beside it
     uint16_t tot = uint16_t(len - 14);
     ip[2] = uint8_t(tot >> 8), ip[3] = uint8_t(tot);
     ip[8] = 64, ip[9] = 17;
     ip[12] = 10, ip[15] = uint8_t(s + 1), ip[16] = 10, ip[19] = uint8_t(d + 1);
     uint32_t sum = 0;
-    for (int i = 0; i < 20; i += 2) sum += uint32_t(ip[i] << 8 | ip[i + 1]);
-    while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+    for (int i = 0; i < 20; i += 2)
+        sum += uint32_t(ip[i] << 8 | ip[i + 1]);
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
     ip[10] = uint8_t(~sum >> 8), ip[11] = uint8_t(~sum);
     std::memcpy(&f[42], &id, 4);
     return f;
 }
-static uint32_t id_of(const Frame &f) { uint32_t id; std::memcpy(&id, &f[42], 4); return id; }
+static uint32_t id_of(const Frame &f) {
+    uint32_t id;
+    std::memcpy(&id, &f[42], 4);
+    return id;
+}
 static bool ip_checksum_ok(const Frame &f) {
     uint32_t sum = 0;
-    for (int i = 0; i < 20; i += 2) sum += uint32_t(f[14 + i] << 8 | f[15 + i]);
-    while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+    for (int i = 0; i < 20; i += 2)
+        sum += uint32_t(f[14 + i] << 8 | f[15 + i]);
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
     return sum == 0xffff;
 }
 
-// Run the switch until every link and queue is empty (bounded); frames per port as they arrive at the NIC.
-static std::vector<std::vector<std::pair<uint64_t, Frame>>> run(fabric::Switch &sw, uint64_t from, uint64_t limit) {
+// Run the switch until every link and queue is empty (bounded); frames per port as they arrive at
+// the NIC.
+static std::vector<std::vector<std::pair<uint64_t, Frame>>> run(fabric::Switch &sw, uint64_t from,
+                                                                uint64_t limit) {
     std::vector<std::vector<std::pair<uint64_t, Frame>>> out(size_t(sw.ports()));
     Frame f;
     for (uint64_t t = from; t < limit; t++) {
         sw.tick(t);
         bool idle = true;
         for (int k = 0; k < sw.ports(); k++) {
-            while (sw.down(k).pop_arrived(t, f)) out[size_t(k)].push_back({t, f});
+            while (sw.down(k).pop_arrived(t, f))
+                out[size_t(k)].push_back({t, f});
             idle = idle && sw.up(k).idle() && sw.down(k).idle() && sw.queue_bytes(k) == 0;
         }
         if (idle) break;
@@ -78,21 +89,25 @@ static std::vector<std::vector<std::pair<uint64_t, Frame>>> run(fabric::Switch &
 static void test_learning_and_flooding() {
     wire::Config w;
     fabric::Switch sw(3, fabric::Config{}, w);
-    sw.up(0).send(0, ip_frame(0, 1, 100, 0, 1));  // 1 unknown: flooded to 1 and 2
+    sw.up(0).send(0, ip_frame(0, 1, 100, 0, 1)); // 1 unknown: flooded to 1 and 2
     auto o = run(sw, 0, 10000);
-    CHECK(o[1].size() == 1 && o[2].size() == 1 && o[0].empty(), "unknown dst: expected a copy on ports 1 and 2, got %zu %zu %zu",
-          o[0].size(), o[1].size(), o[2].size());
-    sw.up(1).send(100, ip_frame(1, 0, 100, 0, 2));  // 0 was learned on port 0
+    CHECK(o[1].size() == 1 && o[2].size() == 1 && o[0].empty(),
+          "unknown dst: expected a copy on ports 1 and 2, got %zu %zu %zu", o[0].size(),
+          o[1].size(), o[2].size());
+    sw.up(1).send(100, ip_frame(1, 0, 100, 0, 2)); // 0 was learned on port 0
     o = run(sw, 100, 10000);
-    CHECK(o[0].size() == 1 && o[1].empty() && o[2].empty(), "learned dst: expected port 0 only, got %zu %zu %zu",
-          o[0].size(), o[1].size(), o[2].size());
-    sw.up(0).send(200, ip_frame(0, 1, 100, 0, 3));  // now 1 is known too
+    CHECK(o[0].size() == 1 && o[1].empty() && o[2].empty(),
+          "learned dst: expected port 0 only, got %zu %zu %zu", o[0].size(), o[1].size(),
+          o[2].size());
+    sw.up(0).send(200, ip_frame(0, 1, 100, 0, 3)); // now 1 is known too
     o = run(sw, 200, 10000);
-    CHECK(o[1].size() == 1 && o[2].empty(), "learned dst 1: expected port 1 only, got %zu on port 2", o[2].size());
-    sw.up(2).send(300, ip_frame(2, 0xff, 100, 0, 4));  // broadcast
+    CHECK(o[1].size() == 1 && o[2].empty(),
+          "learned dst 1: expected port 1 only, got %zu on port 2", o[2].size());
+    sw.up(2).send(300, ip_frame(2, 0xff, 100, 0, 4)); // broadcast
     o = run(sw, 300, 10000);
-    CHECK(o[0].size() == 1 && o[1].size() == 1 && o[2].empty(), "broadcast: expected ports 0 and 1, got %zu %zu %zu",
-          o[0].size(), o[1].size(), o[2].size());
+    CHECK(o[0].size() == 1 && o[1].size() == 1 && o[2].empty(),
+          "broadcast: expected ports 0 and 1, got %zu %zu %zu", o[0].size(), o[1].size(),
+          o[2].size());
     uint8_t m[6];
     mac(m, 2);
     CHECK(sw.lookup(m) == 2, "host 2 learned on port %d, expected 2", sw.lookup(m));
@@ -109,8 +124,8 @@ static void test_egress_pacing() {
     // reaches NIC 2 at 23 + (j+1) * (L+24)/50 cycles, rounded up (250 MHz: 50 B a cycle).
     wire::Config w;
     fabric::Switch sw(3, fabric::Config{}, w);
-    const size_t L = 1098;  // 1122 bytes on the wire: 22.44 cycles, not a whole number
-    sw.up(2).send(0, ip_frame(2, 0xff, 60, 0, 0));  // let the switch learn host 2
+    const size_t L = 1098; // 1122 bytes on the wire: 22.44 cycles, not a whole number
+    sw.up(2).send(0, ip_frame(2, 0xff, 60, 0, 0)); // let the switch learn host 2
     run(sw, 0, 1000);
     const int N = 200;
     for (int k = 0; k < N; k++) {
@@ -119,19 +134,20 @@ static void test_egress_pacing() {
     }
     auto o = run(sw, 1000, 100000);
     CHECK(o[2].size() == 2 * N, "expected %d frames at NIC 2, got %zu", 2 * N, o[2].size());
-    uint64_t first = 1000 + (L + 24 + 49) / 50;  // the first frame's arrival at the switch
+    uint64_t first = 1000 + (L + 24 + 49) / 50; // the first frame's arrival at the switch
     for (size_t j = 0; j < o[2].size(); j++) {
         uint64_t exp = (first * 50 + (j + 1) * (L + 24) + 49) / 50;
         if (o[2][j].first != exp) {
-            CHECK(false, "egress frame %zu at cycle %llu, expected %llu", j, (unsigned long long)o[2][j].first,
-                  (unsigned long long)exp);
+            CHECK(false, "egress frame %zu at cycle %llu, expected %llu", j,
+                  (unsigned long long)o[2][j].first, (unsigned long long)exp);
             break;
         }
     }
     std::printf("pacing: %d frames of %zu B in %llu cycles (expected %llu)\n", 2 * N, L,
                 (unsigned long long)(o[2].back().first - first),
                 (unsigned long long)((2 * N * (L + 24) + 49) / 50));
-    CHECK(sw.stats(2).max_queue_bytes >= (N - 2) * L, "the queue should have held about N frames, max %llu",
+    CHECK(sw.stats(2).max_queue_bytes >= (N - 2) * L,
+          "the queue should have held about N frames, max %llu",
           (unsigned long long)sw.stats(2).max_queue_bytes);
 }
 
@@ -149,7 +165,8 @@ static void test_tail_drop(uint64_t buffer, uint64_t portcap) {
     run(sw, 0, 1000);
     std::mt19937 rng(7);
     const int N = 400;
-    for (int k = 0; k < N; k++) sw.up(0).send(1000, ip_frame(0, 1, 64 + rng() % 1400, 0, uint32_t(k)));
+    for (int k = 0; k < N; k++)
+        sw.up(0).send(1000, ip_frame(0, 1, 64 + rng() % 1400, 0, uint32_t(k)));
     // the ingress tap sees each frame just before it is queued (at most one a cycle here)
     uint64_t used_at = 0, len_at = 0, q_at = 0, arrivals = 0;
     sw.on_frame = [&](int port, uint64_t, const Frame &f, bool) {
@@ -164,31 +181,40 @@ static void test_tail_drop(uint64_t buffer, uint64_t portcap) {
         uint64_t d0 = sw.stats(1).drops, a0 = arrivals;
         sw.tick(t);
         if (arrivals != a0) {
-            bool dropped = sw.stats(1).drops != d0,
-                 fits = used_at + len_at <= c.buffer_bytes && (!portcap || q_at + len_at <= portcap);
+            bool dropped = sw.stats(1).drops != d0, fits = used_at + len_at <= c.buffer_bytes &&
+                                                           (!portcap || q_at + len_at <= portcap);
             if (dropped == fits) {
                 if (!wrong++)
-                    CHECK(false, "cycle %llu: %llu B used, a %llu B frame %s", (unsigned long long)t,
-                          (unsigned long long)used_at, (unsigned long long)len_at, dropped ? "dropped" : "kept");
+                    CHECK(false, "cycle %llu: %llu B used, a %llu B frame %s",
+                          (unsigned long long)t, (unsigned long long)used_at,
+                          (unsigned long long)len_at, dropped ? "dropped" : "kept");
             }
             drops += dropped, kept += !dropped;
         }
-        CHECK(sw.buffer_used() <= c.buffer_bytes, "buffer over its size: %llu", (unsigned long long)sw.buffer_used());
-        while (sw.down(1).pop_arrived(t, f)) got.push_back(id_of(f));
+        CHECK(sw.buffer_used() <= c.buffer_bytes, "buffer over its size: %llu",
+              (unsigned long long)sw.buffer_used());
+        while (sw.down(1).pop_arrived(t, f))
+            got.push_back(id_of(f));
         if (sw.up(0).idle() && sw.down(1).idle() && sw.queue_bytes(1) == 0) break;
     }
     CHECK(arrivals == N && drops > 0 && kept == got.size() && drops == sw.stats(1).drops,
-          "arrivals %llu (expected %d), drops %llu (counter %llu), kept %llu, delivered %zu", (unsigned long long)arrivals,
-          N, (unsigned long long)drops, (unsigned long long)sw.stats(1).drops, (unsigned long long)kept, got.size());
+          "arrivals %llu (expected %d), drops %llu (counter %llu), kept %llu, delivered %zu",
+          (unsigned long long)arrivals, N, (unsigned long long)drops,
+          (unsigned long long)sw.stats(1).drops, (unsigned long long)kept, got.size());
     bool in_order = true;
-    for (size_t i = 1; i < got.size(); i++) in_order = in_order && got[i] > got[i - 1];
+    for (size_t i = 1; i < got.size(); i++)
+        in_order = in_order && got[i] > got[i - 1];
     CHECK(in_order, "the kept frames left out of order");
     uint64_t limit = portcap ? portcap : c.buffer_bytes;
-    CHECK(sw.buffer_max() + 1500 > limit && sw.buffer_max() <= limit, "the buffer never filled to %llu: max %llu",
-          (unsigned long long)limit, (unsigned long long)sw.buffer_max());
-    std::printf("tail drop: %d frames into a %llu B buffer (port cap %llu): %llu dropped, %llu delivered, max used "
-                "%llu B\n", N, (unsigned long long)c.buffer_bytes, (unsigned long long)portcap,
-                (unsigned long long)drops, (unsigned long long)kept, (unsigned long long)sw.buffer_max());
+    CHECK(sw.buffer_max() + 1500 > limit && sw.buffer_max() <= limit,
+          "the buffer never filled to %llu: max %llu", (unsigned long long)limit,
+          (unsigned long long)sw.buffer_max());
+    std::printf("tail drop: %d frames into a %llu B buffer (port cap %llu): %llu dropped, %llu "
+                "delivered, max used "
+                "%llu B\n",
+                N, (unsigned long long)c.buffer_bytes, (unsigned long long)portcap,
+                (unsigned long long)drops, (unsigned long long)kept,
+                (unsigned long long)sw.buffer_max());
 }
 
 static void test_tail_drop_edge() {
@@ -203,18 +229,21 @@ static void test_tail_drop_edge() {
     fabric::Switch sw(2, c, up, down);
     sw.up(1).send(0, ip_frame(1, 0xff, 60, 0, 0));
     run(sw, 0, 1000);
-    for (uint32_t k = 0; k < 10; k++) sw.up(0).send(1000, ip_frame(0, 1, 1000, 0, k));
+    for (uint32_t k = 0; k < 10; k++)
+        sw.up(0).send(1000, ip_frame(0, 1, 1000, 0, k));
     auto o = run(sw, 1000, 1000000);
     CHECK(o[1].size() == 6 && sw.stats(1).drops == 4 && sw.buffer_max() == 5000,
           "expected 6 delivered, 4 dropped, 5000 B used at most; got %zu, %llu, %llu", o[1].size(),
           (unsigned long long)sw.stats(1).drops, (unsigned long long)sw.buffer_max());
-    for (size_t i = 0; i < o[1].size(); i++) CHECK(id_of(o[1][i].second) == i, "frame %zu is id %u", i, id_of(o[1][i].second));
+    for (size_t i = 0; i < o[1].size(); i++)
+        CHECK(id_of(o[1][i].second) == i, "frame %zu is id %u", i, id_of(o[1][i].second));
 }
 
 // One RED run: NIC 0 -> NIC 1 at 100 Gb/s into a 10 Gb/s egress; frame k is ECT(0), ECT(1)
 // or not ECT by k % 3. Returns, per frame id, the egress depth at its enqueue; `out`: the
 // frames as NIC 1 received them.
-static std::map<uint32_t, uint64_t> red_run(const fabric::Config &c, int n, std::vector<Frame> &out) {
+static std::map<uint32_t, uint64_t> red_run(const fabric::Config &c, int n,
+                                            std::vector<Frame> &out) {
     wire::Config w;
     std::vector<wire::Config> up(2, w), down(2, w);
     down[1].rate_bps = 10000000000ull;
@@ -231,7 +260,8 @@ static std::map<uint32_t, uint64_t> red_run(const fabric::Config &c, int n, std:
     };
     auto o = run(sw, 1000, 10000000);
     out.clear();
-    for (auto &p : o[1]) out.push_back(p.second);
+    for (auto &p : o[1])
+        out.push_back(p.second);
     return depth;
 }
 
@@ -241,7 +271,7 @@ static void test_red() {
     // Bernoulli draws: within 4 standard deviations of sum(p).
     fabric::Config c;
     c.pmax = 0.2;
-    const int N = 400;  // the queue reaches ~360 KB: past Kmax
+    const int N = 400; // the queue reaches ~360 KB: past Kmax
     double expect = 0, var = 0;
     uint64_t marked_band = 0, below = 0, below_marked = 0, above = 0, above_marked = 0, nonect = 0,
              nonect_marked = 0, bad_sum = 0, in_band = 0;
@@ -249,7 +279,8 @@ static void test_red() {
         c.seed = seed;
         std::vector<Frame> out;
         auto depth = red_run(c, N, out);
-        CHECK(out.size() == N, "seed %llu: %zu of %d frames delivered", (unsigned long long)seed, out.size(), N);
+        CHECK(out.size() == N, "seed %llu: %zu of %d frames delivered", (unsigned long long)seed,
+              out.size(), N);
         for (const Frame &f : out) {
             uint32_t id = id_of(f);
             uint64_t q = depth[id];
@@ -260,29 +291,35 @@ static void test_red() {
                 nonect++, nonect_marked += ce || (f[15] & 3) != 0;
                 continue;
             }
-            if (q <= c.kmin) below++, below_marked += ce;
-            else if (q > c.kmax) above++, above_marked += ce;
+            if (q <= c.kmin)
+                below++, below_marked += ce;
+            else if (q > c.kmax)
+                above++, above_marked += ce;
             else {
                 double p = fabric::red_probability(c, q);
-                CHECK(std::fabs(p - c.pmax * double(q - c.kmin) / double(c.kmax - c.kmin)) < 1e-12, "red p");
+                CHECK(std::fabs(p - c.pmax * double(q - c.kmin) / double(c.kmax - c.kmin)) < 1e-12,
+                      "red p");
                 in_band++, marked_band += ce, expect += p, var += p * (1 - p);
             }
         }
     }
     double bound = 4 * std::sqrt(var);
-    std::printf("RED: below Kmin %llu frames, %llu marked; above Kmax %llu, %llu marked; between %llu frames, %llu "
+    std::printf("RED: below Kmin %llu frames, %llu marked; above Kmax %llu, %llu marked; between "
+                "%llu frames, %llu "
                 "marked, expected %.1f +- %.1f (4 sd); non-ECT %llu, %llu changed\n",
-                (unsigned long long)below, (unsigned long long)below_marked, (unsigned long long)above,
-                (unsigned long long)above_marked, (unsigned long long)in_band, (unsigned long long)marked_band, expect,
-                bound, (unsigned long long)nonect, (unsigned long long)nonect_marked);
-    CHECK(below > 0 && below_marked == 0, "below Kmin: %llu of %llu marked", (unsigned long long)below_marked,
-          (unsigned long long)below);
-    CHECK(above > 0 && above_marked == above, "above Kmax: %llu of %llu marked", (unsigned long long)above_marked,
-          (unsigned long long)above);
+                (unsigned long long)below, (unsigned long long)below_marked,
+                (unsigned long long)above, (unsigned long long)above_marked,
+                (unsigned long long)in_band, (unsigned long long)marked_band, expect, bound,
+                (unsigned long long)nonect, (unsigned long long)nonect_marked);
+    CHECK(below > 0 && below_marked == 0, "below Kmin: %llu of %llu marked",
+          (unsigned long long)below_marked, (unsigned long long)below);
+    CHECK(above > 0 && above_marked == above, "above Kmax: %llu of %llu marked",
+          (unsigned long long)above_marked, (unsigned long long)above);
     CHECK(in_band > 1000 && std::fabs(double(marked_band) - expect) <= bound,
-          "between: %llu marked, expected %.1f +- %.1f", (unsigned long long)marked_band, expect, bound);
-    CHECK(nonect > 0 && nonect_marked == 0, "non-ECT: %llu of %llu changed", (unsigned long long)nonect_marked,
-          (unsigned long long)nonect);
+          "between: %llu marked, expected %.1f +- %.1f", (unsigned long long)marked_band, expect,
+          bound);
+    CHECK(nonect > 0 && nonect_marked == 0, "non-ECT: %llu of %llu changed",
+          (unsigned long long)nonect_marked, (unsigned long long)nonect);
     CHECK(bad_sum == 0, "%llu frames with a bad IPv4 header checksum", (unsigned long long)bad_sum);
     // the same seed gives the same marks
     std::vector<Frame> a, b;
@@ -294,14 +331,16 @@ static void test_red() {
     c.ecn = false;
     red_run(c, N, a);
     uint64_t m = 0;
-    for (const Frame &f : a) m += (f[15] & 3) == 3;
+    for (const Frame &f : a)
+        m += (f[15] & 3) == 3;
     CHECK(m == 0, "ecn=0: %llu frames marked", (unsigned long long)m);
 }
 
 static void test_mark_ce() {
     for (uint8_t ecn = 0; ecn < 4; ecn++) {
         for (uint32_t id = 0; id < 50; id++) {
-            Frame f = ip_frame(int(id % 7), int(id % 5), 60 + id * 29, ecn, id * 2654435761u), g = f;
+            Frame f = ip_frame(int(id % 7), int(id % 5), 60 + id * 29, ecn, id * 2654435761u),
+                  g = f;
             bool m = fabric::mark_ce(g);
             CHECK(m == (ecn == 1 || ecn == 2), "ECN %u: mark_ce returned %d", ecn, m);
             CHECK((g[15] & 3) == (ecn == 0 ? 0 : 3), "ECN %u: TOS after %02x", ecn, g[15]);
@@ -321,7 +360,8 @@ static void test_pfc() {
     // holds its TX, xon in the cycle they fall to Xon or below.
     fabric::Config c;
     std::string err;
-    CHECK(fabric::parse_pfc("xoff=40K,xon=20K", c, err) && c.xoff == 40960 && c.xon == 20480 && c.pfc,
+    CHECK(fabric::parse_pfc("xoff=40K,xon=20K", c, err) && c.xoff == 40960 && c.xon == 20480 &&
+              c.pfc,
           "parse_pfc: %s", err.c_str());
     CHECK(fabric::check_config(c, err), "check_config: %s", err.c_str());
     wire::Config w;
@@ -351,31 +391,40 @@ static void test_pfc() {
             if (!xon_at) xon_at = t;
             bad += !(now_in <= c.xon && prev > c.xon);
         }
-        if (sw.ingress_paused(0) != (xoff_at && (!xon_at || sw.stats(0).pauses_sent > sw.stats(0).resumes_sent)))
+        if (sw.ingress_paused(0) !=
+            (xoff_at && (!xon_at || sw.stats(0).pauses_sent > sw.stats(0).resumes_sent)))
             bad++;
         prev = now_in;
         while (sw.down(0).pop_arrived(t, f)) {
             CHECK(mac0.consume(t, f), "a frame other than a pause reached NIC 0");
             consumed++;
         }
-        while (sw.down(1).pop_arrived(t, f)) {}
-        if (sent == 600 && sw.up(0).idle() && sw.down(1).idle() && sw.queue_bytes(1) == 0 && sw.down(0).idle()) break;
+        while (sw.down(1).pop_arrived(t, f)) {
+        }
+        if (sent == 600 && sw.up(0).idle() && sw.down(1).idle() && sw.queue_bytes(1) == 0 &&
+            sw.down(0).idle())
+            break;
     }
-    std::printf("PFC: xoff at cycle %llu, xon at %llu, pauses %llu, resumes %llu, NIC 0 consumed %llu pause frames\n",
-                (unsigned long long)xoff_at, (unsigned long long)xon_at, (unsigned long long)sw.stats(0).pauses_sent,
+    std::printf("PFC: xoff at cycle %llu, xon at %llu, pauses %llu, resumes %llu, NIC 0 consumed "
+                "%llu pause frames\n",
+                (unsigned long long)xoff_at, (unsigned long long)xon_at,
+                (unsigned long long)sw.stats(0).pauses_sent,
                 (unsigned long long)sw.stats(0).resumes_sent, (unsigned long long)consumed);
     CHECK(bad == 0, "%llu pause/resume events not at their thresholds", (unsigned long long)bad);
-    CHECK(xoff_at && xon_at > xoff_at && sw.stats(0).pauses_sent >= 2 && sw.stats(0).pauses_sent == sw.stats(0).resumes_sent,
+    CHECK(xoff_at && xon_at > xoff_at && sw.stats(0).pauses_sent >= 2 &&
+              sw.stats(0).pauses_sent == sw.stats(0).resumes_sent,
           "pauses %llu, resumes %llu", (unsigned long long)sw.stats(0).pauses_sent,
           (unsigned long long)sw.stats(0).resumes_sent);
     CHECK(mac0.pauses() == sw.stats(0).pauses_sent && mac0.resumes() == sw.stats(0).resumes_sent,
           "NIC 0's MAC saw %llu pauses and %llu resumes", (unsigned long long)mac0.pauses(),
           (unsigned long long)mac0.resumes());
-    CHECK(sw.stats(1).drops == 0 && sw.stats(1).frames_out == 600, "lossless: %llu drops, %llu delivered",
-          (unsigned long long)sw.stats(1).drops, (unsigned long long)sw.stats(1).frames_out);
+    CHECK(sw.stats(1).drops == 0 && sw.stats(1).frames_out == 600,
+          "lossless: %llu drops, %llu delivered", (unsigned long long)sw.stats(1).drops,
+          (unsigned long long)sw.stats(1).frames_out);
     // what a pause holds: 0xffff quanta of 512 bit times at 100 Gb/s, 250 MHz
     uint64_t pc = fabric::pause_cycles(0xffff, w.rate_bps, w.clk_hz);
-    CHECK(pc == (65535ull * 512 * 250 + 99999) / 100000, "pause_cycles %llu", (unsigned long long)pc);
+    CHECK(pc == (65535ull * 512 * 250 + 99999) / 100000, "pause_cycles %llu",
+          (unsigned long long)pc);
     fabric::MacPause m(w.rate_bps, w.clk_hz);
     const uint8_t src[6] = {2, 0, 0, 0, 0, 9};
     m.consume(100, fabric::make_pause(src, 10));
@@ -387,11 +436,13 @@ static void test_pfc() {
 static void test_options() {
     fabric::Config c;
     std::string err;
-    CHECK(fabric::parse_config("buffer=1M,portcap=64K,kmin=10K,kmax=100K,pmax=0.05,ecn=1,seed=9", c, err) &&
-              c.buffer_bytes == 1048576 && c.port_cap_bytes == 65536 && c.kmin == 10240 && c.kmax == 102400 &&
-              c.pmax == 0.05 && c.seed == 9,
+    CHECK(fabric::parse_config("buffer=1M,portcap=64K,kmin=10K,kmax=100K,pmax=0.05,ecn=1,seed=9", c,
+                               err) &&
+              c.buffer_bytes == 1048576 && c.port_cap_bytes == 65536 && c.kmin == 10240 &&
+              c.kmax == 102400 && c.pmax == 0.05 && c.seed == 9,
           "parse_config: %s", err.c_str());
-    CHECK(!fabric::parse_config("bufer=1", c, err) && err.find("unknown key") != std::string::npos, "typo: %s", err.c_str());
+    CHECK(!fabric::parse_config("bufer=1", c, err) && err.find("unknown key") != std::string::npos,
+          "typo: %s", err.c_str());
     CHECK(!fabric::parse_config("pmax=2", c, err), "pmax=2 accepted");
     CHECK(!fabric::parse_pfc("xoff=10", c, err), "xoff without xon accepted");
     c = fabric::Config{};
