@@ -1,6 +1,7 @@
 """Drive simulated NICs' consoles from Python (the demo and the system tests).
 
     with NicPair() as (a, b):          # solonic_sim --nics 2: NIC 0 on pipes, NIC 1 on a pty
+    with NicSet(3) as (a, b, c):       # 3 NICs through the switch
         a.cmd("ping 10.0.0.2 1")       # type a line, wait for the next prompt, return the answer
 
 Every wait is bounded: a console that does not answer in time raises
@@ -82,45 +83,53 @@ class Console:
         return "".join(self.log)
 
 
-class NicPair:
-    """Two NICs joined by the wire model (extra harness options in `args`)."""
+class NicSet:
+    """N simulated NICs in one solonic_sim (--nics N): NIC 0 on pipes, NICs 1..N-1 on ptys.
+    With N >= 3 (or --switch in `args`) they are joined by the switch (sim/README.md).
+    `with NicSet(3) as nics:` gives the list of Consoles; `stderr` holds the simulator's
+    messages (and --stats) after the block."""
 
-    def __init__(self, args=(), fw=FW, sim=SIM, max_seconds=600):
-        self.cmdline = [sim, "--fw", fw, "--nics", "2", "--uart1-pty", "--max-seconds", str(max_seconds),
-                        *args]
+    def __init__(self, n, args=(), fw=FW, sim=SIM, max_seconds=600):
+        self.n = n
+        ptys = [f"--uart{k}-pty" for k in range(1, n)]
+        self.cmdline = [sim, "--fw", fw, "--nics", str(n), *ptys, "--max-seconds", str(max_seconds), *args]
+        self.ptys = []
 
     def __enter__(self):
         self.proc = subprocess.Popen(self.cmdline, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, bufsize=0)
-        # the pty's path comes on stderr
-        path, err = None, b""
+        # the ptys' paths come on stderr, one line per NIC
+        paths, err = {}, b""
         end = time.monotonic() + 30
-        while path is None and time.monotonic() < end:
+        while len(paths) < self.n - 1 and time.monotonic() < end:
             r, _, _ = select.select([self.proc.stderr], [], [], 0.5)
             if r:
                 chunk = os.read(self.proc.stderr.fileno(), 4096)
                 if not chunk and self.proc.poll() is not None:
                     break
                 err += chunk
-                m = re.search(rb"(/dev/pts/\d+)", err)
-                if m:
-                    path = m.group(1).decode()
-        if path is None:
+                for m in re.finditer(rb"NIC (\d+)'s UART is on (/dev/pts/\d+)", err):
+                    paths[int(m.group(1))] = m.group(2).decode()
+        if len(paths) < self.n - 1:
             self.proc.kill()
-            raise ConsoleTimeout(f"the simulator did not open NIC 1's pty: {err.decode(errors='replace')}")
-        self.pty = os.open(path, os.O_RDWR | os.O_NOCTTY)
+            self.proc.wait()
+            raise ConsoleTimeout(f"the simulator did not open the NICs' ptys: {err.decode(errors='replace')}")
+        self.early_stderr = err.decode(errors="replace")
         os.set_blocking(self.proc.stdout.fileno(), False)
-        os.set_blocking(self.pty, False)
-        self.a = Console("NIC 0", self.proc.stdout.fileno(), self.proc.stdin.fileno(), self.proc)
-        self.b = Console("NIC 1", self.pty, self.pty, self.proc)
-        # the pty echoes nothing itself (the harness puts it in raw mode); wait for both banners
-        self.a.wait_for(re.escape(PROMPT), 60)
-        self.b.wait_for(re.escape(PROMPT), 60)
-        return self.a, self.b
+        self.consoles = [Console("NIC 0", self.proc.stdout.fileno(), self.proc.stdin.fileno(), self.proc)]
+        for k in range(1, self.n):
+            fd = os.open(paths[k], os.O_RDWR | os.O_NOCTTY)
+            os.set_blocking(fd, False)
+            self.ptys.append(fd)
+            self.consoles.append(Console(f"NIC {k}", fd, fd, self.proc))
+        # the ptys echo nothing themselves (the harness puts them in raw mode); wait for every banner
+        for c in self.consoles:
+            c.wait_for(re.escape(PROMPT), 60)
+        return self.consoles
 
     def __exit__(self, *exc):
         try:
-            self.a.send("exit 0")
+            self.consoles[0].send("exit 0")
         except OSError:
             pass
         try:
@@ -128,6 +137,18 @@ class NicPair:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        os.close(self.pty)
-        self.stderr = self.proc.stderr.read().decode(errors="replace")
+        for fd in self.ptys:
+            os.close(fd)
+        self.stderr = self.early_stderr + self.proc.stderr.read().decode(errors="replace")
         return False
+
+
+class NicPair(NicSet):
+    """Two NICs joined by the wire model (extra harness options in `args`)."""
+
+    def __init__(self, args=(), fw=FW, sim=SIM, max_seconds=600):
+        super().__init__(2, args, fw, sim, max_seconds)
+
+    def __enter__(self):
+        self.a, self.b = super().__enter__()
+        return self.a, self.b

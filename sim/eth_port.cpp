@@ -44,6 +44,23 @@ bool CablePort::rx(uint64_t now, wire::Frame &f) {
 
 std::string CablePort::stats() const { return link_stats(in_name_, in_); }
 
+bool SwitchPort::rx(uint64_t now, wire::Frame &f) {
+    while (sw_.down(k_).pop_arrived(now, f)) {
+        if (pcap_) pcap_->write(now, f);
+        if (port_pcap_) port_pcap_->write(now, f);
+        if (!pause_.consume(now, f)) return true;
+    }
+    return false;
+}
+
+std::string SwitchPort::stats() const {
+    std::string nic = "nic" + std::to_string(k_), port = "switch:" + std::to_string(k_);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "mac %s pauses_received=%llu resumes_received=%llu", nic.c_str(),
+                  (unsigned long long)pause_.pauses(), (unsigned long long)pause_.resumes());
+    return link_stats(nic + "->" + port, sw_.up(k_)) + "\n" + link_stats(port + "->" + nic, sw_.down(k_)) + "\n" + buf;
+}
+
 bool parse_socket_spec(const std::string &s, SocketSpec &spec, std::string &err) {
     spec = SocketSpec{};
     spec.text = s;

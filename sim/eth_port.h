@@ -3,6 +3,8 @@
 // Every port carries frames through the wire model (sim/wire/eth_wire.h): line
 // rate with preamble, FCS and inter-frame gap, one-way delay, seeded faults.
 //   CablePort   one end of an eth_wire::Cable between two NICs in this process.
+//   SwitchPort  NIC k's end of its two links to the switch (sim/fabric/switch.h);
+//               its MAC consumes 802.3x pause frames and holds TX for their time.
 //   SocketPort  a datagram socket, one Ethernet frame per datagram, no FCS, no
 //               length prefix (QEMU's -netdev dgram / -netdev socket,udp=):
 //               udp:LPORT:RPORT   bind 127.0.0.1:LPORT, send to 127.0.0.1:RPORT
@@ -16,6 +18,7 @@
 #pragma once
 
 #include "eth_wire.h"
+#include "switch.h"
 
 #include <cstdint>
 #include <deque>
@@ -52,6 +55,28 @@ class CablePort : public EthPort {
     wire::Link &out_, &in_;
     std::string in_name_;  // "nic0->nic1": the link this end receives from
     wire::PcapWriter *pcap_;
+};
+
+// NIC k's end of its links to the switch: sends on up(k), receives from down(k).
+// Pause frames from the switch are consumed here (they never reach the RTL) and
+// hold tx_ready() at 0 for their time (from the next frame on: a frame under way
+// finishes). port_pcap: this port's frames both ways (--pcap-port), or nullptr.
+class SwitchPort : public EthPort {
+  public:
+    SwitchPort(fabric::Switch &sw, int k, wire::PcapWriter *pcap, wire::PcapWriter *port_pcap,
+               const wire::Config &link)
+        : sw_(sw), k_(k), pcap_(pcap), port_pcap_(port_pcap), pause_(link.rate_bps, link.clk_hz) {}
+    bool tx_ready(uint64_t now) override { return !pause_.holds(now) && sw_.up(k_).ready(now); }
+    void tx(uint64_t now, wire::Frame f) override { sw_.up(k_).send(now, std::move(f)); }
+    bool rx(uint64_t now, wire::Frame &f) override;
+    std::string stats() const override;
+    const fabric::MacPause &pause() const { return pause_; }
+
+  private:
+    fabric::Switch &sw_;
+    int k_;
+    wire::PcapWriter *pcap_, *port_pcap_;
+    fabric::MacPause pause_;
 };
 
 // "udp:LPORT:RPORT" or "unix:PATH:PEERPATH"

@@ -4,10 +4,12 @@
 //   solonic_sim --fw FILE.hex [--uart-in FILE] [--prompt STR] [--max-cycles N]
 //               [--max-seconds S] [--fst FILE] [--quiet] [--stats]
 //               [--nics N] [--wire SPEC] [--eth0 udp:LPORT:RPORT | unix:PATH:PEER]
-//               [--pcap FILE] [--uart1-in FILE] [--uart1-log FILE] [--uart1-pty]
+//               [--pcap FILE] [--uartK-in FILE] [--uartK-log FILE] [--uartK-pty]
+//               [--switch] [--link K:SPEC] [--fabric SPEC] [--pfc SPEC] [--fabric-stats FILE]
+//               [--pcap-port K:FILE] [--fabric-csv FILE] [--fabric-sample CYCLES]
 //
-// Exit code: NIC 0's firmware's (written to the simctrl exit register; with
-// two NICs NIC 1's when NIC 0 succeeded and NIC 1 failed), 124 when a limit
+// Exit code: NIC 0's firmware's (written to the simctrl exit register; when NIC 0
+// succeeded, the first failed NIC's of 1..N-1 in order), 124 when a limit
 // stopped the run, 2 on a harness error, 130 when the user quit.
 #include "eth_port.h"
 #include "nic_instance.h"
@@ -15,6 +17,7 @@
 
 #include "eth_wire.h"
 #include "mem_model.h"
+#include "switch.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -27,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -55,9 +59,18 @@ struct Options {
     double max_seconds = 0;
     bool quiet = false, stats = false;
     int nics = 1;
-    int instance = 0;  // instance number of NIC 0 (NIC 1 has the next)
-    std::string wire, wire_back, eth0, pcap, uart1_in, uart1_log;
-    bool wire_set = false, uart1_pty = false;
+    int instance = 0;  // instance number of NIC 0 (NIC k has instance + k)
+    std::string wire, wire_back, eth0, pcap;
+    bool wire_set = false;
+    // consoles of NICs 1..15 (index k; 0 unused: NIC 0 has --uart-in / stdin)
+    std::string uart_in_k[fabric::MAX_PORTS], uart_log_k[fabric::MAX_PORTS];
+    bool uart_pty_k[fabric::MAX_PORTS] = {};
+    // the fabric
+    bool use_switch = false;
+    std::map<int, std::string> link_spec, pcap_port;  // by NIC
+    std::string fabric, pfc, fabric_stats, fabric_csv;
+    uint64_t fabric_sample = 0;
+    bool switched() const { return nics >= 3 || (nics == 2 && use_switch); }
     uint64_t eth_poll_idle = 0, eth_poll_active = 0;  // 0: SocketPort's default
 };
 
@@ -84,9 +97,10 @@ void usage(FILE *f) {
                  "  --stats           print per NIC cycles and instructions, per link frames, bytes\n"
                  "                    and faults, wall time and cycles/s at exit\n"
                  "Ethernet (frames without FCS; every link runs the wire model sim/wire):\n"
-                 "  --nics N          1 or 2 NICs (default 1); with 2, NIC 0 and NIC 1 are joined by a cable\n"
-                 "  --instance N      NIC 0's instance number 0..14 (default 0; NIC 1 has N+1): the firmware's\n"
-                 "                    default MAC and IP follow it, as the DIP switches set it on a board\n"
+                 "  --nics N          1 to 16 NICs (default 1); with 2, NIC 0 and NIC 1 are joined by a cable,\n"
+                 "                    with 3 or more every NIC is joined to a port of one switch\n"
+                 "  --instance N      NIC 0's instance number (default 0; NIC k has N+k, at most 15): the\n"
+                 "                    firmware's default MAC and IP follow it, as the DIP switches set it on a board\n"
                  "  --wire SPEC       the cable's (or --eth0's) wire model: drop=P,dup=P,reorder=P,corrupt=P,\n"
                  "                    depth=FRAMES,jitter=CYCLES,port=UDP,skip=BYTES,delay=CYCLES,seed=N,rate=BPS\n"
                  "                    (default: 100e9, no delay, no faults; sim/README.md)\n"
@@ -99,12 +113,24 @@ void usage(FILE *f) {
                  "                    end (after faults), with its arrival cycle as the timestamp\n"
                  "  --eth-poll-active N  cycles between socket polls while frames flow (default %llu)\n"
                  "  --eth-poll-idle N    the same when no frame moved for a while (default %llu)\n"
-                 "NIC 1's console (with --nics 2; without these its output is discarded):\n"
-                 "  --uart1-in FILE   feed FILE to NIC 1's UART, one line after each prompt\n"
-                 "  --uart1-log FILE  write NIC 1's UART output to FILE\n"
-                 "  --uart1-pty       NIC 1's UART on a pseudo-terminal (its path is printed on stderr)\n"
-                 "With 2 NICs the run ends when NIC 0 exits or its script ends; NIC 1's exit code is\n"
-                 "reported on stderr and becomes the process's if NIC 1 failed and NIC 0 did not.\n"
+                 "The switch (--nics 3..16, or --nics 2 --switch; sim/README.md \"The switch\"):\n"
+                 "  --switch          with --nics 2: join the two NICs through the switch, not a cable\n"
+                 "  --link K:SPEC     NIC K's two links to the switch take SPEC's --wire keys over --wire's\n"
+                 "  --fabric SPEC     buffer=BYTES (shared, default 4M), portcap=BYTES (per egress queue, 0: none),\n"
+                 "                    kmin=BYTES,kmax=BYTES,pmax=P (RED ECN marking, default 5000,200000,0.01),\n"
+                 "                    ecn=0|1 (default 1), seed=N; sizes take K or M\n"
+                 "  --pfc xoff=BYTES,xon=BYTES  802.3x pause to a NIC whose frames in the buffer exceed xoff,\n"
+                 "                    resume when they fall to xon\n"
+                 "  --fabric-stats FILE   the switch's per-port counters at exit to FILE (--stats: on stderr)\n"
+                 "  --pcap-port K:FILE    the frames on NIC K's links, both ways, as they arrive\n"
+                 "  --fabric-csv FILE     every --fabric-sample cycles (default 25000 = 100 us): queue depth\n"
+                 "                    per port and bytes per flow (src MAC>dst MAC) that entered the switch\n"
+                 "Consoles of NICs 1..N-1 (without these their output is discarded), K = 1..15:\n"
+                 "  --uartK-in FILE   feed FILE to NIC K's UART, one line after each prompt\n"
+                 "  --uartK-log FILE  write NIC K's UART output to FILE\n"
+                 "  --uartK-pty       NIC K's UART on a pseudo-terminal (its path is printed on stderr)\n"
+                 "The run ends when NIC 0 exits or its script ends; the other NICs' exit codes are\n"
+                 "reported on stderr, and the first failed one's (by K) becomes the process's if NIC 0's is 0.\n"
                  "On a terminal, Ctrl-] ends the run (exit code 130); Ctrl-C goes to the firmware.\n",
                  (unsigned long long)DEFAULT_MAX_CYCLES, (unsigned long long)SocketPort::active_poll,
                  (unsigned long long)SocketPort::idle_poll);
@@ -140,9 +166,27 @@ int parse(int argc, char **argv, Options &o) {
                            : a == "--wire-back" ? &o.wire_back
                            : a == "--eth0"      ? &o.eth0
                            : a == "--pcap"      ? &o.pcap
-                           : a == "--uart1-in"  ? &o.uart1_in
-                           : a == "--uart1-log" ? &o.uart1_log
+                           : a == "--fabric"    ? &o.fabric
+                           : a == "--pfc"       ? &o.pfc
+                           : a == "--fabric-stats" ? &o.fabric_stats
+                           : a == "--fabric-csv"   ? &o.fabric_csv
                                                 : nullptr;
+        // --uartK-in / --uartK-log / --uartK-pty, K = 1..15
+        int uk = 0;
+        std::string ukind;
+        if (a.compare(0, 6, "--uart") == 0 && a.size() > 6 && std::isdigit(uint8_t(a[6]))) {
+            size_t d = 6;
+            while (d < a.size() && std::isdigit(uint8_t(a[d]))) d++;
+            uk = std::atoi(a.substr(6, d - 6).c_str());
+            ukind = a.substr(d);
+            if (uk < 1 || uk >= fabric::MAX_PORTS || (ukind != "-in" && ukind != "-log" && ukind != "-pty")) {
+                std::fprintf(stderr, "solonic_sim: unknown option '%s' (--uartK-in/-log/-pty, K = 1..15)\n",
+                             a.c_str());
+                return EXIT_HARNESS;
+            }
+            if (ukind == "-in") str = &o.uart_in_k[uk];
+            if (ukind == "-log") str = &o.uart_log_k[uk];
+        }
         if (a == "--help" || a == "-h") {
             usage(stdout);
             return 0;
@@ -150,24 +194,44 @@ int parse(int argc, char **argv, Options &o) {
             o.quiet = true;
         } else if (a == "--stats") {
             o.stats = true;
-        } else if (a == "--uart1-pty") {
-            o.uart1_pty = true;
+        } else if (uk && ukind == "-pty") {
+            o.uart_pty_k[uk] = true;
+        } else if (a == "--switch") {
+            o.use_switch = true;
+        } else if (a == "--link" || a == "--pcap-port") {
+            if (!(v = value(a.c_str()))) return EXIT_HARNESS;
+            const char *colon = std::strchr(v, ':');
+            uint64_t k;
+            if (!colon || !parse_u64(std::string(v, colon).c_str(), k) || k >= uint64_t(fabric::MAX_PORTS) ||
+                !colon[1]) {
+                std::fprintf(stderr, "solonic_sim: %s wants K:%s with K = 0..15, not '%s'\n", a.c_str(),
+                             a == "--link" ? "SPEC" : "FILE", v);
+                return EXIT_HARNESS;
+            }
+            (a == "--link" ? o.link_spec : o.pcap_port)[int(k)] = colon + 1;
+        } else if (a == "--fabric-sample") {
+            if (!(v = value(a.c_str()))) return EXIT_HARNESS;
+            if (!parse_u64(v, o.fabric_sample) || o.fabric_sample == 0) {
+                std::fprintf(stderr, "solonic_sim: --fabric-sample wants a positive number, not '%s'\n", v);
+                return EXIT_HARNESS;
+            }
         } else if (str) {
             if (!(v = value(a.c_str()))) return EXIT_HARNESS;
             *str = v;
             if (a == "--wire") o.wire_set = true;
         } else if (a == "--nics") {
             if (!(v = value("--nics"))) return EXIT_HARNESS;
-            if (std::strcmp(v, "1") && std::strcmp(v, "2")) {
-                std::fprintf(stderr, "solonic_sim: --nics is 1 or 2, not '%s'\n", v);
+            uint64_t n;
+            if (!parse_u64(v, n) || n < 1 || n > uint64_t(fabric::MAX_PORTS)) {
+                std::fprintf(stderr, "solonic_sim: --nics is 1 to %d, not '%s'\n", fabric::MAX_PORTS, v);
                 return EXIT_HARNESS;
             }
-            o.nics = std::atoi(v);
+            o.nics = int(n);
         } else if (a == "--instance") {
             if (!(v = value("--instance"))) return EXIT_HARNESS;
             uint64_t n;
-            if (!parse_u64(v, n) || n > 14) {
-                std::fprintf(stderr, "solonic_sim: --instance is 0..14, not '%s'\n", v);
+            if (!parse_u64(v, n) || n > 15) {
+                std::fprintf(stderr, "solonic_sim: --instance is 0..15, not '%s'\n", v);
                 return EXIT_HARNESS;
             }
             o.instance = int(n);
@@ -200,13 +264,36 @@ int parse(int argc, char **argv, Options &o) {
     };
     if (o.fw.empty()) return fail("--fw FILE.hex is required");
     if (o.prompt.empty()) return fail("--prompt must not be empty");
-    bool uart1 = !o.uart1_in.empty() || !o.uart1_log.empty() || o.uart1_pty;
-    if (uart1 && o.nics < 2) return fail("--uart1-in, --uart1-log and --uart1-pty need --nics 2");
-    if (o.uart1_pty && !o.uart1_in.empty()) return fail("--uart1-pty and --uart1-in exclude each other");
-    if (o.nics == 2 && !o.eth0.empty())
-        return fail("--eth0 needs --nics 1: with 2 NICs, NIC 0's port is on the cable to NIC 1");
-    if (o.wire_set && o.nics < 2 && o.eth0.empty()) return fail("--wire needs --nics 2 or --eth0");
-    if (!o.wire_back.empty() && o.nics < 2) return fail("--wire-back needs --nics 2");
+    for (int k = 1; k < fabric::MAX_PORTS; k++) {
+        bool used = !o.uart_in_k[k].empty() || !o.uart_log_k[k].empty() || o.uart_pty_k[k];
+        std::string K = std::to_string(k);
+        if (used && k >= o.nics) {
+            std::fprintf(stderr, "solonic_sim: --uart%s-in, -log and -pty need --nics %d or more (see --help)\n",
+                         K.c_str(), k + 1);
+            return EXIT_HARNESS;
+        }
+        if (o.uart_pty_k[k] && !o.uart_in_k[k].empty()) {
+            std::fprintf(stderr, "solonic_sim: --uart%s-pty and --uart%s-in exclude each other (see --help)\n",
+                         K.c_str(), K.c_str());
+            return EXIT_HARNESS;
+        }
+    }
+    if (o.instance + o.nics - 1 > 15) return fail("--instance plus the number of NICs goes past instance 15");
+    if (o.use_switch && o.nics < 2) return fail("--switch needs --nics 2 or more");
+    if (o.nics >= 2 && !o.eth0.empty())
+        return fail("--eth0 needs --nics 1: with 2 or more NICs, NIC 0's port is on the cable or the switch");
+    if (o.wire_set && o.nics < 2 && o.eth0.empty()) return fail("--wire needs --nics 2 or more, or --eth0");
+    if (!o.wire_back.empty() && (o.nics != 2 || o.switched()))
+        return fail("--wire-back needs --nics 2 without --switch (with the switch: --link K:SPEC)");
+    bool fabric_opt = !o.link_spec.empty() || !o.pcap_port.empty() || !o.fabric.empty() || !o.pfc.empty() ||
+                      !o.fabric_stats.empty() || !o.fabric_csv.empty() || o.fabric_sample;
+    if (fabric_opt && !o.switched())
+        return fail("--link, --fabric, --pfc, --fabric-stats, --fabric-csv, --fabric-sample and --pcap-port need "
+                    "the switch (--nics 3 or more, or --nics 2 --switch)");
+    for (auto &m : {o.link_spec, o.pcap_port})
+        for (auto &kv : m)
+            if (kv.first >= o.nics) return fail("--link / --pcap-port: no such NIC");
+    if (o.fabric_sample && o.fabric_csv.empty()) return fail("--fabric-sample needs --fabric-csv");
     if ((o.eth_poll_idle || o.eth_poll_active) && o.eth0.empty())
         return fail("--eth-poll-idle and --eth-poll-active need --eth0");
     return -1;
@@ -273,19 +360,19 @@ bool check_image(const std::string &path, std::string &err, uint32_t &words) {
     return true;
 }
 
-// NIC 1's console from the --uart1-* options
-bool open_console1(const Options &o, UartConsole &c, std::string &err) {
+// NIC k's console (k >= 1) from the --uartK-* options
+bool open_console(const Options &o, int k, UartConsole &c, std::string &err) {
     c.set_prompt(o.prompt);
-    if (!o.uart1_log.empty() && !c.open_log(o.uart1_log, err)) return false;
-    if (o.uart1_pty) {
+    if (!o.uart_log_k[k].empty() && !c.open_log(o.uart_log_k[k], err)) return false;
+    if (o.uart_pty_k[k]) {
         std::string path;
         if (!c.open_pty(path, err)) return false;
         // printed even with --quiet: it is what the user asked for
-        std::fprintf(stderr, "solonic_sim: NIC 1's UART is on %s\n", path.c_str());
+        std::fprintf(stderr, "solonic_sim: NIC %d's UART is on %s\n", k, path.c_str());
         return true;
     }
-    if (!o.uart1_in.empty()) return c.open_script(o.uart1_in, err);
-    if (o.uart1_log.empty()) c.discard_output();
+    if (!o.uart_in_k[k].empty()) return c.open_script(o.uart_in_k[k], err);
+    if (o.uart_log_k[k].empty()) c.discard_output();
     return true;
 }
 
@@ -327,6 +414,32 @@ int main(int argc, char **argv) {
         pcap = std::make_unique<wire::PcapWriter>();
         if (!pcap->open(o.pcap, CLK_HZ, err)) return harness_error("--pcap: " + err);
     }
+    fabric::Config fcfg;
+    std::vector<wire::Config> link_up(size_t(o.nics), wcfg), link_down(size_t(o.nics), wcfg);
+    std::map<int, std::unique_ptr<wire::PcapWriter>> port_pcaps;
+    std::FILE *csv = nullptr;
+    if (o.switched()) {
+        if (!fabric::parse_config(o.fabric, fcfg, err)) return harness_error("--fabric: " + err);
+        if (!o.pfc.empty() && !fabric::parse_pfc(o.pfc, fcfg, err)) return harness_error("--pfc: " + err);
+        if (!fabric::check_config(fcfg, err)) return harness_error("--fabric/--pfc: " + err);
+        for (auto &kv : o.link_spec) {
+            // each direction its own fault stream: the seeds differ by the link's salt
+            if (!wire::parse_config(kv.second, link_up[size_t(kv.first)], err) ||
+                !wire::parse_config(kv.second, link_down[size_t(kv.first)], err))
+                return harness_error("--link " + std::to_string(kv.first) + ": " + err);
+        }
+        for (auto &kv : o.pcap_port) {
+            auto w = std::make_unique<wire::PcapWriter>();
+            if (!w->open(kv.second, CLK_HZ, err)) return harness_error("--pcap-port: " + err);
+            port_pcaps[kv.first] = std::move(w);
+        }
+        if (!o.fabric_csv.empty()) {
+            csv = std::fopen(o.fabric_csv.c_str(), "w");
+            if (!csv) return harness_error("--fabric-csv: cannot write " + o.fabric_csv + ": " + std::strerror(errno));
+            std::fprintf(csv, "cycle,kind,name,value\n");
+        }
+    }
+    const uint64_t fabric_sample = o.fabric_sample ? o.fabric_sample : 25000;
 
     // --- consoles
     std::vector<std::unique_ptr<UartConsole>> consoles;
@@ -338,9 +451,9 @@ int main(int argc, char **argv) {
     } else {
         console.open_stdin();
     }
-    if (o.nics == 2) {
+    for (int k = 1; k < o.nics; k++) {
         consoles.push_back(std::make_unique<UartConsole>());
-        if (!open_console1(o, *consoles[1], err)) return harness_error(err);
+        if (!open_console(o, k, *consoles[size_t(k)], err)) return harness_error(err);
     }
     uint64_t max_cycles = o.max_cycles_set ? o.max_cycles : console.interactive() ? 0 : DEFAULT_MAX_CYCLES;
     std::signal(SIGINT, on_signal);
@@ -367,10 +480,27 @@ int main(int argc, char **argv) {
         nics[size_t(i)]->on_uart_tx = [c](uint8_t ch) { c->tx(ch); };
     }
     std::unique_ptr<wire::Cable> cable;
+    std::unique_ptr<fabric::Switch> sw;
     std::unique_ptr<SocketPort> socket_port;
-    std::vector<std::unique_ptr<EthPort>> ports;  // the cable's two ends
+    std::vector<std::unique_ptr<EthPort>> ports;  // the cable's two ends, or the NICs' switch ports
     std::vector<EthPort *> ticking;               // ports with outside I/O
-    if (o.nics == 2) {
+    if (o.switched()) {
+        sw = std::make_unique<fabric::Switch>(o.nics, fcfg, link_up, link_down);
+        sw->track_flows = csv != nullptr;
+        wire::PcapWriter *all = pcap.get();
+        sw->on_frame = [all, &port_pcaps](int k, uint64_t now, const wire::Frame &f, bool) {
+            if (all) all->write(now, f);
+            auto it = port_pcaps.find(k);
+            if (it != port_pcaps.end()) it->second->write(now, f);
+        };
+        for (int k = 0; k < o.nics; k++) {
+            auto it = port_pcaps.find(k);
+            ports.push_back(std::make_unique<SwitchPort>(*sw, k, pcap.get(),
+                                                         it == port_pcaps.end() ? nullptr : it->second.get(),
+                                                         link_down[size_t(k)]));
+            nics[size_t(k)]->plug(ports.back().get());
+        }
+    } else if (o.nics == 2) {
         cable = std::make_unique<wire::Cable>(wcfg, wback);
         ports.push_back(std::make_unique<CablePort>(cable->ab, cable->ba, "nic1->nic0", pcap.get()));
         ports.push_back(std::make_unique<CablePort>(cable->ba, cable->ab, "nic0->nic1", pcap.get()));
@@ -392,7 +522,7 @@ int main(int argc, char **argv) {
     }
     if (!o.quiet) {
         std::fprintf(stderr, "solonic_sim: %s (%u words)%s%s%s\n", o.fw.c_str(), fw_words,
-                     o.nics == 2 ? ", 2 NICs" : "", o.eth0.empty() ? "" : (", eth0 " + o.eth0).c_str(),
+                     o.nics >= 2 ? (", " + std::to_string(o.nics) + " NICs" + (o.switched() ? " on a switch" : "")).c_str() : "", o.eth0.empty() ? "" : (", eth0 " + o.eth0).c_str(),
                      console.interactive() ? ", Ctrl-] quits" : "");
     }
 
@@ -409,6 +539,7 @@ int main(int argc, char **argv) {
         ctx->timeInc(HALF_PERIOD_PS);
         cycle++;
         for (EthPort *p : ticking) p->tick(cycle);
+        if (sw) sw->tick(cycle);
         for (auto &n : nics) n->fall(cycle);
     };
 
@@ -442,7 +573,16 @@ int main(int argc, char **argv) {
             if (c.quit_requested()) stop = Stop::Quit;
         }
         if (o.max_seconds > 0 && cycle % CLOCK_EVERY == 0 && wall() >= o.max_seconds) stop = Stop::MaxSeconds;
+        if (csv && cycle % fabric_sample == 0) {
+            for (int k = 0; k < sw->ports(); k++)
+                std::fprintf(csv, "%llu,queue,port%d,%llu\n", (unsigned long long)cycle, k,
+                             (unsigned long long)sw->queue_bytes(k));
+            for (auto &fb : sw->take_flow_bytes())
+                std::fprintf(csv, "%llu,flow,%s,%llu\n", (unsigned long long)cycle, fb.first.c_str(),
+                             (unsigned long long)fb.second);
+        }
     }
+    if (csv) std::fclose(csv);
     double secs = wall();
     for (auto &c : consoles) c->flush();
     console.restore_terminal();
@@ -491,16 +631,17 @@ int main(int argc, char **argv) {
     case Stop::None:
         break;
     }
-    // NIC 1: its exit code on stderr; its failure is the run's unless NIC 0 failed first
-    if (nics.size() > 1) {
-        NicInstance &n1 = *nics[1];
-        if (n1.exited()) {
+    // NICs 1..N-1: their exit codes on stderr; the first failure (by K) is the run's
+    // unless NIC 0 failed first
+    for (size_t k = 1; k < nics.size(); k++) {
+        NicInstance &n = *nics[k];
+        if (n.exited()) {
             if (!o.quiet)
-                std::fprintf(stderr, "solonic_sim: NIC 1 firmware exit code %u at cycle %llu\n", n1.exit_code(),
-                             (unsigned long long)n1.exit_cycle());
-            if (rc == 0 && n1.exit_code() != 0) rc = exit_rc(n1.exit_code());
+                std::fprintf(stderr, "solonic_sim: NIC %zu firmware exit code %u at cycle %llu\n", k, n.exit_code(),
+                             (unsigned long long)n.exit_cycle());
+            if (rc == 0 && n.exit_code() != 0) rc = exit_rc(n.exit_code());
         } else if (!o.quiet) {
-            std::fprintf(stderr, "solonic_sim: NIC 1 was still running\n");
+            std::fprintf(stderr, "solonic_sim: NIC %zu was still running\n", k);
         }
     }
     for (auto &n : nics) {
@@ -524,10 +665,23 @@ int main(int argc, char **argv) {
         std::vector<std::string> lines;
         for (auto &p : ports) lines.push_back(p->stats());
         if (socket_port) lines.push_back(socket_port->stats());
+        if (sw) lines.push_back(sw->stats_text());
         for (const std::string &l : lines) {
             std::stringstream ss(l);
             std::string one;
             while (std::getline(ss, one)) std::fprintf(stderr, "solonic_sim: stats %s\n", one.c_str());
+        }
+    }
+    if (sw && !o.fabric_stats.empty()) {
+        std::FILE *f = std::fopen(o.fabric_stats.c_str(), "w");
+        if (!f) {
+            std::fprintf(stderr, "solonic_sim: --fabric-stats: cannot write %s: %s\n", o.fabric_stats.c_str(),
+                         std::strerror(errno));
+            if (rc == 0) rc = EXIT_HARNESS;
+        } else {
+            std::fputs(sw->stats_text().c_str(), f);
+            for (auto &p : ports) std::fprintf(f, "%s\n", p->stats().c_str());
+            std::fclose(f);
         }
     }
     return rc;

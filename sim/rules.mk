@@ -7,11 +7,11 @@ SIM_DIR   := $(BUILD)/sim
 # NIC_RTL (every RTL file of the NIC, in read order) comes from the top Makefile.
 
 SIM_RTL   := $(NIC_RTL) sim/sim_nic.sv
-SIM_SRCS  := $(sort $(wildcard sim/*.cpp)) sim/wire/eth_wire.cpp rtl/mem/mem_model.cpp
-SIM_HDRS  := $(sort $(wildcard sim/*.h)) sim/wire/eth_wire.h rtl/mem/mem_model.h
+SIM_SRCS  := $(sort $(wildcard sim/*.cpp)) sim/wire/eth_wire.cpp sim/fabric/switch.cpp rtl/mem/mem_model.cpp
+SIM_HDRS  := $(sort $(wildcard sim/*.h)) sim/wire/eth_wire.h sim/fabric/switch.h rtl/mem/mem_model.h
 SIM_HASH  := $(or $(GIT_HASH),00000000)
 SIM_VFLAGS := --cc --exe --build --trace-fst --timescale 1ns/1ps --top-module sim_nic \
-              -GGIT_HASH=32\'h$(SIM_HASH) -CFLAGS "-std=c++17 -I$(abspath sim/wire) -I$(abspath rtl/mem)" \
+              -GGIT_HASH=32\'h$(SIM_HASH) -CFLAGS "-std=c++17 -I$(abspath sim/wire) -I$(abspath sim/fabric) -I$(abspath rtl/mem)" \
               -MAKEFLAGS OPT_FAST=-O2
 
 .PHONY: sim

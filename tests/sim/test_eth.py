@@ -534,13 +534,20 @@ def case_option_errors():
     busy.bind(("127.0.0.1", 0))
     bport = busy.getsockname()[1]
     cases = [
-        (["--nics", "3"], r"--nics is 1 or 2"),
+        (["--nics", "17"], r"--nics is 1 to 16"),
+        (["--nics", "3", "--uart3-log", "/tmp/x"], r"--uart3-in, -log and -pty need --nics 4"),
+        (["--nics", "2", "--link", "1:drop=0.1"], r"need the switch"),
+        (["--nics", "3", "--wire-back", "drop=0.1"], r"--wire-back needs --nics 2 without --switch"),
+        (["--nics", "3", "--fabric", "kmin=9,kmax=8"], r"kmin must not exceed kmax"),
+        (["--nics", "3", "--pfc", "xoff=10"], r"--pfc: needs both xoff=BYTES and xon=BYTES"),
+        (["--nics", "3", "--link", "3:drop=0.1"], r"no such NIC"),
+        (["--nics", "4", "--instance", "13"], r"goes past instance 15"),
         (["--eth0", "tcp:1:2"], r"--eth0 wants udp:LPORT:RPORT or unix:PATH:PEERPATH"),
         (["--eth0", "udp:0:70000"], r"ports are 1\.\.65535"),
         (["--eth0", f"udp:{bport}:9"], rf"cannot bind 127\.0\.0\.1:{bport}"),
         (["--eth0", "udp:1:2", "--wire", "drop=2"], r"--wire: wire option 'drop' is a probability"),
         (["--nics", "2", "--wire", "bogus=1"], r"unknown wire option 'bogus'"),
-        (["--wire", "drop=0.1"], r"--wire needs --nics 2 or --eth0"),
+        (["--wire", "drop=0.1"], r"--wire needs --nics 2 or more, or --eth0"),
         (["--uart1-log", "/tmp/x"], r"need --nics 2"),
         (["--nics", "2", "--eth0", "udp:1:2"], r"--eth0 needs --nics 1"),
         (["--nics", "2", "--uart1-pty", "--uart1-in", "/dev/null"], r"exclude each other"),
