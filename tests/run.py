@@ -2,8 +2,8 @@
 """solonic test runner.
 
 Walks tests/*/group.py (docs/DEVELOPING.md), builds each group's make targets in
-group order and runs the cases of the groups already built, two things at a time
-(class Schedule), prints build and case seconds per group and ends with the line
+group order and runs the cases of the groups already built, two things at a time,
+longest first by tests/case_seconds.txt (class Schedule), prints build and case seconds per group and ends with the line
 `N passed, N failed`. Exits non-zero on any failure.
 """
 import argparse
@@ -21,6 +21,20 @@ import xml.etree.ElementTree as ET
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PY = "/usr/bin/python3"
 DEFAULT_TIMEOUT = 300
+SECONDS_FILE = ROOT / "tests" / "case_seconds.txt"
+
+
+def load_seconds():
+    """Each case's seconds in a past run (`group/name seconds` a line): the order only."""
+    secs = {}
+    if SECONDS_FILE.exists():
+        for line in SECONDS_FILE.read_text().splitlines():
+            name, _, val = line.rpartition(" ")
+            try:
+                secs[name] = float(val)
+            except ValueError:
+                pass
+    return secs
 
 
 def load_groups():
@@ -114,9 +128,12 @@ class Schedule:
     The groups' builds run one after another, in group order, each in a slot of its own
     (`make -j2`: a build shares the machine with at most J - 1 cases); a free slot goes to
     the build waiting for one first, since it unblocks cases. A group's cases become ready
-    when its build has passed and are taken in group order, then in the group's order."""
+    when its build has passed and the ready case with the most seconds in
+    tests/case_seconds.txt goes first (a case not listed last, then group order), so that
+    a long case does not start alone at the end while the other slot idles."""
 
-    def __init__(self, slots):
+    def __init__(self, slots, seconds):
+        self.seconds = seconds
         self.cv = threading.Condition()
         self.free = slots
         self.build_waiting = False
@@ -138,7 +155,8 @@ class Schedule:
     def add_ready(self, items):
         with self.cv:
             self.ready.extend(items)
-            self.ready.sort(key=lambda r: (r[0], r[1]))
+            self.ready.sort(key=lambda r: (-self.seconds.get(f"{r[2]}/{r[3]['name']}", 0.0),
+                                           r[0], r[1]))
             self.cv.notify_all()
 
     def end_builds(self):
@@ -162,6 +180,8 @@ def main():
     ap.add_argument("-k", dest="pattern", help="run only cases whose group/name contains this")
     ap.add_argument("-j", type=int, default=2, help="builds and cases run at once (default 2)")
     ap.add_argument("-v", action="store_true", help="print the output of passing cases too")
+    ap.add_argument("--save-seconds", action="store_true",
+                    help=f"write this run's case seconds to {SECONDS_FILE.relative_to(ROOT)}")
     a = ap.parse_args()
 
     t_all = time.monotonic()
@@ -176,12 +196,15 @@ def main():
         if cases:
             plan.append((gname, mod, cases))
 
-    sched = Schedule(max(1, a.j))
+    sched = Schedule(max(1, a.j), load_seconds())
+    case_secs = {}
     lock = threading.Lock()
     stats = {g: {"build": 0.0, "run": 0.0, "pass": 0, "fail": 0} for g, _, _ in plan}
 
-    def report(gname, results):
+    def report(gname, results, case_name=None):
         with lock:
+            if case_name is not None:
+                case_secs[f"{gname}/{case_name}"] = sum(r[4] for r in results)
             for name, ok, why, out, secs in results:
                 stats[gname]["run"] += secs
                 if ok:
@@ -232,7 +255,7 @@ def main():
             except Exception as e:  # a runner fault is a failure of that case, not a crash
                 results = [(f"{gname}/{case['name']}", False, f"runner: {type(e).__name__}: {e}", "", 0.0)]
             sched.release()
-            report(gname, results)
+            report(gname, results, case["name"])
 
     threads = [threading.Thread(target=builder)] + [threading.Thread(target=worker) for _ in range(max(1, a.j))]
     for t in threads:
@@ -249,6 +272,10 @@ def main():
         print(f"{g:<14} {v['build']:8.1f} {v['run']:8.1f} {v['pass']:7d} {v['fail']:7d}")
     print(f"total {time.monotonic() - t_all:.1f} s (case s: the group's cases added up; {max(1, a.j)} at once)")
     print(f"{passed} passed, {failed} failed")
+    if a.save_seconds:
+        old = {k: v for k, v in load_seconds().items() if k not in case_secs}
+        old.update(case_secs)
+        SECONDS_FILE.write_text("".join(f"{k} {v:.1f}\n" for k, v in sorted(old.items())))
     return 0 if failed == 0 and passed > 0 else 1
 
 
