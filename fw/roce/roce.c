@@ -303,8 +303,6 @@ int roce_qp_auto_recv(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t 
     return 0;
 }
 
-#define GEN_TAG 0xbe6eull /* wr_id bits 63:48 of the generator's work (regs/roce.toml gen_recv_done) */
-
 int roce_qp_recv_ring(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t lkey, const char **err) {
     if (qp->recv_ring) {
         *err = "its receive queue is a recycling ring already";
@@ -312,7 +310,7 @@ int roce_qp_recv_ring(struct roce_qp *qp, uint64_t addr, uint32_t len, uint32_t 
     }
     uint32_t depth = roce_hw_caps()->rq_depth;
     for (uint32_t i = 0; i < depth; i++) {
-        uint64_t id = GEN_TAG << 48 | (uint64_t)qp->qpn << 16 | i;
+        uint64_t id = (uint64_t)ROCE_GEN_TAG << 48 | (uint64_t)qp->qpn << 16 | i;
         if (roce_hw_post_recv(qp->qpn, addr, len, lkey, id) != 0) {
             *err = i ? "its receive queue was not empty: the transport refused a receive WQE (counted in "
                        "rq_overflow; reset the QP to empty it)"
