@@ -14,12 +14,19 @@ int uart_getc(void);
 /*
  * Queue one character, waiting at most UART_TX_TIMEOUT_MS for room in the TX
  * FIFO; returns -1 (and counts the character as dropped) on timeout. The common
- * case (room in the FIFO) is inline: printing goes through it per character, and a
- * call that saves registers costs more than the character itself.
+ * case is inline and reads no register: uart_tx_room counts the characters the
+ * FIFO surely takes (UART_TX_FIFO_DEPTH after a status read saw it empty, 1 after
+ * one saw it not full). Printing goes through it per character, and a status read
+ * and a call that saves registers cost more than the character itself. Only these
+ * functions write txdata, and no interrupt handler prints (a fatal trap's report
+ * at worst overflows one character, counted in the UART's tx_overflow).
  */
-int uart_putc_wait_full(uint8_t c); /* the wait, when the FIFO was full */
+#define UART_TX_FIFO_DEPTH 64u /* soc_uart's FIFO_DEPTH */
+extern uint32_t uart_tx_room;
+int uart_putc_wait_slow(uint8_t c); /* no room known: read the status, wait if full */
 static inline int uart_putc_wait(uint8_t c) {
-    if (REG32(UART_STATUS) & UART_STATUS_TX_FULL_MASK) return uart_putc_wait_full(c);
+    if (uart_tx_room == 0) return uart_putc_wait_slow(c);
+    uart_tx_room--;
     REG32(UART_TXDATA) = c;
     return 0;
 }

@@ -11,10 +11,18 @@
 
 #define STDIN_TIMEOUT_MS 1000u
 
-static int uart_stream_put(char c, FILE *f) {
-    (void)f;
+/* '\n' and a FIFO of unknown room out of line, so that the common case needs no stack frame */
+static __attribute__((noinline)) int uart_stream_put_slow(char c) {
     if (c == '\n' && uart_putc_wait('\r') != 0) return _FDEV_ERR;
     return uart_putc_wait((uint8_t)c) == 0 ? 0 : _FDEV_ERR;
+}
+
+static int uart_stream_put(char c, FILE *f) {
+    (void)f;
+    if (c == '\n' || uart_tx_room == 0) return uart_stream_put_slow(c);
+    uart_tx_room--;
+    REG32(UART_TXDATA) = (uint8_t)c;
+    return 0;
 }
 
 static int uart_stream_get(FILE *f) {

@@ -6,8 +6,9 @@
 
 #include "console.h"
 #include "csr.h"
+#include "noinit.h"
 
-static uint8_t cpi_buf[4096];
+NOINIT(cpi_buf) static uint8_t cpi_buf[4096];
 
 /* Bitwise CRC-32 (reflected, polynomial 0xEDB88320): branchy ALU work. */
 static uint32_t crc32_bitwise(const uint8_t *p, uint32_t n) {
@@ -43,7 +44,7 @@ static struct cpi_run measure_crc(uint32_t kib) {
 }
 
 static struct cpi_run measure_copy(uint32_t kib) {
-    static uint32_t dst[1024];
+    NOINIT(cpi_dst) static uint32_t dst[1024];
     uint32_t c0 = CSR_READ(mcycle), i0 = CSR_READ(minstret);
     uint32_t acc = 0;
     for (uint32_t k = 0; k < kib; k++) acc += copy_sum(dst, (const uint32_t *)cpi_buf, 1024);

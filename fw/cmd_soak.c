@@ -46,6 +46,7 @@
 #include "roce/roce.h"
 #include "timer.h"
 #include "wdog.h"
+#include "noinit.h"
 
 #define SOAK_QPS_MAX 64u
 #define SOAK_ROUND_OPS 128u
@@ -362,7 +363,7 @@ static int post(uint32_t i) {
 /* Post ops [from, to) with at most depth outstanding per QP and check each completion. */
 static int run_ops(uint32_t from, uint32_t to) {
     /* per QP the posted, not yet completed operations, oldest first */
-    static uint8_t fifo[SOAK_QPS_MAX][SOAK_DEPTH_MAX];
+    NOINIT(soak_fifo) static uint8_t fifo[SOAK_QPS_MAX][SOAK_DEPTH_MAX];
     uint32_t head[SOAK_QPS_MAX] = {0}, cnt[SOAK_QPS_MAX] = {0};
     uint32_t nx = from, done = 0;
     uint64_t t_prog = tmr_cycles(), wait = tmr_ms_to_cycles(s.wait_ms);

@@ -23,6 +23,7 @@
 #include "qpx_tool.h"
 #include "roce.h"
 #include "timer.h"
+#include "noinit.h"
 
 enum step_kind { SK_SEND, SK_RECV, SK_PROGRAM, SK_PAUSE, SK_CLOSE, SK_CM_WAIT, SK_CM_CONNECT };
 enum item { IT_PP_DEST, IT_PT_VERSION, IT_PT_CYCLE, IT_PT_CACHE, IT_PT_MTU, IT_PT_DEST, IT_PT_REPORT,
@@ -69,7 +70,9 @@ static const char *const test_names[QPX_NTESTS] = {"write_bw",  "read_bw",   "se
 #define STEP_POOL (QPX_SESSIONS * STEPS_FIXED + 4u * QPX_MAX_QPS)
 static struct roce_qp *pool_qp[QPX_MAX_QPS], *pool_last_qp[QPX_MAX_QPS];
 static uint32_t pool_last_qpn[QPX_MAX_QPS], pool_cm_peer_qpn[QPX_MAX_QPS];
-static struct qpx_dest pool_me[QPX_MAX_QPS], pool_peer[QPX_MAX_QPS];
+/* pool_me is cleared when a run takes its slots (below), so start-up need not */
+NOINIT(qpx_pool_me) static struct qpx_dest pool_me[QPX_MAX_QPS];
+static struct qpx_dest pool_peer[QPX_MAX_QPS];
 static bool pool_have_peer[QPX_MAX_QPS];
 static struct roce_mr *pool_cm_mr[QPX_MAX_QPS];
 static uint8_t qp_owner[QPX_MAX_QPS]; /* the holding session's ID, 0 free */

@@ -20,6 +20,7 @@
 #include "qpx_msg.h"
 #include "roce_hw.h"
 #include "timer.h"
+#include "noinit.h"
 
 #define WR_ID_TAG 0x71u    /* wr_id bits 63:56 of the work requests posted here */
 #define POST_WAIT_MS 1u    /* bound for a free send-queue slot */
@@ -89,7 +90,7 @@ static struct {
     double rep_bw, rep_mpps;
 } t = {.iters = QPX_TOOL_ITERS, .size = QPX_TOOL_SIZE, .idle_ms = QPX_TOOL_IDLE_MS};
 
-static uint32_t samples[MAX_SAMPLES];
+NOINIT(qpx_tool_samples) static uint32_t samples[MAX_SAMPLES];
 
 /* t.nx more QPs of a bw client (in .bss: t's initialised fields put t in .data, whose load
    image takes IMEM) */
