@@ -48,6 +48,7 @@ import tomllib
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "build" / "timing"
 CACHE = ROOT / "timing" / "cache"
+WRITE_CACHE = CACHE   # where fresh results go (make timing-check: under build/, not the tree)
 BUDGET = ROOT / "timing" / "budget.toml"
 CACHE_FORMAT = 1   # bump when the walk or the figures change meaning
 
@@ -289,12 +290,12 @@ def run_block(name, spec, files, mod_file, words, blocks, version, use_cache):
     full, boxes = block_files(top, files, mod_file, words, blocks)
     box_mods = sorted({m for m, f in mod_file.items() if f in boxes})
     key = key_of(version, script(top, spec["params"], full, boxes, "W"), full + boxes)
-    cache = CACHE / f"{name}.json"
-    if use_cache and cache.exists():
-        r = json.loads(cache.read_text())
-        if r.get("key") == key:
-            r["cached"] = True
-            return r
+    for cache in dict.fromkeys((CACHE / f"{name}.json", WRITE_CACHE / f"{name}.json")):
+        if use_cache and cache.exists():
+            r = json.loads(cache.read_text())
+            if r.get("key") == key:
+                r["cached"] = True
+                return r
     work = pathlib.Path(tempfile.mkdtemp(prefix=f"{name}-", dir=OUT / "runs"))
     t0 = time.monotonic()
     p = subprocess.run(["nice", "-n", "10", "yosys", "-q", "-l", str(work / "yosys.log"), "-s", "/dev/stdin"],
@@ -319,8 +320,8 @@ def run_block(name, spec, files, mod_file, words, blocks, version, use_cache):
     if not os.environ.get("TIMING_KEEP"):
         (work / "net.json").unlink()
     if use_cache:
-        CACHE.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps(r, indent=1, sort_keys=True) + "\n")
+        WRITE_CACHE.mkdir(parents=True, exist_ok=True)
+        (WRITE_CACHE / f"{name}.json").write_text(json.dumps(r, indent=1, sort_keys=True) + "\n")
     r["cached"] = False
     return r
 
@@ -402,7 +403,7 @@ def details(results, blocks):
 
 
 def main():
-    global OUT, CACHE
+    global OUT, CACHE, WRITE_CACHE
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default="", help="comma-separated blocks")
@@ -414,9 +415,13 @@ def main():
     ap.add_argument("--budget", default=str(BUDGET))
     ap.add_argument("--out", default=str(OUT), help="report folder (default build/timing)")
     ap.add_argument("--cache", default=str(CACHE), help="cache folder (default timing/cache)")
+    ap.add_argument("--write-cache", default="",
+                    help="write fresh results here instead of --cache (read from both; make timing-check "
+                         "uses build/timing/cache so that make test leaves the tree as it was)")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     OUT, CACHE = pathlib.Path(a.out).resolve(), pathlib.Path(a.cache).resolve()
+    WRITE_CACHE = pathlib.Path(a.write_cache).resolve() if a.write_cache else CACHE
     budget, blocks, debt = load_budget(a.budget)
     if a.only:
         want = a.only.split(",")
@@ -452,6 +457,11 @@ def main():
                                        f"{len(r['comb_outputs'])} unregistered outputs")
             print(f"timing: {n}: {state} ({r.get('seconds', '?')} s{', cached' if r.get('cached') else ''})",
                   file=sys.stderr, flush=True)
+    fresh = sorted(n for n, r in results.items() if "key" in r and not r.get("cached"))
+    if fresh and WRITE_CACHE != CACHE:
+        print(f"timing: {CACHE.relative_to(ROOT) if CACHE.is_relative_to(ROOT) else CACHE} is stale for "
+              f"{', '.join(fresh)}: run 'make timing ONLY={','.join(fresh)}' and commit its entries",
+              file=sys.stderr, flush=True)
     text = table(results, blocks, budget, debt)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "report.md").write_text(text)
