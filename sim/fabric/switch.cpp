@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
 
 namespace fabric {
 
@@ -27,24 +26,16 @@ bool parse_size(const std::string &v, uint64_t &out) {
     return true;
 }
 
-// key=value,... into f(key, value) (false from f: the error is set by f)
+// key=value,... into f(key, value) (false from f: the error is set by f, or a generic one)
 template <class F> bool each_key(const std::string &spec, std::string &err, F f) {
-    std::stringstream ss(spec);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        if (item.empty()) continue;
-        auto eq = item.find('=');
-        if (eq == std::string::npos) {
-            err = "'" + item + "' is not key=value";
-            return false;
-        }
-        std::string k = item.substr(0, eq), v = item.substr(eq + 1);
-        if (!f(k, v)) {
-            if (err.empty()) err = "bad value '" + v + "' for " + k;
-            return false;
-        }
-    }
-    return true;
+    std::string bad;
+    bool ok = wire::each_key_value(spec, bad, [&](const std::string &k, const std::string &v) {
+        if (f(k, v)) return true;
+        if (err.empty()) err = "bad value '" + v + "' for " + k;
+        return false;
+    });
+    if (!ok && !bad.empty()) err = "'" + bad + "' is not key=value";
+    return ok;
 }
 
 bool is_multicast(const uint8_t *mac) {

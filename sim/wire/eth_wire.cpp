@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
 
 namespace wire {
 
@@ -124,16 +123,8 @@ bool Link::pop_arrived(uint64_t now, Frame &out) {
 }
 
 bool parse_config(const std::string &spec, Config &cfg, std::string &err) {
-    std::stringstream ss(spec);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        if (item.empty()) continue;
-        auto eq = item.find('=');
-        if (eq == std::string::npos) {
-            err = "wire option '" + item + "' needs a value (key=value)";
-            return false;
-        }
-        std::string k = item.substr(0, eq), v = item.substr(eq + 1);
+    std::string bad;
+    bool ok = each_key_value(spec, bad, [&](const std::string &k, const std::string &v) {
         char *end = nullptr;
         errno = 0;
         double d = std::strtod(v.c_str(), &end);
@@ -178,8 +169,10 @@ bool parse_config(const std::string &spec, Config &cfg, std::string &err) {
             err = "unknown wire option '" + k + "' (drop, dup, reorder, depth, corrupt, jitter, inorder, port, skip, delay, seed, rate, clk)";
             return false;
         }
-    }
-    return true;
+        return true;
+    });
+    if (!ok && !bad.empty()) err = "wire option '" + bad + "' needs a value (key=value)";
+    return ok;
 }
 
 PcapWriter::~PcapWriter() {

@@ -102,6 +102,27 @@ class Cable {
     Link ab, ba;
 };
 
+// Split "k1=v1,k2=v2" at the commas (empty items skipped) and call f(key, value) for each
+// item: false when an item has no '=' (bad = that item) or when f returns false (bad empty;
+// f sets its own message). The options of the wire (below) and of the switch (sim/fabric).
+template <class F> bool each_key_value(const std::string &spec, std::string &bad, F f) {
+    size_t at = 0;
+    while (at <= spec.size()) {
+        size_t comma = spec.find(',', at);
+        if (comma == std::string::npos) comma = spec.size();
+        std::string item = spec.substr(at, comma - at);
+        at = comma + 1;
+        if (item.empty()) continue;
+        size_t eq = item.find('=');
+        if (eq == std::string::npos) {
+            bad = item;
+            return false;
+        }
+        if (!f(item.substr(0, eq), item.substr(eq + 1))) return false;
+    }
+    return true;
+}
+
 // Parse "drop=0.01,dup=0.001,reorder=0.01,depth=8,corrupt=0.001,jitter=100,inorder=1,port=4791,
 // delay=500,seed=7,rate=100e9" into a Config, on top of what cfg holds (unknown keys are
 // an error: returns false and sets err).

@@ -11,18 +11,10 @@
 #include <map>
 #include <random>
 #include <string>
+
+#include "check.h"
 #include <vector>
 
-static int failures = 0;
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            std::printf("FAIL %s:%d: ", __FILE__, __LINE__);                                       \
-            std::printf(__VA_ARGS__);                                                              \
-            std::printf("\n");                                                                     \
-        }                                                                                          \
-    } while (0)
 
 using fabric::Frame;
 

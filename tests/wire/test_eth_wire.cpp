@@ -11,16 +11,8 @@
 #include <map>
 #include <string>
 
-static int failures = 0;
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            failures++;                                    \
-            std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            std::printf(__VA_ARGS__);                      \
-            std::printf("\n");                             \
-        }                                                  \
-    } while (0)
+#include "check.h"
+
 
 using wire::Frame;
 
