@@ -2,8 +2,8 @@
 // ERROR, every receive WQE in its ring completes with WR_FLUSH_ERR, oldest
 // first (docs/transport.md, "QP errors").
 //
-// s_valid/s_qpn: a QP moved to ERROR (roce_transport's QP event stream, one
-// per move, never waits): queued in a FIFO of QDEPTH; a move that finds it
+// s_valid/s_qpn: a QP moved to ERROR (roce_transport: its QP event stream, one
+// per move, and contexts the firmware wrote with state ERROR; never waits): queued in a FIFO of QDEPTH; a move that finds it
 // full is counted in cnt_lost, its ring not flushed (RESET still empties it).
 // For each queued QP the flusher walks the ring through roce_rq's lookup and
 // consume ports, which it shares with roce_resp_check (and the consume with a

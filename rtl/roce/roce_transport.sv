@@ -609,6 +609,34 @@ module roce_transport #(
     qev_word   = {qev_out_v, qev_out[QEV_W-1], 1'b0, qev_out[QEV_W-2:0]};
     qev_lost_d = qev_lost_q + 32'(qev_in_v && !qev_in_r);
   end
+  // The receive flush (roce_rq_flush) takes every move to ERROR: the event stream's and a
+  // context the firmware wrote with state ERROR (no event: the firmware knows). A written
+  // one waits in swf_* while the event stream has a move in the same cycle; both a cycle
+  // late in registers (fl_*).
+  logic          swf_v_q, swf_v_d, fl_v_q, fl_v_d;
+  logic [QW-1:0] swf_qpn_q, swf_qpn_d, fl_qpn_q, fl_qpn_d;
+  always_comb begin
+    swf_v_d   = swf_v_q;
+    swf_qpn_d = swf_qpn_q;
+    fl_v_d    = qev_in_v || swf_v_q;
+    fl_qpn_d  = qev_in_v ? qev_in[QW-1:0] : swf_qpn_q;
+    if (!qev_in_v) swf_v_d = 1'b0;
+    if (ctx_wr_valid && ctx_wr_ready && qp_state == roce_qp_pkg::QPS_ERR) begin
+      swf_v_d   = 1'b1;
+      swf_qpn_d = qp_qpn[QW-1:0];
+    end
+  end
+  always_ff @(posedge clk) begin
+    swf_qpn_q <= swf_qpn_d;
+    fl_qpn_q  <= fl_qpn_d;
+    if (rst) begin
+      swf_v_q <= 1'b0;
+      fl_v_q  <= 1'b0;
+    end else begin
+      swf_v_q <= swf_v_d;
+      fl_v_q  <= fl_v_d;
+    end
+  end
   roce_fifo #(.WIDTH(QEV_W), .DEPTH(16)) u_qev (
     .clk, .rst,
     .in_valid(qev_in_v), .in_ready(qev_in_r), .in_data(qev_in),
@@ -952,7 +980,7 @@ module roce_transport #(
     .m_axis_tx_tdata(rs_d), .m_axis_tx_tkeep(rs_k), .m_axis_tx_tvalid(rs_v), .m_axis_tx_tready(rs_r),
     .m_axis_tx_tlast(rs_l),
     .m_cqe_valid(rs_cqe_v), .m_cqe_ready(rs_cqe_r), .m_cqe(rs_cqe),
-    .flush_valid(qev_in_v), .flush_qpn(qev_in[QW-1:0]),   // every move to ERROR (the event stream)
+    .flush_valid(fl_v_q), .flush_qpn(fl_qpn_q),   // every move to ERROR (events, context writes)
     .m_fcqe_valid(fl_cqe_v), .m_fcqe_ready(fl_cqe_r), .m_fcqe(fl_cqe),
     .cnt_rq_flushed(r_rq_flushed), .cnt_rq_flush_lost(r_rq_flush_lost),
     .cnt_drop_qpn(r_drop_qpn), .cnt_drop_state(r_drop_state), .cnt_drop_opcode(r_drop_opcode),
