@@ -24,4 +24,5 @@ $(SIM_DIR)/solonic_sim: $(SIM_RTL) $(SIM_SRCS) $(SIM_HDRS) sim/rules.mk
 	rm -f $(foreach s,$(SIM_SRCS),$(SIM_DIR)/obj_solonic_sim/$(basename $(notdir $(s))).[od])
 	$(VERILATOR) $(VFLAGS) $(SIM_VFLAGS) -Mdir $(SIM_DIR)/obj_solonic_sim -o solonic_sim \
 	  $(SIM_RTL) $(abspath $(SIM_SRCS)) >$(SIM_DIR)/build.log 2>&1 || { cat $(SIM_DIR)/build.log; false; }
-	cp $(SIM_DIR)/obj_solonic_sim/solonic_sim $@
+	@# a new file renamed over the old one: a simulator still running keeps its copy
+	cp $(SIM_DIR)/obj_solonic_sim/solonic_sim $@.new && mv -f $@.new $@

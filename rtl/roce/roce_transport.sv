@@ -609,34 +609,61 @@ module roce_transport #(
     qev_word   = {qev_out_v, qev_out[QEV_W-1], 1'b0, qev_out[QEV_W-2:0]};
     qev_lost_d = qev_lost_q + 32'(qev_in_v && !qev_in_r);
   end
-  // The receive flush (roce_rq_flush) takes every move to ERROR: the event stream's and a
-  // context the firmware wrote with state ERROR (no event: the firmware knows). A written
-  // one waits in swf_* while the event stream has a move in the same cycle; both a cycle
-  // late in registers (fl_*).
-  logic          swf_v_q, swf_v_d, fl_v_q, fl_v_d;
-  logic [QW-1:0] swf_qpn_q, swf_qpn_d, fl_qpn_q, fl_qpn_d;
+  // The receive flush (roce_rq_flush) takes every move to ERROR: the event stream's, a
+  // context the firmware wrote with state ERROR (no event: the firmware knows), and a
+  // receive stored into the ring of a QP already in ERROR (IBA 11.6.2: it completes with
+  // WR_FLUSH_ERR too; rq_dead below says which QPs are). The event stream goes first; a
+  // post's request (pdf_*) and a written ERROR (swf_*) wait in one-entry holds, the post's
+  // first. None is ever overwritten: events come at most two cycles in a row, stored posts
+  // at least four cycles apart, context writes far apart (asserted below). Into
+  // roce_rq_flush from registers (fl_*).
+  logic          swf_v_q, swf_v_d, pdf_v_q, pdf_v_d, fl_v_q, fl_v_d;
+  logic [QW-1:0] swf_qpn_q, swf_qpn_d, pdf_qpn_q, pdf_qpn_d, fl_qpn_q, fl_qpn_d;
+  logic          pdk_v_q, pdk_v_d;                 // a stored post's check: its QP in ERROR?
+  logic [QW-1:0] pdk_qpn_q, pdk_qpn_d;
   always_comb begin
     swf_v_d   = swf_v_q;
     swf_qpn_d = swf_qpn_q;
-    fl_v_d    = qev_in_v || swf_v_q;
-    fl_qpn_d  = qev_in_v ? qev_in[QW-1:0] : swf_qpn_q;
-    if (!qev_in_v) swf_v_d = 1'b0;
+    pdf_v_d   = pdf_v_q;
+    pdf_qpn_d = pdf_qpn_q;
+    fl_v_d    = qev_in_v || pdf_v_q || swf_v_q;
+    fl_qpn_d  = qev_in_v ? qev_in[QW-1:0] : pdf_v_q ? pdf_qpn_q : swf_qpn_q;
+    if (!qev_in_v) begin
+      if (pdf_v_q) pdf_v_d = 1'b0;
+      else         swf_v_d = 1'b0;
+    end
     if (ctx_wr_valid && ctx_wr_ready && qp_state == roce_qp_pkg::QPS_ERR) begin
       swf_v_d   = 1'b1;
       swf_qpn_d = qp_qpn[QW-1:0];
     end
+    if (pdk_v_q && rq_dead_sel_q) begin
+      pdf_v_d   = 1'b1;
+      pdf_qpn_d = pdk_qpn_q;
+    end
   end
   always_ff @(posedge clk) begin
     swf_qpn_q <= swf_qpn_d;
+    pdf_qpn_q <= pdf_qpn_d;
     fl_qpn_q  <= fl_qpn_d;
     if (rst) begin
       swf_v_q <= 1'b0;
+      pdf_v_q <= 1'b0;
       fl_v_q  <= 1'b0;
     end else begin
       swf_v_q <= swf_v_d;
+      pdf_v_q <= pdf_v_d;
       fl_v_q  <= fl_v_d;
     end
   end
+`ifndef SYNTHESIS
+  always_ff @(posedge clk) begin
+    if (!rst && pdf_v_q && qev_in_v && pdk_v_q && rq_dead_sel_q)
+      $error("%m: a stored post's flush request found its hold taken");
+    if (!rst && swf_v_q && (qev_in_v || pdf_v_q) && ctx_wr_valid && ctx_wr_ready && qp_state == roce_qp_pkg::QPS_ERR)
+      $error("%m: a written ERROR's flush request found its hold taken");
+  end
+`endif
+
   roce_fifo #(.WIDTH(QEV_W), .DEPTH(16)) u_qev (
     .clk, .rst,
     .in_valid(qev_in_v), .in_ready(qev_in_r), .in_data(qev_in),
@@ -955,6 +982,45 @@ module roce_transport #(
   end
   assign s_rq_ready = urq_rdy_q;
 
+  // rq_dead: the QP is in ERROR (a move of the completer or the responder, or a context
+  // written ERROR; any other context write clears it). A receive stored into its ring
+  // (rq_out without rq_perr: the WQE is in the ring) is looked up here, an NQP:1 mux in
+  // two registered steps like qp_hw_state's, and a QP in ERROR gets its ring flushed
+  // again (pdf_* above).
+  logic [NQP-1:0] rq_dead_q, rq_dead_d;
+  logic [ENG-1:0] rq_dead_grp_q, rq_dead_grp_d;
+  logic           rq_dead_sel_q, rq_dead_sel_d, pdg_v_q, pdg_v_d;
+  logic [QW-1:0]  rq_pq_qpn_q, rq_pq_qpn_d, pdg_qpn_q, pdg_qpn_d;
+  always_comb begin
+    rq_dead_d = rq_dead_q;
+    if (qp_err_valid && qp_err_qpn < 24'(NQP)) rq_dead_d[qp_err_qpn[QW-1:0]] = 1'b1;
+    if (rs_err_v) rq_dead_d[rs_err_qpn] = 1'b1;
+    if (ctx_wr_valid && ctx_wr_ready) rq_dead_d[qp_qpn[QW-1:0]] = qp_state == roce_qp_pkg::QPS_ERR;
+    rq_pq_qpn_d = rq_take ? rq_in_qpn : rq_pq_qpn_q;   // the QPN of the post in roce_rq
+    pdg_v_d     = rq_out && !rq_perr;
+    pdg_qpn_d   = rq_pq_qpn_q;
+    for (int g = 0; g < ENG; g++) rq_dead_grp_d[g] = rq_dead_q[g * (1 << ELO) + 32'(rq_pq_qpn_q[ELO-1:0])];
+    pdk_v_d       = pdg_v_q;
+    pdk_qpn_d     = pdg_qpn_q;
+    rq_dead_sel_d = rq_dead_grp_q[pdg_qpn_q[QW-1:ELO]];
+  end
+  always_ff @(posedge clk) begin
+    rq_pq_qpn_q   <= rq_pq_qpn_d;
+    pdg_qpn_q     <= pdg_qpn_d;
+    pdk_qpn_q     <= pdk_qpn_d;
+    rq_dead_grp_q <= rq_dead_grp_d;
+    rq_dead_sel_q <= rq_dead_sel_d;
+    if (rst) begin
+      rq_dead_q <= '0;
+      pdg_v_q   <= 1'b0;
+      pdk_v_q   <= 1'b0;
+    end else begin
+      rq_dead_q <= rq_dead_d;
+      pdg_v_q   <= pdg_v_d;
+      pdk_v_q   <= pdk_v_d;
+    end
+  end
+
   roce_resp #(.NQP(NQP), .RQ_DEPTH(RQ_DEPTH), .NATOM(MAX_RD_ATOMIC), .ACK_COALESCE(ACK_COALESCE)) u_resp (
     .clk, .rst, .init_done(qp_init_done && mr_init_done),
     .qp_reset_valid(qp_reset), .qp_reset_qpn(qp_reset_q),
@@ -980,7 +1046,7 @@ module roce_transport #(
     .m_axis_tx_tdata(rs_d), .m_axis_tx_tkeep(rs_k), .m_axis_tx_tvalid(rs_v), .m_axis_tx_tready(rs_r),
     .m_axis_tx_tlast(rs_l),
     .m_cqe_valid(rs_cqe_v), .m_cqe_ready(rs_cqe_r), .m_cqe(rs_cqe),
-    .flush_valid(fl_v_q), .flush_qpn(fl_qpn_q),   // every move to ERROR (events, context writes)
+    .flush_valid(fl_v_q), .flush_qpn(fl_qpn_q),   // moves to ERROR, written ERROR, posts in ERROR
     .m_fcqe_valid(fl_cqe_v), .m_fcqe_ready(fl_cqe_r), .m_fcqe(fl_cqe),
     .cnt_rq_flushed(r_rq_flushed), .cnt_rq_flush_lost(r_rq_flush_lost),
     .cnt_drop_qpn(r_drop_qpn), .cnt_drop_state(r_drop_state), .cnt_drop_opcode(r_drop_opcode),
