@@ -9,7 +9,6 @@
 
 #include "uart.h"
 
-#define CON_POLL_BUDGET 64 /* characters handled per con_poll call */
 
 #define CH_CTRL_C 0x03
 #define CH_BS 0x08
@@ -196,10 +195,3 @@ void con_init(void) {
     con_prompt();
 }
 
-void con_poll(void) {
-    for (int i = 0; i < CON_POLL_BUDGET; i++) {
-        int c = uart_getc();
-        if (c < 0) break;
-        con_input((uint8_t)c);
-    }
-}

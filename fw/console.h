@@ -44,13 +44,11 @@ struct con_cmd {
 extern const struct con_cmd __con_cmds_start[];
 extern const struct con_cmd __con_cmds_end[];
 
-/* Print the prompt; call once before con_poll. */
+/* Print the prompt; call once before feeding characters. */
 void con_init(void);
 
-/* Handle the characters waiting in the UART (a bounded number per call). */
-void con_poll(void);
-
-/* Feed one received character to the line editor (con_poll does this). */
+/* Feed one received character to the line editor (fw/main.c's console_poll: the
+   type-ahead kept while a command ran first, then the UART, a bounded number a pass). */
 void con_input(uint8_t c);
 
 /*
