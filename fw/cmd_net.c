@@ -31,30 +31,12 @@ static struct netif *need_netif(const char *cmd) {
     return n;
 }
 
-/* Strict dotted quad: four decimal numbers 0..255, nothing else. */
-static int parse_ip4(const char *s, ip4_addr_t *out) {
-    uint32_t v = 0;
-
-    for (int i = 0; i < 4; i++) {
-        uint32_t part = 0;
-        int digits = 0;
-        while (*s >= '0' && *s <= '9') {
-            part = part * 10u + (uint32_t)(*s++ - '0');
-            if (++digits > 3) return -1;
-        }
-        if (digits == 0 || part > 255) return -1;
-        v = v << 8 | part;
-        if (i < 3 && *s++ != '.') return -1;
-    }
-    if (*s != '\0') return -1;
+/* con_parse_ip4 into lwIP's address (network order) */
+static int parse_ip4_arg(const char *cmd, const char *what, const char *s, ip4_addr_t *out) {
+    uint32_t v;
+    if (con_parse_ip4(cmd, what, s, &v) != 0) return -1;
     ip4_addr_set_u32(out, lwip_htonl(v));
     return 0;
-}
-
-static int parse_ip4_arg(const char *cmd, const char *what, const char *s, ip4_addr_t *out) {
-    if (parse_ip4(s, out) == 0) return 0;
-    printf("%s: %s: expected a dotted IPv4 address like 10.0.0.2, got '%s'\n", cmd, what, s);
-    return -1;
 }
 
 static int prefix_len(const ip4_addr_t *mask) {

@@ -23,25 +23,6 @@
 
 static bool opt_bg; /* --bg: the command returns while its session runs on */
 
-/* Strict dotted quad: four decimal numbers 0..255 -> 0x0a000001 style. */
-static int parse_ip(const char *s, uint32_t *out) {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        uint32_t part = 0;
-        int digits = 0;
-        while (*s >= '0' && *s <= '9') {
-            part = part * 10u + (uint32_t)(*s++ - '0');
-            if (++digits > 3) return -1;
-        }
-        if (digits == 0 || part > 255) return -1;
-        v = v << 8 | part;
-        if (i < 3 && *s++ != '.') return -1;
-    }
-    if (*s != '\0') return -1;
-    *out = v;
-    return 0;
-}
-
 /* [--tool pingpong|perftest] [--test NAME] [--timeout MS] [--wait MS] [--idle MS] [--dry]
    from argv[first]. */
 /* --mtu BYTES: 256..4096, a power of two; *enc = the IB encoding (1..5). */
@@ -431,10 +412,7 @@ static int connect_cm(int argc, char **argv) {
         printf("connect: --cm: expected IP [PORT] [--mtu BYTES] [--tool echo|rping]\n");
         return CON_ERR;
     }
-    if (parse_ip(argv[2], &ip) != 0) {
-        printf("connect: IP: expected a dotted IPv4 address like 10.0.0.2, got '%s'\n", argv[2]);
-        return CON_ERR;
-    }
+    if (con_parse_ip4("connect", "IP", argv[2], &ip) != 0) return CON_ERR;
     if (parse_cm_args("connect", argc, argv, 3, false, &c) != 0) return CON_ERR;
     if (roce_need("connect") != 0) return CON_ERR;
     if (!net_netif()) {
@@ -471,10 +449,7 @@ static int cmd_connect(int argc, char **argv) {
         printf("connect: expected IP [options] (see 'help connect')\n");
         return CON_ERR;
     }
-    if (parse_ip(argv[1], &o.peer_ip) != 0) {
-        printf("connect: IP: expected a dotted IPv4 address like 10.0.0.2, got '%s'\n", argv[1]);
-        return CON_ERR;
-    }
+    if (con_parse_ip4("connect", "IP", argv[1], &o.peer_ip) != 0) return CON_ERR;
     if (parse_opts("connect", argc, argv, 2, &o) != 0) return CON_ERR;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--wait") == 0 || strcmp(argv[i], "--idle") == 0) {

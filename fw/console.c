@@ -91,6 +91,29 @@ bad:
     return -1;
 }
 
+int con_parse_ip4(const char *cmd, const char *what, const char *s, uint32_t *out) {
+    const char *p = s;
+    uint32_t v = 0;
+
+    for (int i = 0; i < 4; i++) {
+        uint32_t part = 0;
+        int digits = 0;
+        while (*p >= '0' && *p <= '9') {
+            part = part * 10u + (uint32_t)(*p++ - '0');
+            if (++digits > 3) goto bad;
+        }
+        if (digits == 0 || part > 255) goto bad;
+        v = v << 8 | part;
+        if (i < 3 && *p++ != '.') goto bad;
+    }
+    if (*p != '\0') goto bad;
+    *out = v;
+    return 0;
+bad:
+    printf("%s: %s: expected a dotted IPv4 address like 10.0.0.2, got '%s'\n", cmd, what, s);
+    return -1;
+}
+
 static void con_execute(char *line) {
     char *argv[CON_ARGS_MAX + 1];
     int argc = 0;

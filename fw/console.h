@@ -78,4 +78,11 @@ void con_usage(const struct con_cmd *c);
  */
 int con_parse_u32(const char *cmd, const char *what, const char *s, uint32_t *out);
 
+/*
+ * Parse a strict dotted IPv4 address (four decimal numbers 0..255, nothing else) into
+ * *out, host order (10.0.0.1 -> 0x0a000001). On failure print "CMD: WHAT: expected a
+ * dotted IPv4 address like 10.0.0.2, got 'S'" and return -1.
+ */
+int con_parse_ip4(const char *cmd, const char *what, const char *s, uint32_t *out);
+
 #endif
