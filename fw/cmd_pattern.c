@@ -8,42 +8,20 @@
 #include "console.h"
 #include "roce/qpx_mem.h"
 #include "timer.h"
-#include "trap.h"
-#include "wdog.h"
 
-#define PAT_WAIT_MS 2000u /* simulated: 1 GiB at line rate takes ~34 ms */
-
+/* The engine is there (qpx_mem_present), or 0 after saying it is not. */
 static int pat_present(const char *cmd) {
-    uint32_t id, cause;
-    if (trap_probe_read32(MEMPAT_ID, &id, &cause) != 0 || id != MEMPAT_ID_VALUE) {
-        printf("%s: no fill/check engine in this SoC\n", cmd);
-        return 0;
-    }
-    return 1;
+    if (qpx_mem_present()) return 1;
+    printf("%s: no fill/check engine in this SoC\n", cmd);
+    return 0;
 }
 
-/* Start a run and wait for it (bounded). Returns the status register, or -1. */
+/* One run (qpx_mem_run): the status register, or -1 after saying why. */
 static int pat_run(const char *cmd, uint32_t mode, uint32_t addr, uint32_t len, uint32_t seed) {
-    if (REG32(MEMPAT_STATUS) & MEMPAT_STATUS_BUSY_MASK) {
-        printf("%s: the engine is busy\n", cmd);
-        return -1;
-    }
-    REG32(MEMPAT_ADDR_LO) = addr;
-    REG32(MEMPAT_ADDR_HI) = 0;
-    REG32(MEMPAT_LEN) = len;
-    REG32(MEMPAT_SEED_LO) = seed;
-    REG32(MEMPAT_SEED_HI) = 0;
-    REG32(MEMPAT_START) = mode;
-    uint32_t t0 = tmr_ms();
-    uint32_t st;
-    while ((st = REG32(MEMPAT_STATUS)) & MEMPAT_STATUS_BUSY_MASK) {
-        wdog_kick(); /* bounded by PAT_WAIT_MS, which may exceed the watchdog's timeout */
-        if (tmr_ms() - t0 > PAT_WAIT_MS) {
-            printf("%s: no answer from the engine in %u ms\n", cmd, PAT_WAIT_MS);
-            return -1;
-        }
-    }
-    return (int)st;
+    const char *err;
+    int st = qpx_mem_run(addr, len, seed, mode, &err);
+    if (st < 0) printf("%s: %s\n", cmd, err);
+    return st;
 }
 
 static int parse_common(int argc, char **argv, uint32_t *addr, uint32_t *len, uint32_t *seed) {

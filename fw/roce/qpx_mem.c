@@ -44,6 +44,7 @@ uint64_t qpx_pat_seed_for_byte(uint64_t addr, uint8_t v) {
 
 #include "timer.h"
 #include "trap.h"
+#include "wdog.h"
 
 #define ENGINE_WAIT_MS 1u
 
@@ -125,10 +126,9 @@ int qpx_mem_read(uint64_t addr, uint32_t len, uint8_t *out, const char **err) {
     return 0;
 }
 
-#define ENGINE_RANGE_MS 100u
+#define ENGINE_RANGE_MS 2000u
 
-/* One run over a range: the status, or -1 with *err. */
-static int run_range(uint64_t addr, uint32_t len, uint64_t seed, uint32_t mode, const char **err) {
+int qpx_mem_run(uint64_t addr, uint32_t len, uint64_t seed, uint32_t mode, const char **err) {
     if (len == 0 || len > 0x40000000u) {
         *err = "a range of 1..2^30 bytes";
         return -1;
@@ -137,16 +137,24 @@ static int run_range(uint64_t addr, uint32_t len, uint64_t seed, uint32_t mode, 
     start(addr, len, seed, mode);
     uint64_t end = tmr_cycles() + tmr_ms_to_cycles(ENGINE_RANGE_MS);
     uint32_t st;
-    while ((st = REG32(MEMPAT_STATUS)) & MEMPAT_STATUS_BUSY_MASK)
+    while ((st = REG32(MEMPAT_STATUS)) & MEMPAT_STATUS_BUSY_MASK) {
+        wdog_kick(); /* bounded by ENGINE_RANGE_MS, which may exceed the watchdog's timeout */
         if (tmr_cycles() > end) {
             *err = "the fill/check engine did not finish";
             return -1;
         }
-    if (st & MEMPAT_STATUS_DMA_STATUS_MASK) {
+    }
+    return (int)st;
+}
+
+/* qpx_mem_run, an AXI error an error too */
+static int run_range(uint64_t addr, uint32_t len, uint64_t seed, uint32_t mode, const char **err) {
+    int st = qpx_mem_run(addr, len, seed, mode, err);
+    if (st >= 0 && (st & MEMPAT_STATUS_DMA_STATUS_MASK)) {
         *err = "the on-board memory answered with an error";
         return -1;
     }
-    return (int)st;
+    return st;
 }
 
 int qpx_mem_fill(uint64_t addr, uint32_t len, uint64_t seed, const char **err) {

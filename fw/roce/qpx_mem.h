@@ -46,8 +46,15 @@ int qpx_mem_fill_chk(uint64_t addr, uint32_t len, const char **err);
 #define QPX_MEM_READ_MAX 16u
 int qpx_mem_read(uint64_t addr, uint32_t len, uint8_t *out, const char **err);
 
-/* Fill [addr, addr+len) (len 1..2^30) with the pattern of seed: 0, or -1 with *err. One
-   engine run, waited for at most ENGINE_RANGE_MS (simulated; 1 GiB takes ~34 ms). */
+/* One engine run over [addr, addr+len) (len 1..2^30), mode 0 fill with the pattern of
+   seed, 1 check against it, waited for at most ENGINE_RANGE_MS (simulated, the watchdog
+   kicked meanwhile; 1 GiB at line rate takes ~90 ms): the status register (its
+   dma_status says an AXI error; err_count, first_bad and cycles hold the run's figures),
+   or -1 with *err (no engine, busy, no end). The console's fill and verify and the two
+   below. */
+int qpx_mem_run(uint64_t addr, uint32_t len, uint64_t seed, uint32_t mode, const char **err);
+/* Fill [addr, addr+len) with the pattern of seed: 0, or -1 with *err (qpx_mem_run's, or
+   an AXI error). */
 int qpx_mem_fill(uint64_t addr, uint32_t len, uint64_t seed, const char **err);
 /* Check [addr, addr+len) against the pattern of seed: the number of differing bytes
    (0: all match; *first_bad the first one's address otherwise), or -1 with *err. */
