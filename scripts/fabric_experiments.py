@@ -11,8 +11,9 @@ counters (--stats) and the NICs' own counters (`user`, `stats COUNTER ...`), and
                    tail drop; a victim flow, one 64 KiB WRITE from NIC 9 to NIC 0, before and
                    during the incast
   incast_pfc       the same with 802.3x PAUSE (--pfc) and the default 4 MiB buffer
-  alltoall         8 NICs, all-to-all as 7 rounds of the shift permutation (round r: NIC i
-                   writes to NIC (i + r) mod 8), the firmware's one user source per NIC
+  alltoall         8 NICs, every ordered pair connected, all-to-all as 7 rounds of the shift
+                   permutation (round r: NIC i writes to NIC (i + r) mod 8), one user source
+                   per NIC
 
 --cc dcqcn asks for the DCQCN variant, which needs the reaction point in the requester (issue
 18 item 3): it says that it is not available yet and what it will read, and exits with 2.
@@ -49,6 +50,13 @@ CC_COUNTERS = ["np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "r
 
 class ExperimentError(Exception):
     pass
+
+
+T_START = time.monotonic()
+
+
+def log(what):
+    print(f"   [{time.monotonic() - T_START:6.0f} s] {what}", flush=True)
 
 
 # ---- arithmetic (tests/fabric/test_experiments_math.py checks these on synthetic data)
@@ -95,6 +103,21 @@ def flow_gbps(flows, key, cycles, sample):
     """One flow's throughput per sample (Gb/s: its bytes in the interval that ends at each cycle)."""
     per = flows.get(key, {})
     return [per.get(c, 0) * 8 / (sample / CLOCK_HZ) / 1e9 for c in cycles]
+
+
+def flows_start(flows, keys, after, sample):
+    """The start of the first sample interval after cycle `after` in which one of the flows
+    carried bytes (the consoles' commands take a while: the window starts with the traffic)."""
+    first = [c for k in keys for c, v in flows.get(k, {}).items() if c > after and v > 0]
+    if not first:
+        raise ExperimentError(f"no bytes of the flows {keys} after cycle {after} in the --fabric-csv series")
+    return min(first) - sample
+
+
+def flows_end(flows, keys, start, until):
+    """The last sample in (start, until] in which one of the flows carried bytes."""
+    last = [c for k in keys for c, v in flows.get(k, {}).items() if start < c <= until and v > 0]
+    return max(last) if last else until
 
 
 def window_stats(cycles, queues, flows, keys, port, t0, t1):
@@ -199,7 +222,7 @@ def parse_user(out):
 
 
 def parse_counters(out, names):
-    got = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", out)}
+    got = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", out)}
     missing = [n for n in names if n not in got]
     if missing:
         raise ExperimentError(f"stats: no {missing} in {out!r}")
@@ -234,10 +257,12 @@ def incast(name, variant_args, args, tmp):
         senders = cons[:8]
         to = args.max_seconds
         qp = {}
+        log(f"{n} NICs booted; RDMA CM connections: NICs 0..7 -> NIC 8, NIC 9 -> NIC 0")
         for k in range(8):
             c, s, pmtu = cm_connect(cons[sink], cons[k], f"10.0.0.{sink + 1}", to)
             qp[k] = (c, s)
         vq, vs, _ = cm_connect(cons[0], cons[victim], "10.0.0.1", to)
+        log(f"connected at cycle {uptime(cons[victim])}")
         res["pmtu"] = pmtu
         rkey8, rkey0 = keys_by_qp(cons[sink]), keys_by_qp(cons[0])
         if any(qp[k][1] not in rkey8 for k in qp) or vs not in rkey0:
@@ -251,9 +276,11 @@ def incast(name, variant_args, args, tmp):
             out = c.wait_for(r"solonic> ", to)
             if "until stopped" not in out:
                 raise ExperimentError(f"{c.name}: user source start: {out!r}")
+        log(f"8 flows started at cycle {t0}")
         wait_until(cons[victim], t0 + window // 2, to)
         res["victim_busy"] = victim_latency(cons[victim], vq, rkey0[vs])
         t1 = wait_until(cons[victim], t0 + window, to)
+        log(f"measured at cycle {t1}")
         users = [parse_user(o) for o in all_cmd(senders, "user", to)]
         cnt = [parse_counters(o, SENDER_COUNTERS) for o in all_cmd(senders, "stats " + " ".join(SENDER_COUNTERS), to)]
         rcnt = parse_counters(cons[sink].cmd("stats " + " ".join(RECEIVER_COUNTERS), timeout=to), RECEIVER_COUNTERS)
@@ -261,6 +288,8 @@ def incast(name, variant_args, args, tmp):
     port, mac, sw, top = sim_stats(group.stderr)
     cycles, queues, flows = read_series(series)
     keys = [(k, sink) for k in range(8)]
+    t0 = flows_start(flows, keys, t0, args.sample)
+    t1 = flows_end(flows, keys, t0, t1)
     res.update(window_stats(cycles, queues, flows, keys, sink, t0, t1))
     res.update({"t0": t0, "t1": t1, "users": users, "counters": cnt, "receiver": rcnt, "port": port, "mac": mac,
                 "switch": sw, "sim": top, "cycles": cycles, "queues": queues, "flows": flows, "keys": keys,
@@ -271,52 +300,100 @@ def incast(name, variant_args, args, tmp):
     return res
 
 
+def connect_steps(edges):
+    """Split directed connections (client, server) into steps in which no NIC is both a server
+    and a client and none has two connections (a listen --cm and a connect --cm each hold a
+    console): greedy, in the order given."""
+    left, steps = list(edges), []
+    while left:
+        busy, step, rest = set(), [], []
+        for c, s in left:
+            if c in busy or s in busy:
+                rest.append((c, s))
+            else:
+                step.append((c, s))
+                busy |= {c, s}
+        steps.append(step)
+        left = rest
+    return steps
+
+
+def cm_connect_many(cons, step, timeout):
+    """One step of connect_steps at once: {(client, server): (client QPN, server QPN)}."""
+    for c, s in step:
+        cons[s].send(f"listen --cm {CM_PORT} --wait 60000")
+    for c, s in step:
+        cons[s].wait_for(r"listen: RDMA CM on port", timeout)
+    for c, s in step:
+        cons[c].send(f"connect --cm 10.0.0.{s + 1}")
+    got = {}
+    for c, s in step:
+        out = answer(cons[c], f"connect --cm 10.0.0.{s + 1}", timeout)
+        sout = cons[s].wait_for(r"solonic> ", timeout)
+        m = re.search(r"cm: REQ sent to \S+ port \d+ \(QP 0x(\w+),", out)
+        ok = re.search(r"cm: QP 0x\w+ established", out)
+        v = re.search(r"cm: QP 0x(\w+) established with", sout)
+        if not (m and ok and v):
+            raise ExperimentError(f"RDMA CM connection NIC {c} -> NIC {s} failed: {out!r} / {sout!r}")
+        got[(c, s)] = (int(m.group(1), 16), int(v.group(1), 16))
+    return got
+
+
 def alltoall(args, tmp):
-    """8 NICs, 7 rounds: in round r NIC i writes to NIC (i + r) mod 8 (perftest exchanges, --bg servers)."""
+    """8 NICs, every ordered pair connected (RDMA CM), then 7 rounds: in round r NIC i writes
+    --round-writes 64 KiB WRITEs to NIC (i + r) mod 8 (one user-logic source per NIC: one flow
+    at a time); a round ends when every source is done."""
     n = 8
     series = os.path.join(tmp, "alltoall.csv")
-    rw = args.round_window
+    nw = args.round_writes
     group = nicset(n, ["--fabric-csv", series, "--fabric-sample", str(args.sample)], args.max_cycles,
                    args.max_seconds, args)
-    res = {"name": "alltoall", "sim_args": "", "window": rw, "rounds": []}
+    res = {"name": "alltoall", "sim_args": "", "writes": nw, "rounds": []}
+    shifts = list(range(1, args.rounds + 1))
+    edges = [(i, (i + r) % n) for r in shifts for i in range(n)]
     with group as cons:
         to = args.max_seconds
-        for r in range(1, n):
-            port = 18515 + r
-            sid = {}
-            for i, out in enumerate(all_cmd(cons, f"listen --test write_bw --port {port} --bg", to)):
-                m = re.search(r"listen: session (\d+) runs on", out)
-                if not m:
-                    raise ExperimentError(f"round {r}: NIC {i}: listen: {out!r}")
-                sid[i] = [int(m.group(1))]
-            for i, c in enumerate(cons):
-                c.send(f"connect 10.0.0.{(i + r) % n + 1} --test write_bw --port {port}")
-            qpn = {}
-            for i, c in enumerate(cons):
-                out = answer(c, f"connect 10.0.0.{(i + r) % n + 1} --test write_bw --port {port}", to)
-                m = re.search(r"qpx (\d+): QP 0x(\w+) RTS: peer", out)
-                if not m:
-                    raise ExperimentError(f"round {r}: NIC {i}: connect: {out!r}")
-                sid[i].append(int(m.group(1)))
-                qpn[i] = int(m.group(2), 16)
+        steps = connect_steps(edges)
+        log(f"{n} NICs booted; {len(edges)} RDMA CM connections in {len(steps)} steps")
+        qp = {}
+        for st in steps:
+            qp.update(cm_connect_many(cons, st, to))
+        keys = {}
+        for j, o in enumerate(all_cmd(cons, "qp list", to)):
+            keys[j] = o
+        mrs = all_cmd(cons, "mr list", to)
+        rkey = {}
+        for j in range(n):
+            pd_of = {int(m.group(1), 16): int(m.group(2))
+                     for m in re.finditer(r"^0x([0-9a-f]{6}) +\w+ .* +(\d+) rdma_cm", keys[j], re.M)}
+            key_of = {}
+            for m in re.finditer(r"^0x([0-9a-f]{8}) 0x0*100000 0x0*1000000 0xf +(\d+)$", mrs[j], re.M):
+                key_of.setdefault(int(m.group(2)), int(m.group(1), 16))
+            for (c, s), (cq, sq) in qp.items():
+                if s == j and pd_of.get(sq) in key_of:
+                    rkey[(c, s)] = key_of[pd_of[sq]]
+        if len(rkey) != len(edges):
+            raise ExperimentError(f"rkeys for {len(rkey)} of {len(edges)} connections")
+        log(f"connected at cycle {uptime(cons[0])}")
+        for r in shifts:
             t0 = uptime(cons[0])
             for i, c in enumerate(cons):
-                c.send(f"user source start {qpn[i]:#x} --len {MSG}")
+                e = (i, (i + r) % n)
+                c.send(f"user source start {qp[e][0]:#x} --len {MSG} --count {nw} --addr {BUF_ADDR:#x} "
+                       f"--region {BUF_LEN:#x} --rkey {rkey[e]:#x}")
             for i, c in enumerate(cons):
                 out = c.wait_for(r"solonic> ", to)
-                if "until stopped" not in out:
+                if f"QP 0x{qp[(i, (i + r) % n)][0]:x}, {nw} WRITEs" not in out:
                     raise ExperimentError(f"round {r}: NIC {i}: user source start: {out!r}")
-            t1 = wait_until(cons[0], t0 + rw, to)
-            users = [parse_user(o) for o in all_cmd(cons, "user", to)]
-            all_cmd(cons, "user source stop", to)
-            for i, c in enumerate(cons):
-                end = time.monotonic() + to
-                while parse_user(c.cmd("user", timeout=to))["state"] == "running":
-                    if time.monotonic() > end:
-                        raise ExperimentError(f"round {r}: NIC {i}: the source did not stop")
-            for i, c in enumerate(cons):
-                for s in sid[i]:
-                    c.cmd(f"qpx abort {s}", timeout=to)
+            end = time.monotonic() + to
+            while True:
+                users = [parse_user(o) for o in all_cmd(cons, "user", to)]
+                if all(u["state"] == "done" for u in users):
+                    break
+                if time.monotonic() > end:
+                    raise ExperimentError(f"round {r}: the sources did not finish within {to} s: {users}")
+            t1 = uptime(cons[0])
+            log(f"round {r}: cycles {t0}..{t1}")
             res["rounds"].append({"shift": r, "t0": t0, "t1": t1, "users": users})
         cnt = [parse_counters(o, SENDER_COUNTERS) for o in all_cmd(cons, "stats " + " ".join(SENDER_COUNTERS), to)]
     port, mac, sw, top = sim_stats(group.stderr)
@@ -325,6 +402,8 @@ def alltoall(args, tmp):
                 "queues": queues, "flows": flows, "pmtu": None})
     for rd in res["rounds"]:
         keys = [(i, (i + rd["shift"]) % n) for i in range(n)]
+        rd["t0"] = flows_start(flows, keys, rd["t0"], args.sample)
+        rd["t1"] = flows_end(flows, keys, rd["t0"], rd["t1"])
         st = window_stats(cycles, queues, flows, keys, None, rd["t0"], rd["t1"])
         idx = [j for j, c in enumerate(cycles) if rd["t0"] < c <= rd["t1"]]
         rd["queue_max"] = max((queues[p][j] for p in queues for j in idx), default=0)
@@ -340,7 +419,7 @@ def incast_table(r):
     lines = [f"== {r['name']}: NICs 0..7 -> NIC 8, {MSG // 1024} KiB WRITEs, PMTU {r['pmtu']}, "
              f"simulator {r['sim_args'] or '(defaults)'}",
              f"   window {r['t1'] - r['t0']} cycles ({(r['t1'] - r['t0']) / CLOCK_HZ * 1e6:.0f} us) from cycle "
-             f"{r['t0']}",
+             f"{r['t0']} (the first and last samples with the flows' bytes, up to the reading of the counters)",
              "   flow     goodput[Gb/s]  WRITEs  packets  retrans  timeouts  seq_NAKs  pauses_rx  2nd-half[MB]"]
     for k, (u, c) in enumerate(zip(r["users"], r["counters"])):
         lines.append(f"   {k} -> 8   {u['gbps']:13.2f}  {u['completed']:6d}  {c['req_packets']:7d}  "
@@ -369,8 +448,8 @@ def incast_table(r):
 
 
 def alltoall_table(r):
-    lines = [f"== alltoall: 8 NICs, 7 rounds (round r: NIC i -> NIC (i + r) mod 8), {MSG // 1024} KiB WRITEs, "
-             f"{r['window']} cycles per round",
+    lines = [f"== alltoall: 8 NICs, {len(r['rounds'])} of 7 rounds (round r: NIC i -> NIC (i + r) mod 8), {MSG // 1024} KiB WRITEs, "
+             f"{r['writes']} per flow and round",
              "   round  aggregate[Gb/s]  min flow  max flow  Jain  max queue[B]"]
     for rd in r["rounds"]:
         g = [u["gbps"] for u in rd["users"]]
@@ -428,14 +507,16 @@ def main(argv=None):
     ap.add_argument("--cc", choices=["none", "dcqcn"], default="none",
                     help="congestion control of the incast (dcqcn: not available yet)")
     ap.add_argument("--window", type=int, default=400000, help="incast: cycles the long flows are measured")
-    ap.add_argument("--round-window", type=int, default=100000, help="alltoall: cycles each round is measured")
+    ap.add_argument("--round-writes", type=int, default=32, help="alltoall: 64 KiB WRITEs per flow and round")
+    ap.add_argument("--rounds", type=int, default=7, choices=range(1, 8), metavar="1..7",
+                    help="alltoall: the rounds run (shifts 1..ROUNDS)")
     ap.add_argument("--sample", type=int, default=5000, help="--fabric-sample: cycles per CSV sample")
     ap.add_argument("--buffer", type=int, default=262144, help="incast_taildrop: the switch's shared buffer, bytes")
     ap.add_argument("--portcap", type=int, default=131072,
                     help="incast_taildrop: the most one egress queue holds, bytes (room for the victim flow)")
     ap.add_argument("--pfc", default="xoff=20000,xon=10000", help="incast_pfc: --pfc thresholds")
     ap.add_argument("--max-cycles", type=int, default=20000000, help="each simulation's cycle limit")
-    ap.add_argument("--max-seconds", type=int, default=600, help="each simulation's wall-time limit")
+    ap.add_argument("--max-seconds", type=int, default=1500, help="each simulation's wall-time limit")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "fabric"), help="where the PNGs and tables go")
     ap.add_argument("--sim", default=os.environ.get("SOLONIC_SIM", os.path.join(ROOT, "build/sim/solonic_sim")))
     ap.add_argument("--fw", default=os.environ.get("SOLONIC_FW", os.path.join(ROOT, "build/fw/solonic.hex")))
