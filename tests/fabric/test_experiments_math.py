@@ -1,7 +1,8 @@
 """The arithmetic of make fabric's tables (scripts/fabric_experiments.py) on synthetic data:
 Jain's index against its definition on known cases, the payload ceiling against the framing
 counted by hand, and a synthetic --fabric-csv (written here, in the switch's format) whose
-per-flow throughput, second-half bytes, fairness and queue figures are known in advance.
+per-flow throughput, window, second-half bytes, fairness and queue figures are known in
+advance.
 No simulation: well under a second."""
 import math
 import os
@@ -82,6 +83,16 @@ def main():
           and st["queue_max"] == 1000 and close(st["queue_mean"], 750.0),
           ({(0, 2): 18750, (1, 2): 56250}, 1000, 750.0),
           (st["second_half_bytes"], st["queue_max"], st["queue_mean"]))
+    # the window follows the flows: flow 0->2 from the sample at 3000 to the one at 7000 only
+    late = {(0, 2): {c: (6250 if 3000 <= c <= 7000 else 0) for c in cycles}}
+    got = (fx.flows_start(late, [(0, 2)], 0, sample), fx.flows_end(late, [(0, 2)], 2000, 10000),
+           fx.flows_end(late, [(0, 2)], 2000, 5000))
+    check("window from the flows' first and last samples", got == (2000, 7000, 5000), (2000, 7000, 5000), got)
+    try:
+        fx.flows_start(late, [(1, 2)], 0, sample)
+        check("no bytes of the flows: an error", False, "ExperimentError", "none")
+    except fx.ExperimentError as e:
+        check("no bytes of the flows: an error", "no bytes" in str(e), "no bytes ...", str(e))
     return 1 if failures else 0
 
 
