@@ -358,14 +358,12 @@ def alltoall(args, tmp):
         qp = {}
         for st in steps:
             qp.update(cm_connect_many(cons, st, to))
-        keys = {}
-        for j, o in enumerate(all_cmd(cons, "qp list", to)):
-            keys[j] = o
+        qps = all_cmd(cons, "qp list", to)
         mrs = all_cmd(cons, "mr list", to)
         rkey = {}
         for j in range(n):
             pd_of = {int(m.group(1), 16): int(m.group(2))
-                     for m in re.finditer(r"^0x([0-9a-f]{6}) +\w+ .* +(\d+) rdma_cm", keys[j], re.M)}
+                     for m in re.finditer(r"^0x([0-9a-f]{6}) +\w+ .* +(\d+) rdma_cm", qps[j], re.M)}
             key_of = {}
             for m in re.finditer(r"^0x([0-9a-f]{8}) 0x0*100000 0x0*1000000 0xf +(\d+)$", mrs[j], re.M):
                 key_of.setdefault(int(m.group(2)), int(m.group(1), 16))
