@@ -31,7 +31,7 @@ NIC_RTL    := $(RTL_PKGS) \
                  rtl/roce/*.sv rtl/mem/*.sv rtl/user/*.sv rtl/top/*.sv))) \
               $(REGS_SV)
 
-.PHONY: help deps test test-full run run-one console bench regs regs-doc yosys-check clean distclean
+.PHONY: help deps test test-full run run-one console bench fabric regs regs-doc yosys-check clean distclean
 
 help:
 	@echo "solonic targets:"
@@ -42,6 +42,7 @@ help:
 	@echo "  make run-one  one NIC's scripted console tour"
 	@echo "  make console  the interactive console of a simulated NIC"
 	@echo "  make bench    benchmarks (simulation speed, CPI, line rate)"
+	@echo "  make fabric   congestion experiments on the simulated switch (incast, victim flow, all-to-all)"
 	@echo "  make yosys-check  read and elaborate all RTL with Yosys"
 
 deps:
@@ -80,6 +81,13 @@ console: $(BUILD)/sim/solonic_sim fw
 
 bench: $(BUILD)/sim/solonic_sim fw
 	$(PY) scripts/bench.py
+
+# make fabric: incast 8 to 1 (tail drop, PFC) with a victim flow, all-to-all among 8 NICs on
+# the simulated switch; tables and PNGs under build/fabric/ (docs/fabric.md). FABRIC_ARGS: more
+# options of scripts/fabric_experiments.py (--only, --window, --cc dcqcn, ...).
+FABRIC_ARGS ?=
+fabric: $(BUILD)/sim/solonic_sim fw
+	$(PY) scripts/fabric_experiments.py $(FABRIC_ARGS)
 
 clean:
 	rm -rf $(BUILD)

@@ -15,7 +15,7 @@ PACKAGES=(
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   qemu-system-misc qemu-system-x86
   yosys
-  python3 python3-pytest python3-scapy
+  python3 python3-pytest python3-scapy python3-matplotlib
   tshark
   tcl
 )
