@@ -66,6 +66,8 @@ module roce_transport #(
   input  wire logic                          rst,
   input  wire logic [47:0]                   our_mac,
   input  wire logic [31:0]                   our_ip,
+  // congestion control (docs/cc.md): RoCE packets but CNPs leave ECT(0)
+  input  wire logic                          cc_ect,
   // RoCE frames from the net layer (whole Ethernet frames; tuser on tlast: drop)
   input  wire logic [roce_pkg::DATA_W-1:0]   s_axis_rx_tdata,
   input  wire logic [roce_pkg::KEEP_W-1:0]   s_axis_rx_tkeep,
@@ -1380,7 +1382,7 @@ module roce_transport #(
   logic [335:0]       px_prefix;
   logic               px_v, px_r;
   roce_tx_prefix u_prefix (
-    .clk, .rst, .our_mac, .our_ip,
+    .clk, .rst, .our_mac, .our_ip, .ect(cc_ect),
     .s_hdr_valid(mx_hdr_v), .s_hdr_ready(mx_hdr_r), .s_hdr(mx_hdr),
     .m_hdr_valid(px_v), .m_hdr_ready(px_r), .m_hdr(px_roce), .m_info(px_info), .m_prefix(px_prefix)
   );

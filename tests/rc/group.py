@@ -10,6 +10,7 @@ TB = "build/rc/Vtb_rc"
 
 _TESTS = [
     ("smoke_every_opcode_both_directions", "smoke"),
+    ("ect0_marking_on_each_side_ecn_checksum_icrc_on_the_wire", "ect"),
     ("every_opcode_every_mtu_0_to_12k", "ops"),
     ("messages_0_b_to_5_mib", "big"),
     ("psn_wrap_both_directions", "wrap"),
