@@ -66,8 +66,6 @@ module roce_transport #(
   input  wire logic                          rst,
   input  wire logic [47:0]                   our_mac,
   input  wire logic [31:0]                   our_ip,
-  // congestion control (docs/cc.md): RoCE packets but CNPs leave ECT(0)
-  input  wire logic                          cc_ect,
   // RoCE frames from the net layer (whole Ethernet frames; tuser on tlast: drop)
   input  wire logic [roce_pkg::DATA_W-1:0]   s_axis_rx_tdata,
   input  wire logic [roce_pkg::KEEP_W-1:0]   s_axis_rx_tkeep,
@@ -308,6 +306,7 @@ module roce_transport #(
     sum_naks_q    <= sum_naks_d;
   end
 
+  logic ecn_ect;   // ecn_ctrl: RoCE packets but CNPs leave ECT(0) (congestion control, docs/cc.md)
   roce_regs u_regs (
     .clk, .rst, .req, .we, .addr, .be, .wdata, .gnt, .rvalid, .rdata, .err,
     .caps_i            ({7'd0, 5'(MAX_RD_ATOMIC), 5'(SAW), 5'($clog2(RQ_DEPTH)), 5'(MW), 5'(QW)}),
@@ -476,7 +475,8 @@ module roce_transport #(
     .gen_recv_bytes_lo_i(cnt_grx_bytes_q[31:0]),
     .gen_recv_bytes_hi_i(cnt_grx_bytes_q[63:32]),
     .rq_flushed_i      (r_rq_flushed),
-    .rq_flush_lost_i   (r_rq_flush_lost)
+    .rq_flush_lost_i   (r_rq_flush_lost),
+    .ecn_ctrl_q        (ecn_ect)
   );
 
   // ============================================================ QP and MR tables
@@ -1382,7 +1382,7 @@ module roce_transport #(
   logic [335:0]       px_prefix;
   logic               px_v, px_r;
   roce_tx_prefix u_prefix (
-    .clk, .rst, .our_mac, .our_ip, .ect(cc_ect),
+    .clk, .rst, .our_mac, .our_ip, .ect(ecn_ect),
     .s_hdr_valid(mx_hdr_v), .s_hdr_ready(mx_hdr_r), .s_hdr(mx_hdr),
     .m_hdr_valid(px_v), .m_hdr_ready(px_r), .m_hdr(px_roce), .m_info(px_info), .m_prefix(px_prefix)
   );

@@ -369,7 +369,6 @@ module nic_top #(
     .clk, .rst,
     .our_mac          ({mac_hi, mac_lo}),
     .our_ip           (our_ip),
-    .cc_ect           (1'b0),            // ECT(0) marking: off until regs/cc.toml is decoded
     .s_axis_rx_tdata  (roce_rx_tdata),
     .s_axis_rx_tkeep  (roce_rx_tkeep),
     .s_axis_rx_tvalid (roce_rx_tvalid),

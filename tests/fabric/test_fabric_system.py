@@ -1,14 +1,18 @@
 """System test of the switch: 3 NICs in build/sim/solonic_sim (--nics 3), each on a port.
 
-NIC 2 listens, NIC 0 connects (the exchange over TCP through the switch) and runs
-`bench write 65536 16` into NIC 2's buffer; NIC 1 stays idle. NIC 2's links run at 50 Gb/s
+NIC 2 listens, NIC 0 connects (the exchange over TCP through the switch), turns ECT(0)
+marking on (`cc ect on`) and runs `bench write 65536 16` into NIC 2's buffer; NIC 1 stays
+idle. NIC 2's links run at 50 Gb/s
 (--link 2:rate=50e9) and PFC is on (--pfc xoff=20K,xon=10K): the queue to NIC 2 builds and
 the switch pauses NIC 0 instead of dropping. At exit (--stats) the switch's counters must
 agree with what the NICs and the links counted: per port, frames in = the frames NIC k sent
 (= its uplink's arrivals), frames out = the frames NIC k received (its downlink carried
 those and the pause frames, which NIC k's MAC consumed: pauses sent = received); nothing
-dropped or marked (the RTL sends ECN 0: never marked); every frame forwarded once or
-flooded to the N-1 other ports (sum out = sum in + flooded x (N-2)); the bench's bytes went
+dropped; every frame forwarded once or
+flooded to the N-1 other ports (sum out = sum in + flooded x (N-2)); the switch's RED
+(--fabric kmin=2K,kmax=8K: the queue to NIC 2 passes Xoff, so past Kmax every ECT packet is
+marked) marked CE only packets to NIC 2 (NIC 0's ECT requests), never NIC 2's ACKs (ECN 0),
+and NIC 2 took the marked ones (no ICRC error: the ICRC masks the TOS byte); the bench's bytes went
 0 -> 2 and not to port 1, below NIC 2's 50 Gb/s; the --fabric-csv series carries the
 0 -> 2 flow; --pcap-port 1 holds every frame of NIC 1's two links.
 """
@@ -48,7 +52,7 @@ def main():
         series = os.path.join(tmp, "fabric.csv")
         pcap1 = os.path.join(tmp, "port1.pcap")
         group = NicSet(N, args=["--stats", "--max-cycles", "100000000", "--fabric-csv", series,
-                                "--fabric-sample", "1000", "--link", "2:rate=50e9",
+                                "--fabric-sample", "1000", "--link", "2:rate=50e9", "--fabric", "kmin=2K,kmax=8K",
                                 "--pfc", f"xoff={XOFF},xon={XON}", "--pcap-port", f"1:{pcap1}"], max_seconds=300)
         with group as (a, idle, c):
             c.send("listen --wait 5000")
@@ -60,11 +64,17 @@ def main():
             out = c.cmd("mr list").replace("\r", "")
             k = re.search(r"^0x([0-9a-f]{8}) 0x0*100000 ", out, re.M)
             check("NIC 2's test buffer MR", k is not None, "a key for 0x100000", out)
+            out = a.cmd("cc ect on").replace("\r", "")
+            check("NIC 0: cc ect on", out.startswith("cc: ECT(0) marking on"), "cc: ECT(0) marking on ...", out)
             out = a.cmd(f"bench write {SIZE} {ITERS} --rkey 0x{k.group(1)}", timeout=120).replace("\r", "")
             bw = re.search(rf"^ {SIZE} +{ITERS} +([0-9.]+) +([0-9.]+) +([0-9.]+)\n", out, re.M)
             check("bench table", bw is not None, f"{SIZE} {ITERS} peak avg rate", out)
             gbps = float(bw.group(2)) if bw else 0
             check("bench through the switch: 0 < BW average < NIC 2's 50 Gb/s", 0 < gbps < 50, "0 < avg < 50", gbps)
+            out = c.cmd("stats rx_icrc_bad rx_packets").replace("\r", "")
+            st = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", out)}
+            check("NIC 2 took the CE-marked packets: no ICRC error", st.get("rx_icrc_bad") == 0
+                  and st.get("rx_packets", 0) > 0, "rx_icrc_bad 0, rx_packets > 0", out)
         err = group.stderr
         rows = list(csv.DictReader(open(series)))
         pcap = open(pcap1, "rb").read()
@@ -99,8 +109,10 @@ def main():
         check(f"port {k}: pauses and resumes sent = NIC {k}'s MAC received",
               (p["pauses_sent"], p["resumes_sent"]) == (mac[k]["pauses_received"], mac[k]["resumes_received"]),
               (p["pauses_sent"], p["resumes_sent"]), (mac[k]["pauses_received"], mac[k]["resumes_received"]))
-        check(f"port {k}: no drops, no ECN marks", p["drops"] == p["ecn_marked"] == 0, "0 0",
-              (p["drops"], p["ecn_marked"]))
+        check(f"port {k}: no drops", p["drops"] == 0, 0, p["drops"])
+    check("ECN: the queue to NIC 2 marked NIC 0's ECT packets CE; nothing toward NIC 0 (ACKs not ECT) or NIC 1",
+          port[2]["ecn_marked"] > 0 and port[0]["ecn_marked"] == port[1]["ecn_marked"] == 0,
+          "> 0 at port 2, 0 at ports 0 and 1", [port[k]["ecn_marked"] for k in range(N)])
     check("the sender (NIC 0) was paused and resumed, nobody else", port[0]["pauses_sent"] > 0
           and port[0]["resumes_sent"] == port[0]["pauses_sent"]
           and port[1]["pauses_sent"] == port[2]["pauses_sent"] == 0, "> 0 pauses to NIC 0 only",
@@ -135,7 +147,8 @@ def main():
     check("CSV: flow bytes never exceed what entered", 0 < sum(flows.values()) <= bin_, f"<= {bin_}",
           sum(flows.values()))
     print(f"bench write {SIZE} {ITERS} through the switch to NIC 2 at 50 Gb/s: {gbps} Gb/s; frames in {tin}, "
-          f"out {tout}, flooded {flooded}; pauses to NIC 0 {port[0]['pauses_sent']}, max queue to NIC 2 "
+          f"out {tout}, flooded {flooded}; CE marks to NIC 2 {port[2]['ecn_marked']}; pauses to NIC 0 "
+          f"{port[0]['pauses_sent']}, max queue to NIC 2 "
           f"{port[2]['max_queue_bytes']} B; wall {wall:.1f} s")
     return 1 if failures else 0
 

@@ -1238,7 +1238,6 @@ static void init_sides() {
         d.m->our_mac = ((uint64_t)mac[0] << 40) | ((uint64_t)mac[1] << 32) | ((uint64_t)mac[2] << 24) |
                        ((uint64_t)mac[3] << 16) | ((uint64_t)mac[4] << 8) | mac[5];
         d.m->our_ip = d.ip;
-        d.m->cc_ect = 0;
         d.m->clk = 0;
         d.m->req = 0;
         d.m->tx_tready = 0;

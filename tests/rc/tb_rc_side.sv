@@ -21,7 +21,6 @@ module tb_rc_side #(
   input  wire logic [7:0]    inst_id,
   input  wire logic [47:0]   our_mac,
   input  wire logic [31:0]   our_ip,
-  input  wire logic          cc_ect,
   input  wire logic [511:0]  rx_tdata,
   input  wire logic [63:0]   rx_tkeep,
   input  wire logic          rx_tvalid,
@@ -147,7 +146,7 @@ module tb_rc_side #(
 
   // user logic's credits as nic_top gives them
   roce_transport #(.NQP(NQP), .NMR(NMR), .USER_OUTSTANDING(64), .USER_RQ_OUTSTANDING(16)) u_roce (
-    .clk, .rst, .our_mac, .our_ip, .cc_ect,
+    .clk, .rst, .our_mac, .our_ip,
     .s_axis_rx_tdata(rx_tdata), .s_axis_rx_tkeep(rx_tkeep), .s_axis_rx_tvalid(rx_tvalid),
     .s_axis_rx_tready(rx_tready), .s_axis_rx_tlast(rx_tlast), .s_axis_rx_tuser(1'b0),
     .m_axis_tx_tdata(tx_tdata), .m_axis_tx_tkeep(tx_tkeep), .m_axis_tx_tvalid(tx_tvalid),
