@@ -29,7 +29,16 @@
 //         command's timeout, now + the RNR wait).
 // One operation every 2 cycles (S_RD, S_WR); commands and the scan
 // alternate when both wait, so a row is checked at least every 4 x NQP
-// cycles. A command is written 3 cycles after it leaves its register slice.
+// cycles. A command is written 4 cycles after it leaves its register slice.
+// Merging: behind each register slice a command waits in a hold register
+// (ma: arms, mt: the completer's) until an operation takes it; a command of
+// the same QP arriving meanwhile replaces it when both are TC_ARM (the newest
+// AckReq PSN: hi is the newest arm's) or both TC_UNA (the newest oldest
+// unacknowledged PSN, restarted from then), so that a QP sending small
+// messages back to back costs one operation per arm or ACK burst, not per
+// message (at one command every 4 cycles the timer bounded a QP to 8 cycles
+// a message: an arm and an UNA each). A TC_RNR never merges (nor is merged
+// into): per source, commands stay in order.
 // Expiries leave through a lib_fifo (valid and data from flip-flops).
 `default_nettype none
 
@@ -105,17 +114,77 @@ module roce_comp_timer #(
   logic                we_q, we_d;     // S_WR wrote
   logic                fa_q, fa_d;     // ... the row it read then
 
-  // the inputs through register slices (their ready from a flip-flop)
+  // the inputs through register slices (their ready from a flip-flop), each
+  // with "its QP inside the table" checked before the slice, then a hold
+  // register where commands of one QP merge (above): arm_v/arm, tcmd_v/tcmd
+  // are the held commands that the operations take
   logic                arm_v, arm_take, tcmd_v, tcmd_take;
   roce_req_pkg::tcmd_t arm, tcmd;
-  lib_skid #(.WIDTH(roce_req_pkg::TCMD_W)) u_arm_slice (
-    .clk, .rst, .s_valid(s_arm_valid), .s_ready(s_arm_ready), .s_data(s_arm),
-    .m_valid(arm_v), .m_ready(arm_take), .m_data(arm)
+  logic                sa_v, sa_acc, st_v, st_acc;     // slice outputs, taken into the holds
+  roce_req_pkg::tcmd_t sa, sc;
+  logic                sa_in, sc_in;                   // their QPN inside the table
+  lib_skid #(.WIDTH(roce_req_pkg::TCMD_W + 1)) u_arm_slice (
+    .clk, .rst, .s_valid(s_arm_valid), .s_ready(s_arm_ready),
+    .s_data({s_arm.qpn[23:QAW] == '0, s_arm}),
+    .m_valid(sa_v), .m_ready(sa_acc), .m_data({sa_in, sa})
   );
-  lib_skid #(.WIDTH(roce_req_pkg::TCMD_W)) u_tcmd_slice (
-    .clk, .rst, .s_valid(s_tcmd_valid), .s_ready(s_tcmd_ready), .s_data(s_tcmd),
-    .m_valid(tcmd_v), .m_ready(tcmd_take), .m_data(tcmd)
+  lib_skid #(.WIDTH(roce_req_pkg::TCMD_W + 1)) u_tcmd_slice (
+    .clk, .rst, .s_valid(s_tcmd_valid), .s_ready(s_tcmd_ready),
+    .s_data({s_tcmd.qpn[23:QAW] == '0, s_tcmd}),
+    .m_valid(st_v), .m_ready(st_acc), .m_data({sc_in, sc})
   );
+  // the holds: a slice's command is taken when the hold is empty, being taken
+  // by an operation, or holds a command it merges with (same QP inside the
+  // table, both TC_ARM / both TC_UNA)
+  // The compare of a slice's output with its hold is registered (eq*_q) and
+  // stands while neither changed at the last edge (chg*_q: the slice's output
+  // reloads when it was empty or taken, the hold when loaded or taken): a
+  // merge then starts from flip-flops, and one can follow every other cycle.
+  logic                ma_v_q, ma_v_d, ma_in_q, mt_v_q, mt_v_d, mt_in_q;
+  roce_req_pkg::tcmd_t ma_q, mt_q;
+  logic                eqa_q, eqa_d, eqt_q, eqt_d, chga_q, chga_d, chgt_q, chgt_d;
+  logic                same_a, same_t;
+  always_comb begin
+    eqa_d  = sa_in && ma_in_q && sa.qpn[QAW-1:0] == ma_q.qpn[QAW-1:0] &&
+             sa.kind == roce_req_pkg::TC_ARM && ma_q.kind == roce_req_pkg::TC_ARM;
+    eqt_d  = sc_in && mt_in_q && sc.qpn[QAW-1:0] == mt_q.qpn[QAW-1:0] &&
+             sc.kind == roce_req_pkg::TC_UNA && mt_q.kind == roce_req_pkg::TC_UNA;
+    same_a = eqa_q && !chga_q;
+    same_t = eqt_q && !chgt_q;
+    sa_acc = !ma_v_q || arm_take || same_a;
+    st_acc = !mt_v_q || tcmd_take || same_t;
+    chga_d = !sa_v || sa_acc || arm_take;
+    chgt_d = !st_v || st_acc || tcmd_take;
+    ma_v_d = (sa_v && sa_acc) || (ma_v_q && !arm_take);
+    mt_v_d = (st_v && st_acc) || (mt_v_q && !tcmd_take);
+    arm_v  = ma_v_q;
+    arm    = ma_q;
+    tcmd_v = mt_v_q;
+    tcmd   = mt_q;
+  end
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      ma_v_q <= 1'b0;
+      mt_v_q <= 1'b0;
+      chga_q <= 1'b1;
+      chgt_q <= 1'b1;
+    end else begin
+      ma_v_q <= ma_v_d;
+      mt_v_q <= mt_v_d;
+      chga_q <= chga_d;
+      chgt_q <= chgt_d;
+    end
+    eqa_q <= eqa_d;
+    eqt_q <= eqt_d;
+    if (sa_v && sa_acc) begin
+      ma_q    <= sa;
+      ma_in_q <= sa_in;
+    end
+    if (st_v && st_acc) begin
+      mt_q    <= sc;
+      mt_in_q <= sc_in;
+    end
+  end
 
   logic                tx_push, tx_in_ready;
   roce_req_pkg::texp_t tx_in;
@@ -209,7 +278,7 @@ module roce_comp_timer #(
           q_d         = tcmd_v ? tcmd.qpn[QAW-1:0] : arm.qpn[QAW-1:0];
           tr_raddr    = q_d;
           tr_re       = 1'b1;
-          op_d        = ((tcmd_v ? tcmd.qpn[23:QAW] : arm.qpn[23:QAW]) == '0) ? O_CMD : O_NOP;
+          op_d        = (tcmd_v ? mt_in_q : ma_in_q) ? O_CMD : O_NOP;
           last_scan_d = 1'b0;
         end else begin
           q_d         = scan_q;

@@ -67,6 +67,7 @@ module roce_req #(
   parameter int WINDOW       = 1024,  // PSNs outstanding at most (<= 2^22)
   parameter int ACKREQ_EVERY = 16,    // AckReq at least every this many packets (<= WINDOW/2)
   parameter int HDR_DEPTH    = 16,    // headers queued ahead of their payload
+  parameter int BURST        = 16,    // packets of one QP per turn at most (the fast path; 1 .. 32)
   parameter int QAW          = $clog2(NQP),
   parameter int SAW          = $clog2(SQ_DEPTH),
   parameter int MAW          = $clog2(NMR)
@@ -150,6 +151,9 @@ module roce_req #(
   if (roce_qp_pkg::ROCE_TX_HDR_W != roce_pkg::TX_HDR_W) begin : g_bad_hdr
     $error("roce_req: roce_qp_pkg::ROCE_TX_HDR_W != roce_pkg::TX_HDR_W");
   end
+  if (BURST < 1 || BURST > 32) begin : g_bad_burst
+    $error("roce_req: need 1 <= BURST <= 32");
+  end
   if (ACKREQ_EVERY < 1 || 2 * ACKREQ_EVERY > WINDOW || WINDOW > (1 << 22)) begin : g_bad_win
     $error("roce_req: need 1 <= ACKREQ_EVERY <= WINDOW/2 and WINDOW <= 2^22");
   end
@@ -196,6 +200,8 @@ module roce_req #(
   roce_qp_pkg::qp_ctx_t    ctx_q, ctx_d;
   roce_qp_pkg::swqe_t      wqe_q, wqe_d;
   logic                    rekick_q, rekick_d;
+  logic [4:0]              bc_q, bc_d;          // packets of this turn sent by the fast path
+  logic                    fgo;                 // S_PKT: the turn goes on with the same QP (the fast path)
   logic [31:0]             cnt_pkt_q, cnt_pkt_d, cnt_lerr_q, cnt_lerr_d;
 
   // state RAMs
@@ -527,6 +533,8 @@ module roce_req #(
   logic                 rnz_q, rnz_d;       // rem != 0
   logic                 lwn_q, lwn_d;       // the local range is a destination (READ, atomic): needs local write (S_WQE)
   logic [4:0]           sh_q, sh_d;         // the PMTU's shift (8 .. 12), one-hot (S_LD)
+  logic                 wn_q, wn_d;         // the PSNs outstanding below WINDOW (S_WQE)
+  logic                 rdok_q, rdok_d;     // READ/atomic WQEs outstanding below max_rd_atomic (S_WQE)
   // set in S_PRE, used in S_PKT
   typedef struct packed {
     logic                    last;
@@ -539,6 +547,7 @@ module roce_req #(
     logic                    rdat;    // READ or atomic
     logic                    adv;     // the WQE has more packets after this one
     logic                    kick;    // the QP has work after this packet
+    logic                    fast;    // ... and the turn may go on with it (the fast path: kick, burst left)
     logic [31:0]             soff;    // soff after this packet (adv)
     logic [PW-1:0]           sptr;    // the next WQE (!adv)
     logic [23:0]             npsn;    // npsn after this packet
@@ -626,12 +635,8 @@ module roce_req #(
     // rd_done) past where the requester was sent back to: it then sends
     // packets already acknowledged (the responder answers them as
     // duplicates) until it catches up; "behind" counts as nothing outstanding.
-    una    = cpub_q.inited ? cpub_q.una : ctx_q.sq_psn;
-    outst  = roce_req_pkg::psn_lt(ws_q.npsn, una) ? 24'd0 : ws_q.npsn - una;
-    rd_out = ws_q.rd_sent - (cpub_q.inited ? cpub_q.rd_done : '0);
-    if (rd_out[RW-1]) rd_out = '0;
-    rd_max = (ctx_q.max_rd_atomic == '0) ? 5'd1 : ctx_q.max_rd_atomic;
-    pre_n.win = outst < 24'(WINDOW) && (!(is_rd || is_at) || rd_out < RW'(rd_max));
+    // (the two limits from S_WQE: wn_q, rdok_q)
+    pre_n.win = wn_q && (!(is_rd || is_at) || rdok_q);
 
     th                  = '0;
     th.hdr.bth.opcode   = opc;
@@ -682,6 +687,7 @@ module roce_req #(
     // more work: the WQE goes on, or the next one is posted (soff + PMTU of a
     // WQE that goes on is never 0: it stays below the WQE's length)
     pre_n.kick = pre_n.adv || pre_n.sptr != head_q;
+    pre_n.fast = pre_n.kick && bc_q != 5'(BURST - 1);
 
     // local range check of the WQE's first packet: a WRITE/SEND source needs
     // a valid MR (local read is always allowed), a READ/atomic destination
@@ -857,7 +863,19 @@ module roce_req #(
         et_st     = S_RD;
       end
     end
+    // the fast path (S_PKT only): no reset or command waits and the packet
+    // left more work with burst to spare: the same QP from S_WQE, nothing
+    // popped or kicked (no command is taken then: et_cmd and et_is_cmd are
+    // 0 already, no command waiting and S_PKT never a command's turn)
+    fgo = in_pkt_q && pre_q.fast && !rq_valid && !cm_valid;
+    if (fgo) begin
+      et_pop    = 1'b0;
+      et_q      = q_q;
+      et_kick   = 1'b0;
+      et_st     = S_WQE;
+    end
   end
+  always_comb bc_d = (st_q == S_RD) ? 5'd0 : (pkt_push && fgo) ? bc_q + 5'd1 : bc_q;
 
   // ------------------------------------------------------------ S_EVAL
   // A flat choice among the cases registered in S_LD (ld_q.k_*): the state
@@ -935,6 +953,12 @@ module roce_req #(
     rnz_d       = rnz_q;
     lwn_d       = lwn_q;
     npsn1_d     = npsn1_q;
+    wn_d        = wn_q;
+    rdok_d      = rdok_q;
+    una         = '0;
+    outst       = '0;
+    rd_out      = '0;
+    rd_max      = '0;
     vend_d      = vend_q;
     mrchk_d     = mrchk_q;
     rekick_d    = rekick_q;
@@ -950,15 +974,18 @@ module roce_req #(
     sr_wdata    = ws_q;
     // the turn's reads, from registers (S_RD)
     sr_re       = st_q == S_RD;
-    head_rd_en  = st_q == S_RD;
-    cpub_rd_en  = st_q == S_RD;
     ctx_rd_en   = st_q == S_RD;
     head_rd_qpn = q_q;
+    // the SQ head and the completer's state read again in every S_PRE, and
+    // the WQE after the one being cut: what the fast path goes on with
+    head_rd_en  = st_q == S_RD || st_q == S_PRE;
+    cpub_rd_en  = st_q == S_RD || st_q == S_PRE;
     // the WQE at the state's send pointer is read in every S_LD (from the
     // state RAM's output), the one S_EVAL sends from in every S_EVAL (used
-    // when they differ: S_WQF)
-    wqe_rd_en   = st_q == S_LD || st_q == S_EVAL;
-    wqe_rd_addr = {q_q, (st_q == S_LD) ? sr_rdata.sptr[SAW-1:0] : ld_q.wa[SAW-1:0]};
+    // when they differ: S_WQF), the next one in every S_PRE
+    wqe_rd_en   = st_q == S_LD || st_q == S_EVAL || st_q == S_PRE;
+    wqe_rd_addr = {q_q, (st_q == S_LD) ? sr_rdata.sptr[SAW-1:0] : (st_q == S_PRE) ? pre_n.sptr[SAW-1:0] :
+                        ld_q.wa[SAW-1:0]};
     // the MR of the WQE read in every S_WQE, its key from wqe_q (its entry
     // is looked at when mrchk)
     mr_rd_en    = st_q == S_WQE;
@@ -1034,6 +1061,15 @@ module roce_req #(
         lwn_d   = wqe_q.opcode == roce_qp_pkg::WR_RDMA_READ || wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
                   wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_FETCH_AND_ADD;
         npsn1_d = ws_q.npsn + 24'd1;
+        // the window and the READ/atomic credit, from the send state and the
+        // completer's as they stand for S_PRE (neither changes until S_PKT)
+        una     = cpub_q.inited ? cpub_q.una : ctx_q.sq_psn;
+        outst   = roce_req_pkg::psn_lt(ws_q.npsn, una) ? 24'd0 : ws_q.npsn - una;
+        rd_out  = ws_q.rd_sent - (cpub_q.inited ? cpub_q.rd_done : '0);
+        if (rd_out[RW-1]) rd_out = '0;
+        rd_max  = (ctx_q.max_rd_atomic == '0) ? 5'd1 : ctx_q.max_rd_atomic;
+        wn_d    = outst < 24'(WINDOW);
+        rdok_d  = rd_out < RW'(rd_max);
         // the end of the local range: an atomic's 8 bytes, else the WQE's length
         vend_d  = {1'b0, wqe_q.local_addr} +
                   ((wqe_q.opcode == roce_qp_pkg::WR_ATOMIC_CMP_AND_SWP ||
@@ -1070,6 +1106,14 @@ module roce_req #(
           if (pre_q.rdat) ws.rd_sent = ws_q.rd_sent + RW'(1);
           ws.nack  = pre_q.ackreq ? 8'd0 : ws_q.nack + 8'd1;
           ws_d     = ws;
+          // the fast path: the turn goes on from S_WQE with the state just
+          // computed, the head and completer state read in S_PRE, and the
+          // next WQE read there (a WQE with more packets stays)
+          if (fgo) begin
+            head_d = head_rd_data;
+            cpub_d = cpub_rd_data;
+            if (!pre_q.adv) wqe_d = wqe_rd_data;
+          end
           // S_WB's work in this cycle (one cycle less per packet)
           sr_we     = 1'b1;
           sr_waddr  = q_q;
@@ -1105,15 +1149,18 @@ module roce_req #(
     in_pkt_d  = st_q == S_PRE || (in_pkt_q && !pkt_go && pkt_np == S_PKT);
     q_d       = pkt_push ? et_q : q_f;
     is_cmd_d  = pkt_push ? et_is_cmd : is_cmd_f;
-    cmd_d     = (pkt_push && et_cmd) ? cm : cmd_f;
-    cm_ready  = pkt_push ? et_cmd : cm_ready_f;
+    // (a command waiting when S_PKT ends its turn is taken in S_IDLE, a
+    // cycle later: the command slice's ready does not wait for pkt_go)
+    cmd_d     = cmd_f;
+    cm_ready  = cm_ready_f;
     rf_pop    = pkt_push ? et_pop : rf_pop_f;
     self_kick = pkt_push ? et_kick : self_kick_f;
   end
 
   // S_PKT: the packet goes (one LUT from flip-flops, kept apart); its next
   // state picked by pkt_go in one LUT a bit between two made from registers
-  // beside it: the turn's end (et_st: pkt_rd, S_RD, else S_IDLE) and the
+  // beside it: the turn's end (the fast path: S_WQE; else pkt_rd: S_RD, else
+  // S_IDLE, which takes a waiting command) and the
   // state when nothing is pushed (pkt_np: S_WB once an EV_LOCERR goes or
   // with the window closed, the completer kicking when it opens; else S_PKT
   // again)
@@ -1123,9 +1170,9 @@ module roce_req #(
   always_comb begin
     pkt_go   = pre_q.ok && hd_in_ready && (!pre_q.ackreq || tc_in_ready) && (!pre_q.dcp || dc_in_ready);
     pkt_push = in_pkt_q && pkt_go;
-    pkt_rd   = !rq_valid && (cm_valid ? cm_in : (!rfz_q || pre_q.kick));   // et_st == S_RD in S_PKT
+    pkt_rd   = !rq_valid && !cm_valid && (!rfz_q || pre_q.kick);   // et_st == S_RD in S_PKT (a command: S_IDLE)
     pkt_np   = (pre_q.mrbad ? ev_in_ready : !pre_q.win) ? S_WB : S_PKT;
-    pkt_st   = pkt_go ? (pkt_rd ? S_RD : S_IDLE) : pkt_np;
+    pkt_st   = pkt_go ? (fgo ? S_WQE : pkt_rd ? S_RD : S_IDLE) : pkt_np;
   end
 
   always_comb begin
@@ -1160,6 +1207,7 @@ module roce_req #(
       ctx_q      <= '0;
       wqe_q      <= '0;
       rekick_q   <= 1'b0;
+      bc_q       <= '0;
       cnt_pkt_q  <= '0;
       cnt_lerr_q <= '0;
     end else begin
@@ -1181,6 +1229,7 @@ module roce_req #(
       ctx_q      <= ctx_d;
       wqe_q      <= wqe_d;
       rekick_q   <= rekick_d;
+      bc_q       <= bc_d;
       cnt_pkt_q  <= cnt_pkt_d;
       cnt_lerr_q <= cnt_lerr_d;
     end
@@ -1197,6 +1246,8 @@ module roce_req #(
     lwn_q   <= lwn_d;
     sh_q    <= sh_d;
     npsn1_q <= npsn1_d;
+    wn_q    <= wn_d;
+    rdok_q  <= rdok_d;
     vend_q  <= vend_d;
     mrchk_q <= mrchk_d;
     pre_q   <= pre_d;
@@ -1218,13 +1269,16 @@ module roce_req #(
     // the reset queue's flag is its "not empty" (once both were reset)
     if (!rst && rst_seen_q) assert (rqv_q == rq_ne) else $error("roce_req: reset queue flag");
   end
-  // the WQE in wqe_q at S_WQE is the one at the pointer S_EVAL sends from
+  // the WQE in wqe_q at S_WQE is the one at the send pointer (chk_wa_q: the
+  // address of the read wqe_q was loaded from)
   logic [QAW+SAW-1:0] chk_ra_q, chk_wa_q;
   always_ff @(posedge clk) begin
     if (wqe_rd_en) chk_ra_q <= wqe_rd_addr;
-    if (st_q == S_EVAL || st_q == S_WQF) chk_wa_q <= chk_ra_q;
+    if (st_q == S_EVAL || st_q == S_WQF || (pkt_push && fgo && !pre_q.adv)) chk_wa_q <= chk_ra_q;
     if (!rst && st_q == S_WQE)
-      assert (chk_wa_q == {q_q, ld_q.wa[SAW-1:0]}) else $error("roce_req: the WQE read is not at the send pointer (QP %0d)", q_q);
+      assert (chk_wa_q == {q_q, ws_q.sptr[SAW-1:0]}) else $error("roce_req: the WQE read is not at the send pointer (QP %0d)", q_q);
+    if (!rst && st_q == S_EVAL && ld_q.k_send && !ld_q.empty)
+      assert (ev_ws.sptr == ld_q.wa) else $error("roce_req: S_EVAL sends from another pointer than it read (QP %0d)", q_q);
   end
   // the PSN count from the one-hot shift and rem != 0 (registered) is the plain one
   always_ff @(posedge clk) begin
@@ -1236,7 +1290,7 @@ module roce_req #(
   always_ff @(posedge clk) begin
     if (!rst && st_q == S_PKT) begin
       assert (rem_q == wqe_q.length - ws_q.soff && remm1_q == rem_q - 32'd1 && npsn1_q == ws_q.npsn + 24'd1 &&
-              pre_q.last == pre_n.last && pre_q.win == pre_n.win && pre_q.kick == pre_n.kick &&
+              pre_q.last == pre_n.last && pre_q.win == pre_n.win && pre_q.kick == pre_n.kick && pre_q.fast == pre_n.fast &&
               pre_q.npsn == pre_n.npsn && pre_q.hd == pre_n.hd && pre_q.dc == pre_n.dc && pre_q.tc == pre_n.tc)
         else $error("roce_req: S_PRE's packet stale in S_PKT (QP %0d)", q_q);
     end
