@@ -28,7 +28,7 @@ REGS_SV    := $(patsubst regs/%.toml,$(REGS_SV_DIR)/%_regs.sv,$(REGS_DESC))
 # generated register blocks: what the simulator and the synthesis flows read.
 NIC_RTL    := $(RTL_PKGS) \
               $(filter-out $(RTL_PKGS),$(sort $(wildcard rtl/lib/*.sv rtl/core/*.sv rtl/soc/*.sv rtl/net/*.sv \
-                 rtl/roce/*.sv rtl/mem/*.sv rtl/user/*.sv rtl/top/*.sv))) \
+                 rtl/roce/*.sv rtl/cc/*.sv rtl/mem/*.sv rtl/user/*.sv rtl/top/*.sv))) \
               $(REGS_SV)
 
 .PHONY: help deps test test-full run run-one console bench fabric regs regs-doc yosys-check clean distclean

@@ -2,7 +2,7 @@
 #
 #   make timing                 every block alone in Yosys -> build/timing/report.md; exit 1 over budget
 #   make timing ONLY=b1,b2      some blocks
-TIMING_RTL := $(NIC_RTL) $(sort $(wildcard rtl/cc/*.sv)) boards/common/rtl/board_async_fifo.sv boards/common/rtl/board_mac_rx_cdc.sv \
+TIMING_RTL := $(NIC_RTL) boards/common/rtl/board_async_fifo.sv boards/common/rtl/board_mac_rx_cdc.sv \
               boards/common/rtl/board_mac_tx_cdc.sv boards/common/rtl/board_sync_bit.sv \
               boards/common/rtl/board_count_sync.sv boards/common/rtl/board_reset_sync.sv
 ONLY ?=

@@ -270,6 +270,9 @@ const struct roce_hw_counter roce_hw_counters[] = {
     CNT("user_errors", ROCE_USER_ERRORS),     CNT("ustream_errors", ROCE_USTREAM_ERRORS),
     CNT("gen_recv_done", ROCE_GEN_RECV_DONE), CNT("gen_recv_errors", ROCE_GEN_RECV_ERRORS),
     CNT("rq_flushed", ROCE_RQ_FLUSHED),       CNT("rq_flush_lost", ROCE_RQ_FLUSH_LOST),
+    CNT("np_ecn_marked_roce_packets", ROCE_NP_ECN_MARKED_ROCE_PACKETS), CNT("np_cnp_sent", ROCE_NP_CNP_SENT),
+    CNT("np_cnp_dropped", ROCE_NP_CNP_DROPPED), CNT("rp_cnp_received", ROCE_RP_CNP_RECEIVED),
+    CNT("rp_cnp_dropped", ROCE_RP_CNP_DROPPED),
 };
 const uint32_t roce_hw_ncounters = sizeof roce_hw_counters / sizeof roce_hw_counters[0];
 

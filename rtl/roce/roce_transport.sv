@@ -5,8 +5,13 @@
 //   RoCE frames from net_rx -> roce_icrc_check -> roce_rx_parse -> roce_rx_split
 //       requests  -> roce_resp (responder, receive queues)
 //       responses -> roce_comp (completer) <-> roce_req (requester) <- roce_sq
-//   roce_resp, roce_req -> roce_tx_mux -> roce_tx_build (42-byte Eth/IPv4/UDP
-//       prefix) -> roce_icrc_insert -> frames to net_tx_arbiter
+//   roce_resp, roce_req, roce_cnp_tx -> roce_tx_mux -> roce_tx_build (42-byte
+//       Eth/IPv4/UDP prefix) -> roce_icrc_insert -> frames to net_tx_arbiter
+//   congestion control (docs/cc.md): every parsed packet's ECN and destination
+//       QP feed cc_np (the DCQCN notification point); its CNP requests become
+//       CNPs in roce_cnp_tx (a QP-table read port of its own). CNPs received
+//       are taken out before roce_rx_split, counted and given to the
+//       reaction point as cnp_rx_valid/cnp_rx_qpn
 //   QP context and MR tables (one read port per engine), CQ (completer,
 //   responder, refused posts) and the firmware's registers (regs/roce.toml)
 //   roce_wrgen (work-request generator): a second WQE source into roce_sq beside
@@ -307,6 +312,9 @@ module roce_transport #(
   end
 
   logic ecn_ect;   // ecn_ctrl: RoCE packets but CNPs leave ECT(0) (congestion control, docs/cc.md)
+  logic [31:0] np_interval;   // the notification point's interval, cycles
+  logic [31:0] np_marked, np_asked, np_req_drop, np_cnp_sent, np_ctx_drop, np_drop_q;
+  logic [31:0] cnt_rx_cnp_q, cnt_rx_cnp_drop_q;
   roce_regs u_regs (
     .clk, .rst, .req, .we, .addr, .be, .wdata, .gnt, .rvalid, .rdata, .err,
     .caps_i            ({7'd0, 5'(MAX_RD_ATOMIC), 5'(SAW), 5'($clog2(RQ_DEPTH)), 5'(MW), 5'(QW)}),
@@ -476,20 +484,27 @@ module roce_transport #(
     .gen_recv_bytes_hi_i(cnt_grx_bytes_q[63:32]),
     .rq_flushed_i      (r_rq_flushed),
     .rq_flush_lost_i   (r_rq_flush_lost),
-    .ecn_ctrl_q        (ecn_ect)
+    .ecn_ctrl_q        (ecn_ect),
+    .np_interval_q     (np_interval),
+    .np_ecn_marked_roce_packets_i(np_marked),
+    .np_cnp_sent_i     (np_cnp_sent),
+    .np_cnp_dropped_i  (np_drop_q),
+    .rp_cnp_received_i (cnt_rx_cnp_q),
+    .rp_cnp_dropped_i  (cnt_rx_cnp_drop_q)
   );
 
   // ============================================================ QP and MR tables
-  // read ports: 0 responder, 1 requester, 2 completer, 3 registers (qp_hw_state)
-  localparam int NRD_QP = 4;
+  // read ports: 0 responder, 1 requester, 2 completer, 3 registers (qp_hw_state),
+  // 4 the CNP builder
+  localparam int NRD_QP = 5;
   roce_qp_pkg::qp_ctx_t ctx_w;
   logic                 ctx_wr_valid, ctx_wr_ready;
   logic [NRD_QP-1:0]    ctx_re;
   logic [NRD_QP*QW-1:0] ctx_qa;
   logic [NRD_QP*roce_qp_pkg::QP_CTX_W-1:0] ctx_rd;
-  roce_qp_pkg::qp_ctx_t ctx_rd_resp, ctx_rd_req, ctx_rd_comp, ctx_rd_regs;
-  logic                 ctx_re_resp, ctx_re_req, ctx_re_comp;
-  logic [QW-1:0]        ctx_qa_resp, ctx_qa_req, ctx_qa_comp;
+  roce_qp_pkg::qp_ctx_t ctx_rd_resp, ctx_rd_req, ctx_rd_comp, ctx_rd_regs, ctx_rd_cnp;
+  logic                 ctx_re_resp, ctx_re_req, ctx_re_comp, ctx_re_cnp;
+  logic [QW-1:0]        ctx_qa_resp, ctx_qa_req, ctx_qa_comp, ctx_qa_cnp;
   logic                 qp_reset;
   logic [QW-1:0]        qp_reset_q;
   logic [23:0]          qp_reset_qpn;
@@ -672,10 +687,10 @@ module roce_transport #(
     .out_valid(qev_out_v), .out_ready(qev_pop), .out_data(qev_out), .count(qev_cnt));
 
   always_comb begin
-    ctx_re = {1'b1, ctx_re_comp, ctx_re_req, ctx_re_resp};
-    ctx_qa = {qp_qpn[QW-1:0], ctx_qa_comp, ctx_qa_req, ctx_qa_resp};
+    ctx_re = {ctx_re_cnp, 1'b1, ctx_re_comp, ctx_re_req, ctx_re_resp};
+    ctx_qa = {ctx_qa_cnp, qp_qpn[QW-1:0], ctx_qa_comp, ctx_qa_req, ctx_qa_resp};
   end
-  assign {ctx_rd_regs, ctx_rd_comp, ctx_rd_req, ctx_rd_resp} = ctx_rd;
+  assign {ctx_rd_cnp, ctx_rd_regs, ctx_rd_comp, ctx_rd_req, ctx_rd_resp} = ctx_rd;
   // the addressed QP's ERROR flag (qp_hw_state, read a few cycles after qp_qpn is
   // written): an NQP:1 mux in two registered steps, a word of 2^ELO flags per group
   localparam int ELO = QW / 2;
@@ -785,9 +800,58 @@ module roce_transport #(
   roce_pkg::rx_hdr_t qh, ph;  logic qh_v, qh_r, ph_v, ph_r;
   logic [DW-1:0] qp_d, pp_d;  logic [KW-1:0] qp_k, pp_k;
   logic qp_v, qp_r, qp_l, pp_v, pp_r, pp_l;
+  // CNPs (header only) end here: counted and handed to the reaction point as
+  // cnp_rx_valid/cnp_rx_qpn (registered), never to the completer
+  logic rxh_cnp, sp_hdr_v;
+  logic cnp_rx_valid;   // the reaction point's input (cc_rp, docs/cc.md)
+  logic [23:0] cnp_rx_qpn;
+  logic cnp_rx_v_q, cnp_rx_bad_q;
+  logic [23:0] cnp_rx_qpn_q;
+  always_comb begin
+    rxh_cnp  = rxh.info.kind == roce_pkg::KIND_CNP;
+    sp_hdr_v = rxh_v && !rxh_cnp;
+  end
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      cnp_rx_v_q        <= 1'b0;
+      cnt_rx_cnp_q      <= '0;
+      cnt_rx_cnp_drop_q <= '0;
+    end else begin
+      cnp_rx_v_q        <= rxh_v && rxh_r && rxh_cnp;
+      cnt_rx_cnp_q      <= cnt_rx_cnp_q + 32'(cnp_rx_v_q);
+      cnt_rx_cnp_drop_q <= cnt_rx_cnp_drop_q + 32'(cnp_rx_v_q && cnp_rx_bad_q);
+    end
+    cnp_rx_qpn_q <= rxh.hdr.bth.dqpn;
+    cnp_rx_bad_q <= rxh.hdr.bth.dqpn[23:QW] != '0;
+  end
+  // one cycle after the count: the QP number's range registered
+  logic cnp_rx_ok_v_q;
+  logic [23:0] cnp_rx_ok_qpn_q;
+  always_ff @(posedge clk) begin
+    if (rst) cnp_rx_ok_v_q <= 1'b0;
+    else     cnp_rx_ok_v_q <= cnp_rx_v_q && !cnp_rx_bad_q;
+    cnp_rx_ok_qpn_q <= cnp_rx_qpn_q;
+  end
+  assign cnp_rx_valid = cnp_rx_ok_v_q;
+  assign cnp_rx_qpn   = cnp_rx_ok_qpn_q;
+
+  // the notification point: every packet parsed, its ECN and destination QP
+  logic          np_req_v, np_req_r;
+  logic [23:0]   np_req_qpn;
+  cc_np #(.NQP(NQP)) u_np (
+    .clk, .rst, .cfg_int_cyc(np_interval),
+    .pkt_valid(rxh_v && rxh_r), .pkt_ce(rxh.ip_ecn == 2'b11), .pkt_qpn(rxh.hdr.bth.dqpn),
+    .m_cnp_valid(np_req_v), .m_cnp_ready(np_req_r), .m_cnp_qpn(np_req_qpn),
+    .cnt_ecn_marked(np_marked), .cnt_cnp_sent(np_asked), .cnt_dropped(np_req_drop)
+  );
+  always_ff @(posedge clk) begin
+    if (rst) np_drop_q <= '0;
+    else     np_drop_q <= np_req_drop + np_ctx_drop;
+  end
+
   roce_rx_split u_split (
     .clk, .rst,
-    .s_hdr_valid(rxh_v), .s_hdr_ready(rxh_r), .s_hdr(rxh),
+    .s_hdr_valid(sp_hdr_v), .s_hdr_ready(rxh_r), .s_hdr(rxh),
     .s_axis_payload_tdata(rxp_d), .s_axis_payload_tkeep(rxp_k), .s_axis_payload_tvalid(rxp_v),
     .s_axis_payload_tready(rxp_r), .s_axis_payload_tlast(rxp_l),
     .m_req_hdr_valid(qh_v), .m_req_hdr_ready(qh_r), .m_req_hdr(qh),
@@ -1363,6 +1427,16 @@ module roce_transport #(
     .m_axis_tlast(rsk_l), .m_axis_tuser(rsk_u)
   );
 
+  // CNPs: the notification point's requests looked up in the QP table
+  roce_qp_pkg::qp_tx_hdr_t cn_hdr;  logic cn_hdr_v, cn_hdr_r;
+  roce_cnp_tx #(.NQP(NQP)) u_cnp_tx (
+    .clk, .rst,
+    .s_cnp_valid(np_req_v), .s_cnp_ready(np_req_r), .s_cnp_qpn(np_req_qpn[QW-1:0]),
+    .ctx_rd_en(ctx_re_cnp), .ctx_rd_qpn(ctx_qa_cnp), .ctx_rd(ctx_rd_cnp),
+    .m_hdr_valid(cn_hdr_v), .m_hdr_ready(cn_hdr_r), .m_hdr(cn_hdr),
+    .cnt_sent(np_cnp_sent), .cnt_drop(np_ctx_drop)
+  );
+
   roce_tx_mux u_mux (
     .clk, .rst,
     .s_resp_hdr_valid(rsk_hdr_v), .s_resp_hdr_ready(rsk_hdr_r), .s_resp_hdr(rsk_hdr),
@@ -1371,6 +1445,7 @@ module roce_transport #(
     .s_req_hdr_valid(rq_hdr_v), .s_req_hdr_ready(rq_hdr_r), .s_req_hdr(rq_hdr),
     .s_axis_req_payload_tdata(rq_d), .s_axis_req_payload_tkeep(rq_k), .s_axis_req_payload_tvalid(rq_v),
     .s_axis_req_payload_tready(rq_r), .s_axis_req_payload_tlast(rq_l),
+    .s_cnp_hdr_valid(cn_hdr_v), .s_cnp_hdr_ready(cn_hdr_r), .s_cnp_hdr(cn_hdr),
     .m_hdr_valid(mx_hdr_v), .m_hdr_ready(mx_hdr_r), .m_hdr(mx_hdr),
     .m_axis_payload_tdata(mx_d), .m_axis_payload_tkeep(mx_k), .m_axis_payload_tvalid(mx_v),
     .m_axis_payload_tready(mx_r), .m_axis_payload_tlast(mx_l)
@@ -1439,7 +1514,7 @@ module roce_transport #(
   logic unused;
   always_comb begin
     cnt_tx_pkts_d = cnt_tx_pkts_q + 32'(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast);
-    unused = ^{r_req_ok, r_atomic, r_post_err, s_post_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
+    unused = ^{np_asked, np_req_qpn[23:QW], cnp_rx_valid, cnp_rx_qpn, r_req_ok, r_atomic, r_post_err, s_post_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
                mr_key[MW-1:0]};   // the row index stands for the key's index bits
   end
 

@@ -1,6 +1,7 @@
 // roce_tx_mux: merges the TX header channels and payload streams of the
-// responder (ACKs, NAKs, READ responses, atomic ACKs) and the requester into
-// the one header channel + payload stream of the TX path, whole packets.
+// responder (ACKs, NAKs, READ responses, atomic ACKs) and the requester, and
+// the header-only CNPs of the notification point (roce_cnp_tx), into the one
+// header channel + payload stream of the TX path, whole packets.
 //
 // Headers are granted one at a time; a granted header whose packet carries
 // payload (opcode table: has_payload, pay_len != 0) queues its source in a
@@ -9,7 +10,10 @@
 // flows (roce_tx_build takes a header during the last payload beat of the
 // packet before: no bubbles). Priority: the responder, but after RESP_BURST
 // responder headers in a row granted while the requester waited, the
-// requester gets one (no starvation either way).
+// requester gets one (no starvation either way). A CNP goes first of all: it
+// waits in its hold register (s_cnp_hdr_ready is "the hold is empty") and
+// enters the output register at the next free cycle; CNPs are rare (at most
+// one per QP per notification interval), so they delay the others little.
 //
 // Every output from flip-flops (valid, data and the readies):
 //   headers: each input has a hold register; s_*_hdr_ready is "the hold is
@@ -52,6 +56,10 @@ module roce_tx_mux #(
   input  wire logic                        s_axis_req_payload_tvalid,
   output logic                             s_axis_req_payload_tready,
   input  wire logic                        s_axis_req_payload_tlast,
+  // CNPs (header only)
+  input  wire logic                        s_cnp_hdr_valid,
+  output logic                             s_cnp_hdr_ready,
+  input  wire roce_qp_pkg::qp_tx_hdr_t     s_cnp_hdr,
   // merged
   output logic                             m_hdr_valid,
   input  wire logic                        m_hdr_ready,
@@ -91,6 +99,9 @@ module roce_tx_mux #(
   logic                    cr_v, cq_v, cr_p, cq_p, sel, adv;
   roce_qp_pkg::qp_tx_hdr_t cr, cq;
   logic                    rt_room, rt_push;
+  logic                    hc_v_q, hc_v_d;                       // the CNP hold
+  roce_qp_pkg::qp_tx_hdr_t hc_q, hc_d;
+  logic                    adv_c, adv_o;                         // the CNP / a data source enters the output
 
   always_comb begin
     // the candidates: a held header, else the one offered
@@ -103,8 +114,11 @@ module roce_tx_mux #(
     if (!cr_v)      sel = 1'b1;
     else if (!cq_v) sel = 1'b0;
     else            sel = streak_q >= SW'(RESP_BURST);
-    // the winner enters the output register when it is free and the route has room
-    adv  = (sel ? cq_v : cr_v) && (!o_v_q || m_hdr_ready) && rt_room;
+    // the winner enters the output register when it is free and the route has
+    // room; a held CNP goes before both
+    adv   = (hc_v_q || (sel ? cq_v : cr_v)) && (!o_v_q || m_hdr_ready) && rt_room;
+    adv_c = adv && hc_v_q;
+    adv_o = adv && !hc_v_q;
   end
 
   always_comb begin
@@ -114,19 +128,22 @@ module roce_tx_mux #(
     o_s_d = o_s_q;
     if (adv) begin
       o_v_d = 1'b1;
-      o_d   = sel ? cq : cr;
-      o_p_d = sel ? cq_p : cr_p;
+      o_d   = hc_v_q ? hc_q : sel ? cq : cr;
+      o_p_d = !hc_v_q && (sel ? cq_p : cr_p);
       o_s_d = sel;
     end
     // an offered header is taken when its hold is empty: held unless it went on
-    hr_v_d = hr_v_q ? !(adv && !sel) : s_resp_hdr_valid && !(adv && !sel);
-    hq_v_d = hq_v_q ? !(adv && sel) : s_req_hdr_valid && !(adv && sel);
+    hr_v_d = hr_v_q ? !(adv_o && !sel) : s_resp_hdr_valid && !(adv_o && !sel);
+    hq_v_d = hq_v_q ? !(adv_o && sel) : s_req_hdr_valid && !(adv_o && sel);
+    // a CNP always waits a cycle in its hold
+    hc_v_d = hc_v_q ? !adv_c : s_cnp_hdr_valid;
+    hc_d   = hc_v_q ? hc_q : s_cnp_hdr;
     hr_d   = hr_v_q ? hr_q : s_resp_hdr;
     hq_d   = hq_v_q ? hq_q : s_req_hdr;
     hr_p_d = hr_v_q ? hr_p_q : pr;
     hq_p_d = hq_v_q ? hq_p_q : pq;
     streak_d = streak_q;
-    if (adv) begin
+    if (adv_o) begin
       if (sel)                         streak_d = '0;
       else if (cq_v && streak_q < SW'(RESP_BURST)) streak_d = streak_q + SW'(1);
     end
@@ -134,6 +151,7 @@ module roce_tx_mux #(
 
   assign s_resp_hdr_ready = !hr_v_q;
   assign s_req_hdr_ready  = !hq_v_q;
+  assign s_cnp_hdr_ready  = !hc_v_q;
   assign m_hdr_valid      = o_v_q;
   assign m_hdr            = o_q;
 
@@ -181,18 +199,21 @@ module roce_tx_mux #(
     if (rst) begin
       hr_v_q   <= 1'b0;
       hq_v_q   <= 1'b0;
+      hc_v_q   <= 1'b0;
       o_v_q    <= 1'b0;
       streak_q <= '0;
       rt_v_q   <= '0;
     end else begin
       hr_v_q   <= hr_v_d;
       hq_v_q   <= hq_v_d;
+      hc_v_q   <= hc_v_d;
       o_v_q    <= o_v_d;
       streak_q <= streak_d;
       rt_v_q   <= rt_v_d;
     end
     hr_q   <= hr_d;
     hq_q   <= hq_d;
+    hc_q   <= hc_d;
     hr_p_q <= hr_p_d;
     hq_p_q <= hq_p_d;
     o_q    <= o_d;

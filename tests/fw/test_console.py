@@ -120,6 +120,40 @@ def case_unknown_command():
         finish(s)
 
 
+def case_cc():
+    """The cc command: ECT(0) marking, the notification point's interval (range checked:
+    1..250000000 cycles, a wrong value changes nothing) and its counters, all 0 on a NIC
+    that received nothing; `stats` names the same counters."""
+    cmds = ("cc", "cc np-interval 0", "cc np-interval 250000001", "cc np-interval x", "cc np-interval",
+            "cc np-interval 0x1f4", "cc ect on", "cc frob",
+            "stats np_ecn_marked_roce_packets np_cnp_sent np_cnp_dropped rp_cnp_received rp_cnp_dropped")
+    counters = ("cc: np_ecn_marked_roce_packets 0 np_cnp_sent 0 np_cnp_dropped 0 rp_cnp_received 0 "
+                "rp_cnp_dropped 0\n")
+    rp = "cc: reaction point: not in the datapath yet (docs/cc.md); CNPs received are counted, rates stay at line\n"
+    with Sim(typed(*cmds)) as s:
+        s.boot()
+        check("cc at reset", "cc: ECT(0) marking off (RoCE packets leave with ECN 0, as rxe sends)\n"
+              "cc: notification point: a CNP per CE-marked QP at most every 1000 cycles (4000 ns)\n" + counters + rp,
+              s.reply(cmds[0]))
+        check("cc np-interval 0", "cc: np-interval: 0 out of range 1..250000000 cycles\n", s.reply(cmds[1]))
+        check("cc np-interval 250000001", "cc: np-interval: 250000001 out of range 1..250000000 cycles\n",
+              s.reply(cmds[2]))
+        check("cc np-interval x", "cc: np-interval: expected a number (decimal or 0x hex), got 'x'\n",
+              s.reply(cmds[3]))
+        check("cc np-interval without N", "cc: np-interval: expected a number of cycles\n", s.reply(cmds[4]))
+        check("cc np-interval 0x1f4", "cc: ECT(0) marking off (RoCE packets leave with ECN 0, as rxe sends)\n"
+              "cc: notification point: a CNP per CE-marked QP at most every 500 cycles (2000 ns)\n" + counters + rp,
+              s.reply(cmds[5]))
+        check("cc ect on", "cc: ECT(0) marking on (RoCE packets leave with ECN 2'b10, ECN-capable)\n"
+              "cc: notification point: a CNP per CE-marked QP at most every 500 cycles (2000 ns)\n" + counters + rp,
+              s.reply(cmds[6]))
+        check("cc frob", "cc: unknown argument 'frob' (cc, cc ect on|off, or cc np-interval N)\n", s.reply(cmds[7]))
+        check("stats of the cc counters",
+              "roce    np_ecn_marked_roce_packets 0 np_cnp_sent 0 np_cnp_dropped 0 rp_cnp_received 0 rp_cnp_dropped 0\n",
+              s.reply(cmds[8]))
+        finish(s)
+
+
 def case_mem_roundtrip():
     syms = symbols()
     rnd = random.Random(4791)

@@ -11,6 +11,7 @@ TB = "build/rc/Vtb_rc"
 _TESTS = [
     ("smoke_every_opcode_both_directions", "smoke"),
     ("ect0_marking_on_each_side_ecn_checksum_icrc_on_the_wire", "ect"),
+    ("ce_marked_writes_make_cnps_once_per_qp_per_interval_decoded_on_the_wire_counters", "cnp"),
     ("every_opcode_every_mtu_0_to_12k", "ops"),
     ("messages_0_b_to_5_mib", "big"),
     ("psn_wrap_both_directions", "wrap"),

@@ -153,6 +153,8 @@ static std::function<void(int, const wire::Frame &)> on_tx_frame;
 // tests may change a frame a side sends before it goes on the wire (then
 // icrc_fix() makes its ICRC right again)
 static std::function<void(int, wire::Frame &)> tx_mutate;
+// tests may watch every frame a side takes in (called in the cycle its first beat is taken)
+static std::function<void(int, const wire::Frame &)> on_rx_frame;
 
 // RoCEv2 ICRC of a frame (Ethernet + IPv4 + UDP + BTH...; the last 4 bytes
 // are the ICRC): CRC-32 over 8 bytes of 1s, the IPv4 header with TOS, TTL and
@@ -259,6 +261,7 @@ static void sample(Side &s) {
     }
     if (m->rx_tvalid) {
         if (m->rx_tready) {
+            if (s.rx_beat == 0 && on_rx_frame) on_rx_frame(s.id, s.rxq.front());
             if (m->rx_tlast) {
                 s.rxq.pop_front();
                 s.rx_beat = 0;

@@ -353,6 +353,7 @@ module tb_roce_req #(
     .s_req_hdr_valid(rq_hdr_v), .s_req_hdr_ready(rq_hdr_r), .s_req_hdr(rq_hdr),
     .s_axis_req_payload_tdata(rq_pay_d), .s_axis_req_payload_tkeep(rq_pay_k), .s_axis_req_payload_tvalid(rq_pay_v),
     .s_axis_req_payload_tready(rq_pay_r), .s_axis_req_payload_tlast(rq_pay_l),
+    .s_cnp_hdr_valid(1'b0), .s_cnp_hdr_ready(), .s_cnp_hdr('0),
     .m_hdr_valid(mx_hdr_v), .m_hdr_ready(mx_hdr_r), .m_hdr(mx_hdr),
     .m_axis_payload_tdata(mx_d), .m_axis_payload_tkeep(mx_k), .m_axis_payload_tvalid(mx_v),
     .m_axis_payload_tready(mx_r), .m_axis_payload_tlast(mx_l)
