@@ -24,7 +24,7 @@ int uart_getc(void);
 #define UART_TX_FIFO_DEPTH 64u /* soc_uart's FIFO_DEPTH */
 extern uint32_t uart_tx_room;
 int uart_putc_wait_slow(uint8_t c); /* no room known: read the status, wait if full */
-static inline int uart_putc_wait(uint8_t c) {
+static inline __attribute__((always_inline)) int uart_putc_wait(uint8_t c) {
     if (uart_tx_room == 0) return uart_putc_wait_slow(c);
     uart_tx_room--;
     REG32(UART_TXDATA) = c;

@@ -11,18 +11,17 @@
 
 #define STDIN_TIMEOUT_MS 1000u
 
-/* '\n' and a FIFO of unknown room out of line, so that the common case needs no stack frame */
-static __attribute__((noinline)) int uart_stream_put_slow(char c) {
-    if (c == '\n' && uart_putc_wait('\r') != 0) return _FDEV_ERR;
-    return uart_putc_wait((uint8_t)c) == 0 ? 0 : _FDEV_ERR;
+/* "\r\n" out of line, so that the common case needs no stack frame */
+static __attribute__((noinline)) int uart_stream_newline(void) {
+    return uart_putc_wait('\r') == 0 && uart_putc_wait('\n') == 0 ? 0 : _FDEV_ERR;
 }
+
+_Static_assert(_FDEV_ERR == -1, "uart_putc_wait's -1 is the stream's error");
 
 static int uart_stream_put(char c, FILE *f) {
     (void)f;
-    if (c == '\n' || uart_tx_room == 0) return uart_stream_put_slow(c);
-    uart_tx_room--;
-    REG32(UART_TXDATA) = (uint8_t)c;
-    return 0;
+    if (c != '\n') return uart_putc_wait((uint8_t)c);
+    return uart_stream_newline();
 }
 
 static int uart_stream_get(FILE *f) {

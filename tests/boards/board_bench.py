@@ -2,7 +2,7 @@
 its closing stats line, and the checks every run of it must pass."""
 import re
 
-from simcon import check, check_true
+from nicsim import check, check_true
 
 
 def stats(stderr_text):

@@ -14,7 +14,7 @@ from scapy.layers.l2 import ARP, Ether
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "mgmt"))
 from nicpeer import PEER_IP, PEER_MAC, NicPeer, nic_ip, nic_mac, valid_checksums  # noqa: E402
-from simcon import check, check_true, typed  # noqa: E402
+from nicsim import check, check_true, typed  # noqa: E402
 
 import board_bench  # noqa: E402
 

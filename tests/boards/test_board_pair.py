@@ -30,12 +30,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests/fw"))
 sys.path.insert(0, os.path.join(ROOT, "tests/qpx"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from nicsim import PROMPT, Console  # noqa: E402
-from simcon import Failure, check, check_true  # noqa: E402
+from nicsim import PROMPT, Console, Failure, check, check_true  # noqa: E402
 from test_qpx_system import BUF, exchange, key_of, moved, wr  # noqa: E402
 
 import board_bench  # noqa: E402

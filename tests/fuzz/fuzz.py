@@ -569,7 +569,7 @@ def main():
                 # (its echo may have QP event lines in the middle: the answer line is whole)
                 m = p.sim.expect(r"qp rearm:([ 0-9a-fx]*) \(\d+ QPs from ERROR back to RTS\)\n",
                                  what=f"the answer to {line!r}")
-                p.sim.expect(re.escape(nf.simcon.PROMPT), what=f"the prompt after {line!r}")
+                p.sim.expect(re.escape(nf.PROMPT), what=f"the prompt after {line!r}")
                 got = [int(q, 16) for q in m.group(1).split()]
                 check(f"{line}: the QPs that sent a NAK that ends the QP were in ERROR, and are back",
                       [x.qpn for x in xs], got)

@@ -23,13 +23,13 @@ import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "tests/fw"))
 sys.path.insert(0, os.path.join(ROOT, "tests/mgmt"))
 sys.path.insert(0, os.path.join(ROOT, "tests/qpx"))
 
-import simcon  # noqa: E402
 from nicpeer import NicPeer  # noqa: E402
-from simcon import Failure, Sim, check, check_true, tail  # noqa: E402,F401
+from nicsim import PROMPT, Failure, Sim, check, check_true, tail  # noqa: E402,F401
 
 PEER_MAC = "02:00:00:00:00:64"
 PEER_IP = "10.0.0.100"
@@ -247,7 +247,7 @@ class Peer(NicPeer):
     def cmd(self, line, timeout=WAIT):
         self.sim.send(line + "\r")
         self.sim.expect(re.escape(line) + r"\n", timeout=timeout, what=f"echo of {line!r}")
-        return self.sim.expect(r"(.*?)" + re.escape(simcon.PROMPT), timeout=timeout,
+        return self.sim.expect(r"(.*?)" + re.escape(PROMPT), timeout=timeout,
                                what=f"output of {line!r}").group(1)
 
     def close(self):

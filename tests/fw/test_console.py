@@ -12,8 +12,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from simcon import (PROMPT, ROOT, Failure, Sim, check, check_true, command_table, git_describe,  # noqa: E402
-                    image, symbols, tail, typed)
+from fw_image import ROOT, command_table, git_describe, image, symbols  # noqa: E402  (puts scripts/ on the path)
+from nicsim import PROMPT, Failure, Sim, check, check_true, tail, typed  # noqa: E402
 
 TRAP_EXIT = 70  # SIM_EXIT_TRAP in bsp/sim.h
 

@@ -23,9 +23,9 @@ import time
 from scapy.layers.inet import ICMP, IP, TCP, UDP
 from scapy.layers.l2 import ARP, Ether
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fw"))
-import simcon  # noqa: E402  (the console driver of tests/fw)
-from simcon import ROOT, Failure, Sim  # noqa: E402,F401
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from nicsim import Failure, Sim, tail  # noqa: E402  (the console driver)
 
 PEER_MAC = "02:00:00:00:00:64"
 PEER_IP = "10.0.0.100"
@@ -83,8 +83,8 @@ class NicPeer:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
-        simcon.SIM = os.environ.get("SOLONIC_NIC_SIM", os.path.join(ROOT, "build/sim/solonic_sim"))
-        self.sim = Sim(keys, max_cycles=max_cycles, max_seconds=max_seconds, extra=extra, keep_stdin=keep_stdin)
+        self.sim = Sim(keys, max_cycles=max_cycles, max_seconds=max_seconds, extra=extra, keep_stdin=keep_stdin,
+                       sim=os.environ.get("SOLONIC_NIC_SIM", os.path.join(ROOT, "build/sim/solonic_sim")))
 
     def _open_port(self):
         """Open the peer's end (self.sock); return the simulator's --eth0 for the NIC's end."""
@@ -161,7 +161,7 @@ class NicPeer:
             self.sim._read(0)
         except (OSError, ValueError):
             pass
-        return "\n  console: " + repr(simcon.tail(self.sim.text, 600)) + self.sim.stderr_note()
+        return "\n  console: " + repr(tail(self.sim.text, 600)) + self.sim.stderr_note()
 
     def boot(self):
         return self.sim.boot()

@@ -11,14 +11,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fw"))
-import simcon  # noqa: E402
-from simcon import ROOT, Failure, check, check_true, command_table, typed  # noqa: E402
+from fw_image import ROOT, command_table  # noqa: E402  (puts scripts/ on the path)
+import nicsim  # noqa: E402
+from nicsim import Failure, check, check_true, typed  # noqa: E402
 
-simcon.SIM = os.path.join(ROOT, "build/mgmt/Vtb_fw_mgmt")
+MGMT_SIM = os.path.join(ROOT, "build/mgmt/Vtb_fw_mgmt")
 
 
 def Sim(keys):
-    return simcon.Sim(keys, extra=["--no-mgmt-port"])
+    return nicsim.Sim(keys, extra=["--no-mgmt-port"], sim=MGMT_SIM)
 
 NO_PORT = "no management port (nothing answers at the mgmt register block)"
 

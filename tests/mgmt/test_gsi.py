@@ -13,7 +13,7 @@ from scapy.layers.l2 import Ether
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("SOLONIC_NIC_SIM", os.path.join(os.path.dirname(__file__), "../../build/sim/solonic_sim"))
 from nicpeer import PEER_IP, PEER_MAC, NicPeer, nic_ip, nic_mac  # noqa: E402
-from simcon import check  # noqa: E402
+from nicsim import check  # noqa: E402
 
 
 def mad(qpn):

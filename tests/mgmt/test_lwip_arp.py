@@ -6,7 +6,7 @@ from scapy.layers.l2 import ARP, Ether
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nicpeer import PEER_IP, PEER_MAC, NicPeer, is_from_nic, nic_ip, nic_mac  # noqa: E402
-from simcon import check  # noqa: E402
+from nicsim import check  # noqa: E402
 
 
 def who_has(ip):

@@ -10,7 +10,7 @@ from scapy.layers.l2 import Ether
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nicpeer import PEER_IP, PEER_MAC, NicPeer, is_from_nic, nic_ip, nic_mac, valid_checksums  # noqa: E402
-from simcon import check, check_true, typed  # noqa: E402
+from nicsim import check, check_true, typed  # noqa: E402
 
 
 def echo(ident, seq, payload, chksum=None):

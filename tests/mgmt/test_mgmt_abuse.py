@@ -17,7 +17,7 @@ from scapy.layers.l2 import Ether
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from nicpeer import PEER_IP, PEER_MAC, NicPeer, is_from_nic, nic_ip, nic_mac  # noqa: E402
-from simcon import Failure, check, check_true  # noqa: E402
+from nicsim import Failure, check, check_true  # noqa: E402
 
 ECHO = 7
 QPX = 18515

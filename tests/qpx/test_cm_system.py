@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests/interop"))
 os.environ.setdefault("SOLONIC_NIC_SIM", os.path.join(ROOT, "build/sim/solonic_sim"))
 import check_pcap  # noqa: E402
 from nicpeer import PEER_IP, PEER_MAC, NicPeer, nic_ip, nic_mac  # noqa: E402
-from simcon import check, check_true  # noqa: E402
+from nicsim import check, check_true  # noqa: E402
 
 REQ, MRA, REJ, REP, RTU, DREQ, DREP, SIDR_REQ, SIDR_REP = range(0x10, 0x19)
 C = 24  # the CM message starts after the 24-byte MAD header

@@ -23,14 +23,14 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests/fw"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "tests/mgmt"))
 
 from scapy.layers.inet import IP, TCP  # noqa: E402
 from scapy.layers.l2 import Ether  # noqa: E402
 
 from nicpeer import PEER_IP, PEER_MAC, NicPeer, nic_ip, nic_mac  # noqa: E402
-from simcon import PROMPT, Failure, Sim, check, check_true, tail, typed  # noqa: E402
+from nicsim import PROMPT, Failure, Sim, check, check_true, tail, typed  # noqa: E402
 
 PORT = 18515
 DATA = os.path.join(ROOT, "tests/data")
@@ -160,11 +160,9 @@ ARGS = [
 
 
 def case_args_every_command():
-    import simcon
     # an SoC without the transport: solonic_sim has it now, the mgmt SoC does not
-    simcon.SIM = os.path.join(ROOT, "build/mgmt/Vtb_fw_mgmt")
     lines = [a for a, _ in ARGS]
-    with Sim(typed(*lines, "stats"), max_cycles=60_000_000) as s:
+    with Sim(typed(*lines, "stats"), max_cycles=60_000_000, sim=os.path.join(ROOT, "build/mgmt/Vtb_fw_mgmt")) as s:
         s.boot()
         for line, want in ARGS:
             check(f"output of {line!r}", want + "\n", s.reply(line))

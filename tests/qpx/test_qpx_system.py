@@ -30,11 +30,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests/fw"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, HERE)
 
-from simcon import Failure, Sim, check, check_true, tail, typed  # noqa: E402
+from nicsim import Failure, NicPair, Sim, check, check_true, tail, typed  # noqa: E402
 
 BUF = 0x100000          # QPX_BUF_BASE: the exchange's test buffer on both NICs
 BUF_BYTES = 0x1000000   # QPX_BUF_BYTES: its size (perftest -a goes to 8 MiB)
@@ -46,7 +45,6 @@ NUM = r"([0-9]+\.[0-9]+)"
 # ---- two NICs
 
 def pair(max_seconds=400):
-    from nicsim import NicPair
     return NicPair(args=["--max-cycles", MAX_CYCLES], max_seconds=max_seconds)
 
 

@@ -24,10 +24,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests/fw"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from simcon import Failure, check, check_true  # noqa: E402
+from nicsim import Failure, check, check_true  # noqa: E402
 
 BUF = 0x100000            # QPX_BUF_BASE: the exchange's test buffer
 STREAM = 0x40000000       # B's streaming MR in these tests
