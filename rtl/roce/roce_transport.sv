@@ -577,6 +577,7 @@ module roce_transport #(
   logic [4:0]    ce_st_q, lc_st_q, lc_st_d;
   logic [3:0]    lc_age_q, lc_age_d;
   logic [9:0]    rp_age_q, rp_age_d;
+  logic          rp_old_q;   // rp_age_q == 10'h3FF (registered from rp_age_d)
   always_comb begin
     logic hit_lc, hit_now, hit_rp;
     hit_lc   = lc_v_q && lc_qpn_q == qe_qpn_q;
@@ -590,10 +591,10 @@ module roce_transport #(
     // too long or a second move comes; a new move goes at once when its CQE
     // is here or was just seen, else it waits (the fields below matter only
     // with rqe_v_d / rp_v_d)
-    rqe_v_d   = rp_v_q ? (hit_rp || rp_age_q == 10'h3FF || qe_v_q) : (qe_v_q && (hit_lc || hit_now));
+    rqe_v_d   = rp_v_q ? (hit_rp || rp_old_q || qe_v_q) : (qe_v_q && (hit_lc || hit_now));
     rqe_qpn_d = rp_v_q ? 24'(rp_qpn_q) : 24'(qe_qpn_q);
     rqe_st_d  = rp_v_q ? (hit_rp ? ce_st_q : 5'd0) : (hit_now ? ce_st_q : lc_st_q);
-    rp_v_d    = qe_v_q ? (rp_v_q || !(hit_lc || hit_now)) : (rp_v_q && !(hit_rp || rp_age_q == 10'h3FF));
+    rp_v_d    = qe_v_q ? (rp_v_q || !(hit_lc || hit_now)) : (rp_v_q && !(hit_rp || rp_old_q));
     rp_qpn_d  = qe_v_q ? qe_qpn_q : rp_qpn_q;
     rp_age_d  = qe_v_q ? 10'd0 : rp_age_q + 10'(rp_v_q);
   end
@@ -719,6 +720,7 @@ module roce_transport #(
     lc_st_q      <= lc_st_d;
     lc_age_q     <= lc_age_d;
     rp_qpn_q     <= rp_qpn_d;
+    rp_old_q     <= rp_age_d == 10'h3FF;
     rp_age_q     <= rp_age_d;
     rqe_qpn_q    <= rqe_qpn_d;
     rqe_st_q     <= rqe_st_d;
