@@ -628,6 +628,7 @@ module roce_comp #(
     post_e       post;      // READ response / atomic ACK / ACK-NAK
   } rsp_t;
   localparam int RSP_W = 24 + 1 + 24 + 8 + 16 + 1 + 64 + 3;
+  logic r_pack;   // the header is a plain ACK (an ACK with no payload for a QP of the table): it may merge
   // The class of the response in the slice's register (S_EVAL's, for an
   // outstanding response), registered free running (hx_q: the class of the
   // header taken in the cycle before, loaded into sx_* in S_LD): ACK (lim =
@@ -665,9 +666,14 @@ module roce_comp #(
     rsp_in.orig   = s_rsp_hdr.hdr.atomicacketh.orig;
     rsp_in.post   = s_rsp_hdr.info.kind == roce_pkg::KIND_READ_RESP  ? P_RDRESP :
                     s_rsp_hdr.info.kind == roce_pkg::KIND_ATOMIC_ACK ? P_ATACK  : P_NONE;
+    r_pack        = rsp_in.ok && s_rsp_hdr.info.kind == roce_pkg::KIND_ACK && s_rsp_hdr.info.aeth &&
+                    s_rsp_hdr.hdr.aeth.syndrome[7:5] == 3'b000 && !rsp_in.haspay;
   end
-  lib_skid #(.WIDTH(RSP_W)) u_rsp_slice (
+  // the slice merges plain ACKs of one QP while they wait (roce_rsp_merge):
+  // the completer retires their WQEs in one event
+  roce_rsp_merge #(.WIDTH(RSP_W), .QAW(QAW)) u_rsp_slice (
     .clk, .rst, .s_valid(s_rsp_hdr_valid), .s_ready(s_rsp_hdr_ready), .s_data(rsp_in),
+    .s_pack(r_pack), .s_qpn(rsp_in.qpn[QAW-1:0]), .s_psn(rsp_in.psn[11:0]),
     .m_valid(h_v), .m_ready(h_take), .m_data(h)
   );
   always_comb begin

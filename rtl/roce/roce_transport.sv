@@ -578,11 +578,14 @@ module roce_transport #(
   logic [3:0]    lc_age_q, lc_age_d;
   logic [9:0]    rp_age_q, rp_age_d;
   logic          rp_old_q;   // rp_age_q == 10'h3FF (registered from rp_age_d)
+  // the QPN compares registered beside the QPNs they compare (hl_q: lc_qpn_q
+  // == qe_qpn_q, hn_q: ce_qpn_q == qe_qpn_q, hr_q: ce_qpn_q == rp_qpn_q)
+  logic          hl_q, hn_q, hr_q;
   always_comb begin
     logic hit_lc, hit_now, hit_rp;
-    hit_lc   = lc_v_q && lc_qpn_q == qe_qpn_q;
-    hit_now  = ce_v_q && ce_qpn_q == qe_qpn_q;
-    hit_rp   = ce_v_q && ce_qpn_q == rp_qpn_q;
+    hit_lc   = lc_v_q && hl_q;
+    hit_now  = ce_v_q && hn_q;
+    hit_rp   = ce_v_q && hr_q;
     lc_v_d   = ce_v_q || (lc_v_q && lc_age_q != 4'd15);
     lc_age_d = ce_v_q ? 4'd0 : lc_age_q + 4'(lc_v_q && lc_age_q != 4'd15);
     lc_qpn_d = ce_v_q ? ce_qpn_q : lc_qpn_q;
@@ -721,6 +724,9 @@ module roce_transport #(
     lc_age_q     <= lc_age_d;
     rp_qpn_q     <= rp_qpn_d;
     rp_old_q     <= rp_age_d == 10'h3FF;
+    hl_q         <= lc_qpn_d == qp_err_qpn[QW-1:0];
+    hn_q         <= cp_cqe.qpn[QW-1:0] == qp_err_qpn[QW-1:0];
+    hr_q         <= cp_cqe.qpn[QW-1:0] == rp_qpn_d;
     rp_age_q     <= rp_age_d;
     rqe_qpn_q    <= rqe_qpn_d;
     rqe_st_q     <= rqe_st_d;

@@ -4,7 +4,7 @@ RREQ_DIR  := $(BUILD)/roce_req
 # roce_req_pkg is read after the packages of RTL_PKGS (it is not in that list yet)
 RREQ_PKGS := rtl/net/net_pkg.sv rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv rtl/roce/roce_qp_pkg.sv \
              rtl/roce/roce_req_pkg.sv
-RREQ_OWN  := $(addprefix rtl/roce/,roce_sq.sv roce_req.sv roce_comp.sv roce_comp_timer.sv \
+RREQ_OWN  := $(addprefix rtl/roce/,roce_sq.sv roce_req.sv roce_comp.sv roce_rsp_merge.sv roce_comp_timer.sv \
                roce_tx_mux.sv roce_cq_merge.sv roce_cq.sv)
 RREQ_RTL  := $(addprefix rtl/roce/,roce_fifo.sv roce_ram_sdp.sv roce_tx_build.sv roce_rx_parse.sv) \
              $(wildcard rtl/roce/roce_axis_assert.sv) rtl/roce/roce_qp_table.sv rtl/roce/roce_mr_table.sv \
