@@ -12,7 +12,9 @@ dropped; every frame forwarded once or
 flooded to the N-1 other ports (sum out = sum in + flooded x (N-2)); the switch's RED
 (--fabric kmin=2K,kmax=8K: the queue to NIC 2 passes Xoff, so past Kmax every ECT packet is
 marked) marked CE only packets to NIC 2 (NIC 0's ECT requests), never NIC 2's ACKs (ECN 0),
-and NIC 2 took the marked ones (no ICRC error: the ICRC masks the TOS byte); the bench's bytes went
+and NIC 2 took the marked ones (no ICRC error: the ICRC masks the TOS byte), counted each
+(np_ecn_marked_roce_packets = the switch's marks) and answered with CNPs that NIC 0 received
+(np_cnp_sent = rp_cnp_received > 0, none dropped); the bench's bytes went
 0 -> 2 and not to port 1, below NIC 2's 50 Gb/s; the --fabric-csv series carries the
 0 -> 2 flow; --pcap-port 1 holds every frame of NIC 1's two links.
 """
@@ -75,6 +77,11 @@ def main():
             st = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", out)}
             check("NIC 2 took the CE-marked packets: no ICRC error", st.get("rx_icrc_bad") == 0
                   and st.get("rx_packets", 0) > 0, "rx_icrc_bad 0, rx_packets > 0", out)
+            # the notification point: NIC 2 answers CE marks with CNPs, NIC 0 counts them
+            out = c.cmd("stats np_ecn_marked_roce_packets np_cnp_sent np_cnp_dropped").replace("\r", "")
+            np2 = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", out)}
+            out = a.cmd("stats rp_cnp_received rp_cnp_dropped").replace("\r", "")
+            rp0 = {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", out)}
         err = group.stderr
         rows = list(csv.DictReader(open(series)))
         pcap = open(pcap1, "rb").read()
@@ -113,6 +120,12 @@ def main():
     check("ECN: the queue to NIC 2 marked NIC 0's ECT packets CE; nothing toward NIC 0 (ACKs not ECT) or NIC 1",
           port[2]["ecn_marked"] > 0 and port[0]["ecn_marked"] == port[1]["ecn_marked"] == 0,
           "> 0 at port 2, 0 at ports 0 and 1", [port[k]["ecn_marked"] for k in range(N)])
+    check("NIC 2 counted every CE-marked packet the switch marked toward it (np_ecn_marked_roce_packets)",
+          np2.get("np_ecn_marked_roce_packets") == port[2]["ecn_marked"], port[2]["ecn_marked"], np2)
+    check("NIC 2 sent CNPs for them, none dropped; NIC 0 received each (rp_cnp_received), none dropped",
+          np2.get("np_cnp_sent", 0) > 0 and np2.get("np_cnp_dropped") == 0
+          and rp0.get("rp_cnp_received") == np2.get("np_cnp_sent") and rp0.get("rp_cnp_dropped") == 0,
+          "np_cnp_sent > 0 = rp_cnp_received, 0 dropped", (np2, rp0))
     check("the sender (NIC 0) was paused and resumed, nobody else", port[0]["pauses_sent"] > 0
           and port[0]["resumes_sent"] == port[0]["pauses_sent"]
           and port[1]["pauses_sent"] == port[2]["pauses_sent"] == 0, "> 0 pauses to NIC 0 only",
