@@ -41,21 +41,16 @@
 //           each state field selected flatly; the WQE read in S_LD registered (wqe_q); the
 //           WQE at ld_q.wa read again, used when the two differ (sending behind the completer)
 //   S_WQF   (then only, one cycle more) the WQE read in S_EVAL registered
-//   S_WQE   from wqe_q: rem = length - soff, rem - 1, npsn + 1, the end of the local range,
-//           the window and READ credit (wn_q, rdok_q); the MR read with wqe_q's lkey
-//           (checked at a WQE's first packet: mrchk)
+//   S_WQE   from wqe_q: rem = length - soff, rem - 1, npsn + 1, the end of the local range;
+//           the MR read with wqe_q's lkey (checked at a WQE's first packet: mrchk)
 //   S_PRE   the packet computed from registers into pre_q: header, DMA command, timer arm,
-//           PSNs, window, next pointers; the MR check (base + length - end: one carry chain);
-//           the next WQE, the SQ head and the completer state read (for the fast path)
+//           PSNs, window, next pointers; the MR check (base + length - end: one carry chain)
 //   S_PKT   an MR failure is an EV_LOCERR; else window closed -> S_WB; else header, DMA
 //           command and timer arm pushed when all have room (pkt_go, one LUT); the next state,
 //           QP, command and pops picked by pkt_go and in_pkt_q (st_q == S_PKT, a flip-flop)
 //           from kept values; the state written back, the QP kicked again if it has work
-//           (the fast path: with work left, burst left and no reset or command waiting, the
-//           turn goes on with the same QP at S_WQE from the values read in S_PRE: fgo)
 //   S_WB    the state written back (turns that sent nothing)
-// 6 cycles for a turn's first packet (S_RD .. S_PKT; S_IDLE only after idling), 3 for each
-// further one (S_WQE .. S_PKT), up to BURST packets a turn. Kicks pass register slices (the
+// 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices (the
 // in-table check made before them), pushed from their registers a cycle later (the queued bit
 // looked up in two halves across it); the outputs leave from flip-flops: events and timer
 // arms from lib_fifo output registers, DMA commands and headers from output registers of their
