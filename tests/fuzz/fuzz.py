@@ -506,13 +506,16 @@ def main():
     ap.add_argument("--sim-arg", action="append", default=[],
                     help="an extra argument of build/sim/solonic_sim (e.g. --sim-arg=--stats, "
                          "--sim-arg=--profile --sim-arg=PREFIX)")
+    ap.add_argument("--max-seconds", type=int, default=0,
+                    help="the simulator's wall-time bound (default: 3,600 s, or 50 ms a frame when more)")
     a = ap.parse_args()
+    max_seconds = a.max_seconds or max(3600, a.frames // 20)
     os.makedirs(a.out, exist_ok=True)
     t0 = time.monotonic()
     st = Stats()
     peer_qpn = 0x000400
     batch = 0
-    with Peer(keep_recent=a.batch * 4 + 1000, extra=a.sim_arg) as p:
+    with Peer(keep_recent=a.batch * 4 + 1000, max_seconds=max_seconds, extra=a.sim_arg) as p:
         try:
             p.boot()
             key_a = ss.mr_reg(p, ss.A_BASE, ss.A_LEN, 0xF)
