@@ -10,9 +10,9 @@
 //     -> events -> roce_resp_tx: ACK/NAK (coalesced), READ responses
 //        (m_dma_rd_*), atomics (m_dma_rd_*, m_dma_aw_*), receive CQEs
 //     -> m_tx_hdr + m_axis_tx (to the TX mux / roce_tx_build)
-// Throughput: one payload beat per cycle while packets are at least ~6
-// beats long (MTU 512 and up); shorter packets are limited by the five
-// cycles of the check chain per header.
+// Throughput: one payload beat per cycle while packets are at least three
+// beats long; shorter packets are limited by the check chain's three cycles
+// per header (roce_resp_check).
 //
 // Boundaries (timing, docs/timing.md): the payload FIFO is a lib_fifo
 // (registered s_ready and m_valid: s_axis_payload_tready and

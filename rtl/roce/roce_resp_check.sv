@@ -9,14 +9,18 @@
 //           (RETH / AtomicETH rkey) into mr_key_q
 //   C_RD0   read QP context, dynamic state, the MR row of mr_key_q; the RQ
 //           lookup (only for headers that need a receive WQE: SEND, WRITE
-//           with immediate LAST/ONLY) too, unless the previous header's
-//           receive WQE consume is still landing (then a cycle or more
-//           later: the lookup must see the new head). The header facts
-//           (kinds, lengths against each PMTU, READ packet counts, the MR
-//           check's byte range) are registered from h_q every cycle.
+//           with immediate LAST/ONLY) too, once no header that may consume
+//           one is in C_SEL or C_EXEC and the last consume has landed (the
+//           lookup must see the new head). The header facts (kinds, lengths
+//           against each PMTU, READ packet counts, the MR check's byte range)
+//           are registered from h_q every cycle.
 //   C_RD1   rows arrive: registered (dynamic state of an unused row replaced
 //           by its initial value, the MR row's key compared with mr_key_q and
-//           its PD with the QP context's in one compare, base + length summed)
+//           its PD with the QP context's in one compare, base + length
+//           summed). The dynamic state is taken here and held: when the
+//           header in C_EXEC is of the same QP and writes its row in or after
+//           our C_RD0 (it fired then, fr_q, or is still there), its new row
+//           (dyn_new_q) and error bit (fk_q) are taken instead of the read.
 //   C_WQE   (SEND only) wait for the receive WQE; its lkey into mr_key_q
 //   C_MR    (SEND only) MR read of the WQE's lkey
 //   C_MR1   (SEND only) MR row arrives: registered as in C_RD1
@@ -25,29 +29,36 @@
 //           sequence), check_op_seq, check_op_valid (QP access),
 //           check_length, check_rkey (rkey of the request, or lkey of the
 //           receive WQE for SEND), check_wqe_len; the new PSN / MSN /
-//           address / lengths computed beside them; registered
-//   C_SEL   the verdict (the order of the checks decides which failure
-//           wins: QPN, QP state, opcode, PSN, opcode sequence + length,
-//           access + rkey, atomic alignment, receive WQE present (RNR, rxe:
-//           check_resource), WQE lkey, WQE length), and what it does: DMA
-//           command, payload action, event to roce_resp_tx, new dynamic
-//           state, RQ consume (registered for C_EXEC); a header that needs a
-//           receive WQE waits here for its lookup
-//   C_EXEC  push what the verdict needs into the three outputs, write the
-//           dynamic state back, consume the receive WQE (rq_cons_en is
+//           address / lengths computed beside them; registered. A header
+//           that needs a receive WQE waits here for its lookup; every header
+//           waits until C_EXEC is free in the next cycle, so that C_SEL
+//           always moves on.
+//   C_SEL   (sv_q; the header in hs_q, h_q a cycle ago) the verdict (the
+//           order of the checks decides which failure wins: QPN, QP state,
+//           opcode, PSN, opcode sequence + length, access + rkey, atomic
+//           alignment, receive WQE present (RNR, rxe: check_resource), WQE
+//           lkey, WQE length), and what it does: DMA command, payload action,
+//           event to roce_resp_tx, new dynamic state, RQ consume (registered
+//           for C_EXEC)
+//   C_EXEC  (xo_q) push what the verdict needs into the three outputs, write
+//           the dynamic state back, consume the receive WQE (rq_cons_en is
 //           registered: a cycle after C_EXEC; a consume that meets a qp_reset
-//           of another QP is repeated). Waits for room in the outputs. The
-//           next header is taken in C_EXEC (read right after it), so headers
-//           follow each other every five cycles (SEND: eight).
+//           of another QP is repeated). Waits for room in the outputs.
+//
+// Three headers may be under way: one in C_RD0 .. C_CHK, one in C_SEL, one
+// in C_EXEC. The next header is taken in the cycle its predecessor moves from
+// C_CHK to C_SEL; for a predecessor that needs no receive WQE that move is
+// known a cycle ahead (C_EXEC free then), so s_hdr_ready is up in its C_CHK
+// and headers follow each other every three cycles (C_RD0, C_RD1, C_CHK).
+// A predecessor that needs a receive WQE (its lookup uses the front's QPN)
+// or finds C_EXEC busy makes it four or more; SEND takes eight.
 //
 // Outputs: each an output register in front of an 8-word roce_fifo; a word
 // pushed in C_EXEC is out the next cycle when its FIFO is empty.
 //
 // Latency: a header taken while the chain is idle reaches C_EXEC five cycles
-// after s_hdr (SEND eight), one cycle more than before the pipelining (SEND
-// four more: the MR read waits for the WQE's lkey in a register). At MTU
-// 4096 (64 beats per packet) and 1024 (16) the payload path, not this chain,
-// sets the rate.
+// after s_hdr (SEND eight). At MTU 4096 (64 beats per packet) and 1024 (16)
+// the payload path, not this chain, sets the rate.
 //
 // ERROR (docs/transport.md, "QP errors"): an in-order request NAKed with
 // invalid request, remote access or remote operational error sets the error
@@ -152,9 +163,7 @@ module roce_resp_check #(
     C_WQE  = 4'd3,
     C_MR   = 4'd4,
     C_MR1  = 4'd5,
-    C_CHK  = 4'd6,
-    C_SEL  = 4'd7,
-    C_EXEC = 4'd8
+    C_CHK  = 4'd6
   } cstate_e;
 
   // the verdict of the chain (what C_EXEC does)
@@ -252,11 +261,19 @@ module roce_resp_check #(
   logic    first_q, first_d;      // FIRST or ONLY (kept out of hf_q: Yosys 0.23 abc9 names two cells alike)
 
   // ---------------------------------------------------------- front FSM
-  cstate_e st_q, st_d;
-  roce_pkg::rx_hdr_t h_q, h_d;
+  cstate_e st_q, st_d;               // the front header's state
+  roce_pkg::rx_hdr_t h_q, h_d;       // the front header (C_RD0 .. C_CHK)
+  /* verilator lint_off UNUSEDSIGNAL */
+  roce_pkg::rx_hdr_t hs_q;           // h_q a cycle ago: the header in C_SEL (not every field used there)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic    sv_q, sv_d;               // a header in C_SEL
+  logic    xo_q, xo_d;               // a header in C_EXEC
+  logic    leave;                    // the front header moves from C_CHK to C_SEL
   logic    ready_q, ready_d;         // s_hdr_ready
-  logic    pend_q, pend_d;           // a header taken in C_EXEC waits for it to end
   logic    kf_q, kf_d;               // the header in h_q is killed by a qp_reset
+  logic    kfs_q, kfs_d;             // the header in C_SEL is killed
+  logic    fr_q, fr_d;               // C_RD1: the header in C_EXEC wrote this QP's row in our C_RD0
+  logic    fwd, erf_q, erf_d;        // C_RD1: its row is the C_EXEC header's new one; that one set the error bit
   logic    rd0_q, rd0_d;             // C_RD0: context and dynamic-state reads
   logic    mr_en_q, mr_en_d;
   logic [31:0] mr_key_q, mr_key_d;
@@ -265,7 +282,7 @@ module roce_resp_check #(
   roce_qp_pkg::rwqe_t wqe_q, wqe_d;
   logic          lkv_q, lkv_d;
   logic [PW-1:0] lkh_q, lkh_d;
-  logic    accept, fin, s_needs_wqe, sel_done, front_d;
+  logic    accept, fin, s_needs_wqe, front_d;
 
   // EXEC stage
   logic          kx_q, kx_d;         // the header in C_EXEC is killed
@@ -297,31 +314,39 @@ module roce_resp_check #(
 
   // output FIFOs
   logic cmd_in_ready, act_in_ready, ev_in_ready, room, exec_fire, drop_fire;
-  logic in_exec;   // st_q == C_EXEC: the only state with bit 3 set (9..15 never occur), one flip-flop
+  logic in_exec;   // xo_q
   /* verilator lint_off UNUSEDSIGNAL */
   logic [3:0] cmd_cnt, act_cnt, ev_cnt;     // FIFO occupancy: not needed
   /* verilator lint_on UNUSEDSIGNAL */
 
   // header fields (not every field of the BTH and the table row matters here)
   /* verilator lint_off UNUSEDSIGNAL */
-  roce_pkg::bth_t         bth;
-  roce_pkg::opcode_info_t info;
+  roce_pkg::bth_t         bth, bth_s;
+  roce_pkg::opcode_info_t info, info_s;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [23:0]           qpn24;
-  logic [QW-1:0]         qpn;
-  logic [63:0]           key_va;
+  logic [23:0]           qpn24, qpn24_s;
+  logic [QW-1:0]         qpn, qpn_s;
+  logic [63:0]           key_va, key_va_s;
 
+  // the front header (h_q) and the one in C_SEL (hs_q, "_s")
   assign bth      = h_q.hdr.bth;
   assign info     = h_q.info;
   assign qpn24    = bth.dqpn;
   assign qpn      = qpn24[QW-1:0];
   assign key_va   = h_q.info.atomiceth ? h_q.hdr.atomiceth.va : h_q.hdr.reth.va;
+  assign bth_s    = hs_q.hdr.bth;
+  assign info_s   = hs_q.info;
+  assign qpn24_s  = bth_s.dqpn;
+  assign qpn_s    = qpn24_s[QW-1:0];
+  assign key_va_s = hs_q.info.atomiceth ? hs_q.hdr.atomiceth.va : hs_q.hdr.reth.va;
   assign dyn_rd   = dyn_rd_raw;
 
   assign accept      = s_hdr_valid && ready_q;
   assign fin         = exec_fire || drop_fire;
-  assign in_exec     = st_q[3];
-  assign sel_done    = !hf_q.needs_wqe || wqe_rdy_q;     // C_SEL: the receive WQE is there
+  assign in_exec     = xo_q;
+  // C_CHK -> C_SEL: the receive WQE is there (a header that needs one) and
+  // C_EXEC is free in the next cycle (so C_SEL always moves on)
+  assign leave       = st_q == C_CHK && (!hf_q.needs_wqe || wqe_rdy_q) && (!xo_q || exec_fire);
   assign s_needs_wqe = s_hdr.info.kind == roce_pkg::KIND_SEND ||
                        (s_hdr.info.kind == roce_pkg::KIND_WRITE && s_hdr.info.immdt &&
                         (s_hdr.info.pos == roce_pkg::POS_LAST || s_hdr.info.pos == roce_pkg::POS_ONLY));
@@ -330,7 +355,6 @@ module roce_resp_check #(
   always_comb begin
     st_d   = st_q;
     h_d    = h_q;
-    pend_d = pend_q;
     if (accept) h_d = s_hdr;
     unique case (st_q)
       C_IDLE:  if (accept) st_d = C_RD0;
@@ -339,24 +363,21 @@ module roce_resp_check #(
       C_WQE:   if (lk2_q) st_d = C_MR;
       C_MR:    st_d = C_MR1;
       C_MR1:   st_d = C_CHK;
-      C_CHK:   st_d = C_SEL;
-      C_SEL:   if (sel_done) st_d = C_EXEC;
-      C_EXEC: begin
-        if (accept) pend_d = 1'b1;
-        if (fin) begin
-          st_d   = (pend_q || accept) ? C_RD0 : C_IDLE;
-          pend_d = 1'b0;
-        end
-      end
+      C_CHK:   if (leave) st_d = accept ? C_RD0 : C_IDLE;
       default: st_d = C_IDLE;
     endcase
-    // the flip-flops below decode the next state straight from the present
-    // one (fewer levels than comparing st_d)
-    ready_d  = init_done && ((st_q == C_IDLE && !accept) || (st_q == C_SEL && sel_done) ||
-                             (in_exec && !pend_q && !accept));
-    rd0_d    = (st_q == C_IDLE && accept) || (in_exec && fin && (pend_q || accept));
+    sv_d = leave;
+    xo_d = sv_q || (xo_q && !fin);
+    // s_hdr_ready: a header is taken while the front is idle or in the
+    // cycle its header moves to C_SEL. That move is known a cycle ahead for
+    // a header that needs no receive WQE (its lookup would use the front's
+    // QPN) when C_EXEC will be free: C_EXEC's header fires now or none is
+    // there and none enters it (sv_d: the front is in C_RD1, not leaving)
+    ready_d  = init_done && !accept &&
+               (st_q == C_IDLE || leave || (st_q == C_RD1 && !hf_q.needs_wqe && !xo_d));
+    rd0_d    = accept;
     mr_en_d  = rd0_d || (st_q == C_WQE && lk2_q);
-    front_d  = rd0_d || (st_q != C_IDLE && !in_exec && !(st_q == C_SEL && sel_done));
+    front_d  = rd0_d || (st_q != C_IDLE && !leave);
     // the MR key: the header's from the cycle it is taken, the receive
     // WQE's (SEND) when it arrives
     mr_key_d = mr_key_q;
@@ -379,7 +400,7 @@ module roce_resp_check #(
   // and the WQE it returns two cycles later; the kill flags
   always_comb begin
     lk_pend_d = accept ? s_needs_wqe : (lk_pend_q && !lk_en_q);
-    lk_en_d   = lk_pend_d && !lk_en_q && front_d && !cons_en_d;
+    lk_en_d   = lk_pend_d && !lk_en_q && front_d && !cons_en_d && !sv_q && !xo_q;
     wqe_rdy_d = !accept && (wqe_rdy_q || lk2_q);
     wqe_d     = lk2_q ? rq_lk_wqe   : wqe_q;
     lkv_d     = lk2_q ? rq_lk_valid : lkv_q;
@@ -387,12 +408,21 @@ module roce_resp_check #(
 
     kf_d = accept ? (qp_reset_valid && qp_reset_qpn == s_hdr.hdr.bth.dqpn[QW-1:0])
                   : (kf_q || (qp_reset_valid && qp_reset_qpn == qpn));
+    kfs_d   = leave ? (kf_q || (qp_reset_valid && qp_reset_qpn == qpn)) : kfs_q;
     kx_d    = kx_q || (qp_reset_valid && qp_reset_qpn == qpn_x_q);
     qpn_x_d = qpn_x_q;
-    if (st_q == C_SEL) begin
-      kx_d    = kf_q || (qp_reset_valid && qp_reset_qpn == qpn);
-      qpn_x_d = qpn;
+    if (sv_q) begin
+      kx_d    = kfs_q || (qp_reset_valid && qp_reset_qpn == qpn_s);
+      qpn_x_d = qpn_s;
     end
+    // C_RD1: the row read in C_RD0 is old when the header in C_EXEC (not
+    // killed) writes this QP's row in or after that cycle: it fired in our
+    // C_RD0 (fr_q), or it is still there (it entered from C_SEL in our
+    // C_RD0, or waits for room). Its new row (dyn_new_q, fk_q) stands until
+    // the next C_SEL, after our C_RD1
+    fr_d = exec_fire && dyn_we_q && qpn_x_q == qpn;
+    fwd  = fr_q || (xo_q && !kx_q && dyn_we_q && qpn_x_q == qpn);
+    erf_d = (st_q == C_RD1) ? fwd && fk_q : erf_q;
 
   end
 
@@ -408,7 +438,7 @@ module roce_resp_check #(
   assign rq_cons_head = cons_hd_q;
 
   // ------------------------------------------- header facts (from h_q)
-  // Registered every cycle (h_q holds from C_RD0 to C_SEL): valid from the
+  // Registered every cycle (h_q holds from C_RD0 to C_CHK): valid from the
   // cycle after C_RD0 on; the MR check's operands are the WQE's for SEND
   // (valid in C_MR1).
 
@@ -489,7 +519,7 @@ module roce_resp_check #(
   always_comb begin
     // a QP the responder moved to ERROR itself (its error bit, u_err) reads
     // as ERROR: it receives nothing either
-    rw_d.state         = er_rd ? roce_qp_pkg::QPS_ERR : ctx_rd.state;
+    rw_d.state         = (er_rd || erf_d) ? roce_qp_pkg::QPS_ERR : ctx_rd.state;
     rw_d.pmtu          = ctx_rd.pmtu;
     rw_d.pi            = (ctx_rd.pmtu >= 3'd1 && ctx_rd.pmtu <= 3'd5) ? ctx_rd.pmtu - 3'd1 : 3'd0;
     rw_d.access        = ctx_rd.access;
@@ -498,11 +528,19 @@ module roce_resp_check #(
     rw_d.remote_ip     = ctx_rd.remote_ip;
     rw_d.remote_mac    = ctx_rd.remote_mac;
     rw_d.udp_sport     = ctx_rd.udp_sport;
-    dc_d               = dyn_rd;
-    if (!dyn_rd.valid) begin
-      dc_d       = '0;
-      dc_d.valid = 1'b1;
-      dc_d.epsn  = ctx_rd.rq_psn;
+    // the dynamic state: taken in C_RD1 (the C_EXEC header's new row when
+    // it writes it after our read), held until the next C_RD1
+    dc_d               = dc_q;
+    if (st_q == C_RD1) begin
+      if (fwd) begin
+        dc_d       = dyn_new_q;
+      end else if (dyn_rd.valid) begin
+        dc_d       = dyn_rd;
+      end else begin
+        dc_d       = '0;
+        dc_d.valid = 1'b1;
+        dc_d.epsn  = ctx_rd.rq_psn;
+      end
     end
     rw_d.m_valid  = mr_rd.valid;
     // a streaming MR grants no remote atomic: an atomic to it is NAKed
@@ -654,7 +692,7 @@ module roce_resp_check #(
     if (c_exec && hf_q.atomic)          ev_c.kind = roce_qp_pkg::EV_ATOMIC;
     if (c_dup && hf_q.atomic)           ev_c.kind = roce_qp_pkg::EV_ATOMIC_DUP;
     ev_c.wait_dma   = c_exec && sw && hf_q.pay_nz;
-    ev_c.send       = (c_dup && sw) || c_nak_seq || c_ino_nak || (c_exec && sw && bth.ackreq);
+    ev_c.send       = (c_dup && sw) || c_nak_seq || c_ino_nak || (c_exec && sw && bth_s.ackreq);
     ev_c.nak        = c_nak_seq || c_ino_nak;
     unique case (v_c)
       V_NAK_SEQ: ev_c.syndrome = roce_qp_pkg::AETH_NAK_PSN_SEQ;
@@ -665,31 +703,31 @@ module roce_resp_check #(
       default:   ev_c.syndrome = roce_qp_pkg::AETH_ACK;
     endcase
     ev_c.psn        = (c_dup && sw) ? fl_q.epsn_m1 :
-                      c_nak_seq     ? dc_q.epsn : bth.psn;
+                      c_nak_seq     ? dc_q.epsn : bth_s.psn;
     ev_c.msn        = (c_exec && (!sw || hf_q.last)) ? fl_q.msn_p1 : dc_q.msn;
-    ev_c.qpn        = qpn24;
+    ev_c.qpn        = qpn24_s;
     ev_c.dqpn       = rw_q.remote_qpn;
     ev_c.remote_ip  = rw_q.remote_ip;
     ev_c.remote_mac = rw_q.remote_mac;
     ev_c.udp_sport  = rw_q.udp_sport;
     ev_c.pmtu       = rw_q.pmtu;
-    ev_c.va         = key_va;
-    ev_c.len        = h_q.hdr.reth.dma_len;
+    ev_c.va         = key_va_s;
+    ev_c.len        = hs_q.hdr.reth.dma_len;
     // (an EV_READ is pushed only with fl_q.pre)
-    ev_c.is_cmp     = info.kind == roce_pkg::KIND_CMP_SWAP;
+    ev_c.is_cmp     = info_s.kind == roce_pkg::KIND_CMP_SWAP;
     ev_c.rd_dup     = hf_q.read && fl_q.dup;
     ev_c.stream     = rw_q.m_stream;
-    ev_c.swap_add   = h_q.hdr.atomiceth.swap_add;
-    ev_c.compare    = h_q.hdr.atomiceth.compare;
+    ev_c.swap_add   = hs_q.hdr.atomiceth.swap_add;
+    ev_c.compare    = hs_q.hdr.atomiceth.compare;
     ev_c.cqe_valid  = werr_c || (c_exec && sw && hf_q.last && hf_q.needs_wqe);
     ev_c.cqe.wr_id    = wqe_q.wr_id;
     ev_c.cqe.status   = !werr_c            ? roce_qp_pkg::WC_SUCCESS :
                         (v_c == V_NAK_OP)  ? roce_qp_pkg::WC_LOC_PROT_ERR : roce_qp_pkg::WC_LOC_LEN_ERR;
     ev_c.cqe.opcode   = hf_q.send ? roce_qp_pkg::WC_OP_RECV : roce_qp_pkg::WC_OP_RECV_RDMA_WITH_IMM;
     ev_c.cqe.byte_len = (c_exec && hf_q.write) ? fl_q.wr_len : fl_q.msg_new;
-    ev_c.cqe.qpn      = qpn24;
-    ev_c.cqe.imm_data = h_q.hdr.immdt;
-    ev_c.cqe.has_imm  = info.immdt;
+    ev_c.cqe.qpn      = qpn24_s;
+    ev_c.cqe.imm_data = hs_q.hdr.immdt;
+    ev_c.cqe.has_imm  = info_s.immdt;
     ev_c.cqe.is_recv  = 1'b1;
     ev_push_c = c_dup || c_nak_seq || c_ino_nak || (c_exec && !hf_q.quiet);
   end
@@ -707,7 +745,7 @@ module roce_resp_check #(
       dyn_new_c.epsn = hf_q.read ? fl_q.epsn_npk : fl_q.epsn_p1;
       if (!sw) dyn_new_c.msn = fl_q.msn_p1;
       if (sw) begin
-        dyn_new_c.va      = fl_q.addr + 64'(h_q.pay_len);
+        dyn_new_c.va      = fl_q.addr + 64'(hs_q.pay_len);
         dyn_new_c.rem     = fl_q.rem_new;
         dyn_new_c.msg_len = fl_q.msg_new;
         dyn_new_c.in_msg  = hf_q.last ? roce_qp_pkg::MSG_NONE :
@@ -718,10 +756,10 @@ module roce_resp_check #(
     end
     dma_c      = c_exec && sw && hf_q.pay_nz;
     cmd_c.addr = fl_q.addr;
-    cmd_c.len  = 32'(h_q.pay_len);
+    cmd_c.len  = 32'(hs_q.pay_len);
     cmd_c.tag  = '0;
     usr_c.stream   = fl_q.stream;
-    usr_c.qpn      = qpn24;
+    usr_c.qpn      = qpn24_s;
     usr_c.first    = first_q;
     usr_c.msg_last = hf_q.last;
     usr_c.send     = hf_q.send;
@@ -735,7 +773,7 @@ module roce_resp_check #(
   // a killed header still discards its payload
   assign drop_fire = in_exec && kx_q && (!act_q || act_in_ready);
 
-  // the verdict registers take the results in C_SEL
+  // the verdict registers take the results in C_SEL (sv_q)
   always_comb begin
     v_d         = v_q;
     dyn_new_d   = dyn_new_q;
@@ -748,7 +786,7 @@ module roce_resp_check #(
     ev_d        = ev_q;
     cons_d      = cons_q;
     cons_head_d = cons_head_q;
-    if (st_q == C_SEL) begin
+    if (sv_q) begin
       v_d         = v_c;
       dyn_new_d   = dyn_new_c;
       dyn_we_d    = dyn_we_c;
@@ -850,9 +888,9 @@ module roce_resp_check #(
   always_comb begin
     mk_d = mk_q;
     // payload > PMTU: the length check's own facts (hf_q.le, the QP's PMTU index)
-    if (st_q == C_SEL) mk_d = {rw_q.m_pd_bad, !hf_q.read && !hf_q.le[rw_q.pi], hf_q.send && first_q, hf_q.atomic,
+    if (sv_q) mk_d = {rw_q.m_pd_bad, !hf_q.read && !hf_q.le[rw_q.pi], hf_q.send && first_q, hf_q.atomic,
                                hf_q.read, hf_q.write && first_q};
-    fk_d  = (st_q == C_SEL) ? c_fatal : fk_q;
+    fk_d  = sv_q ? c_fatal : fk_q;
     erv_d = exf_q && fkx_q;
     unique case (vx_q)
       V_NAK_ACC: ers_d = roce_qp_pkg::WC_REM_ACCESS_ERR;
@@ -905,7 +943,8 @@ module roce_resp_check #(
     if (rst) begin
       st_q      <= C_IDLE;
       ready_q   <= 1'b0;
-      pend_q    <= 1'b0;
+      sv_q      <= 1'b0;
+      xo_q      <= 1'b0;
       rd0_q     <= 1'b0;
       mr_en_q   <= 1'b0;
       lk_pend_q <= 1'b0;
@@ -920,7 +959,8 @@ module roce_resp_check #(
     end else begin
       st_q      <= st_d;
       ready_q   <= ready_d;
-      pend_q    <= pend_d;
+      sv_q      <= sv_d;
+      xo_q      <= xo_d;
       rd0_q     <= rd0_d;
       mr_en_q   <= mr_en_d;
       lk_pend_q <= lk_pend_d;
@@ -934,6 +974,10 @@ module roce_resp_check #(
       ev_ov_q   <= ev_ov_d;
     end
     h_q         <= h_d;
+    hs_q        <= h_q;
+    kfs_q       <= kfs_d;
+    fr_q        <= fr_d;
+    erf_q       <= erf_d;
     mk_q        <= mk_d;
     kf_q        <= kf_d;
     kx_q        <= kx_d;
@@ -967,13 +1011,33 @@ module roce_resp_check #(
   end
 
 `ifndef SYNTHESIS
+  // a shadow of the dynamic-state RAM: what C_SEL decides from is the row
+  // as last written (the C_EXEC header's, when it writes in this cycle)
+  roce_qp_pkg::resp_dyn_t sh_mem [NQP];
+  roce_qp_pkg::resp_dyn_t sh_now;
+  always_comb begin
+    sh_now = (dyn_we && dyn_wa == qpn_s) ? roce_qp_pkg::resp_dyn_t'(dyn_wd) : sh_mem[qpn_s];
+    if (!sh_now.valid) begin
+      sh_now       = '0;
+      sh_now.valid = 1'b1;
+      sh_now.epsn  = dc_q.epsn;   // the context's rq_psn (not kept here)
+    end
+  end
+  always_ff @(posedge clk) if (dyn_we) sh_mem[dyn_wa] <= roce_qp_pkg::resp_dyn_t'(dyn_wd);
+
   // the RQ lookup of a header ends before its C_EXEC, consumes land before
   // the next lookup
   always_ff @(posedge clk) begin
-    if (!rst && st_q > C_EXEC)
-      $error("roce_resp_check: state %0d does not exist (in_exec decodes bit 3 alone)", st_q);
-    if (!rst && st_q == C_EXEC && (lk_en_q || lk1_q || lk2_q))
-      $error("roce_resp_check: RQ lookup still running in C_EXEC");
+    if (!rst && (lk_en_q || lk1_q || lk2_q) && ((sv_q && cons_c) || (xo_q && cons_q)))
+      $error("roce_resp_check: RQ lookup while a header that consumes is in C_SEL / C_EXEC");
+    if (!rst && sv_q && xo_q && !fin)
+      $error("roce_resp_check: the header in C_SEL finds C_EXEC taken");
+    if (!rst && sv_q && st_q == C_CHK)
+      $error("roce_resp_check: a header in C_CHK while one is in C_SEL");
+    if (!rst && sv_q && dc_q != sh_now)
+      $error("roce_resp_check: QP %0d's dynamic state in C_SEL is not the one last written", qpn_s);
+    if (!rst && accept && !(st_q == C_IDLE || leave))
+      $error("roce_resp_check: a header taken while the front is busy (state %0d)", st_q);
     if (!rst && lk_en_q && cons_en_q)
       $error("roce_resp_check: RQ lookup in the cycle of a consume");
   end

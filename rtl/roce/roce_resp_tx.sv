@@ -292,6 +292,13 @@ module roce_resp_tx #(
   logic        ap_v_q, ap_v_d, tr_v_q;             // an allocation, a trailing answer decided last cycle
   logic        ap_dup_q;                           // that allocation is a duplicate READ's
   logic        dk;                                 // ... now: its QP's other contexts are dropped
+  logic [NC-1:0] olt_q, olt_d;                     // context in use whose next PSN is before the head event's (a cycle ago)
+  logic        oltv_q;                             // olt_q was computed for the present head event
+  logic        rd_old;                             // a duplicate READ head: its QP's older contexts still in use
+  logic [23:0] olt_dp [NC];                         // (PSN differences, their sign)
+  /* verilator lint_off UNUSEDSIGNAL */
+  ctx_t        oc;                                 // (its PSN)
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [NC-1:0] ap_oh_q;                          // the allocation's context (the first free one then)
   // cache
   logic          c_rd_en, c_we;
@@ -669,7 +676,21 @@ module roce_resp_tx #(
 
   // ---- EV_READ: a context, chained behind the QP's youngest (not one in its last cycle)
   assign rd_ev    = st_q[S_IDLE] && ev.kind == roce_qp_pkg::EV_READ;
-  assign rd_alloc = rd_ev && ev_live && !pend_v_q && free_v;
+  assign rd_alloc = rd_ev && ev_live && !pend_v_q && free_v && !rd_old;
+  // A duplicate READ at PSN p drops its QP's other contexts when allocated
+  // (dk): those the requester asks again (PSN p and later). Contexts of
+  // earlier PSNs (an earlier duplicate READ of the same resend, still
+  // answering) must finish first: the duplicate waits until none is in use,
+  // judged from olt_q (registered: the head unchanged since, a context in
+  // use then and of a PSN before p, qm_q its QP's)
+  always_comb begin
+    for (int i = 0; i < NC; i++) begin
+      oc        = cx_q[i];
+      olt_dp[i] = oc.psn - ev.psn;
+      olt_d[i]  = cs_v[i] && olt_dp[i][23];
+    end
+    rd_old = ev.rd_dup && (!oltv_q || |(olt_q & qm_q));
+  end
 
   // ---- EV_ATOMIC / EV_ATOMIC_DUP: the atomic's own state machine
   always_comb begin
@@ -1337,6 +1358,7 @@ module roce_resp_tx #(
       pop_q      <= 1'b0;
       ap_v_q     <= 1'b0;
       ap_dup_q   <= 1'b0;
+      oltv_q     <= 1'b0;
       tr_v_q     <= 1'b0;
       awd_v_q    <= 1'b0;
       inc_q      <= '0;
@@ -1376,6 +1398,7 @@ module roce_resp_tx #(
       pop_q      <= ev_ready;
       ap_v_q     <= ap_v_d;
       ap_dup_q   <= rd_alloc && ev.rd_dup;
+      oltv_q     <= !ev_adv;
       tr_v_q     <= trail_we;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;
@@ -1410,6 +1433,7 @@ module roce_resp_tx #(
     ga_q       <= ga_d;
     for (int k = 0; k < NG; k++) go_q[k] <= go_d[k];
     qm_q       <= qm_d;
+    olt_q      <= olt_d;
     pm_q       <= pm_d;
     skq_q      <= skq_d;
     skf_q      <= skf_d;
