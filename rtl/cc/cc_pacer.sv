@@ -26,9 +26,9 @@
 // headers (roce_pkg's opcode table) + 70 (Ethernet 14, IPv4 20, UDP 8, ICRC
 // 4, FCS 4, preamble 8, inter-frame gap 12).
 //
-// It also hands cc_rp its events: the CNPs (registered) and the packets'
-// QPN and bytes on the wire, a packet event held a cycle while a CNP goes
-// (cc_rp takes one event a cycle).
+// It also hands cc_rp its events: the CNPs (registered) and the bytes on
+// the wire of paced QPs' packets, summed per run of one QP's packets, an
+// event held a cycle while a CNP goes (cc_rp takes one event a cycle).
 `default_nettype none
 
 module cc_pacer #(
@@ -90,8 +90,8 @@ module cc_pacer #(
   // c4: spent' = spent + cost written; the RAM output registered
   // c5: allowed = earned - spent' >= 0, or unpaced
   logic           c1_v, c2_v, c3_v, c4_v, c5_v;
-  logic [QAW-1:0] c1_q, c2_q, c3_q, c4_q;
-  logic [16:0]    c1_wb, c2_wb;
+  logic [QAW-1:0] c1_q, c2_q, c3_q, c4_q, c5_q;
+  logic [16:0]    c1_wb, c2_wb, c3_wb, c4_wb, c5_wb;
   logic [31:0]    c2_m, c3_cost, c4_cost, c4_sp, c5_sp, c4_spn;
   logic [32:0]    c5_er;
   logic [5:0]     hlen;
@@ -127,9 +127,12 @@ module cc_pacer #(
       c1_v <= tx_valid && !init_q;
       c2_v <= c1_v; c3_v <= c2_v; c4_v <= c3_v; c5_v <= c4_v;
     end
-    c1_q <= tx_qpn; c2_q <= c1_q; c3_q <= c2_q; c4_q <= c3_q;
+    c1_q <= tx_qpn; c2_q <= c1_q; c3_q <= c2_q; c4_q <= c3_q; c5_q <= c4_q;
     c1_wb   <= {wq, 2'b10};
     c2_wb   <= c1_wb;
+    c3_wb   <= c2_wb;
+    c4_wb   <= c3_wb;
+    c5_wb   <= c4_wb;
     c2_m    <= (32'(c1_wb) << 5) + (32'(c1_wb) << 4);
     c3_cost <= (32'(c2_wb) << 11) - c2_m;
     c4_cost <= c3_cost;
@@ -288,31 +291,58 @@ module cc_pacer #(
   end
 
   // ---------------------------------------------------------------- cc_rp's events
-  // the CNP registered; the packet (c2: QPN and bytes on the wire) goes the
-  // cycle after unless a CNP goes then: it waits in h_* (one event; a second
-  // while one waits and a CNP goes is dropped and counted)
+  // Only a paced QP's packets matter to cc_rp (its byte counter runs for
+  // active QPs only): c5's packet of a paced QP is added to an accumulator of
+  // one QP's bytes, handed on as one event when a packet of another QP comes,
+  // when it holds 32 KiB or more, or 32 cycles after it started (so cc_rp
+  // sees an event per turn of the requester, not per packet). The event goes
+  // the cycle after unless a CNP (registered) goes then: it waits in h_*
+  // (one event; a second while one waits and a CNP goes is dropped and
+  // counted).
+  logic           c5_p;                       // c5: a packet of a paced QP
+  logic           ag_v_q, ag_v_d, ag_emit;
+  logic [QAW-1:0] ag_q_q, ag_q_d;
+  logic [16:0]    ag_b_q, ag_b_d;
+  logic [4:0]     ag_t_q, ag_t_d;
   logic           h_v_q, h_v_d, t_v_d, t_v_q, cv_q;
   logic [QAW-1:0] h_q_q, h_q_d, t_q_d, t_q_q, cq_q;
   logic [15:0]    h_b_q, h_b_d, t_b_d, t_b_q;
   logic [31:0]    c_drop_q, c_drop_d, c_paced_q, c_paced_d;
   always_comb begin
-    t_v_d = (h_v_q || c2_v) && !cnp_valid;
-    t_q_d = h_v_q ? h_q_q : c2_q;
-    t_b_d = h_v_q ? h_b_q : 16'(c2_wb);
-    h_v_d = (h_v_q && cnp_valid) || (c2_v && (cnp_valid || h_v_q));
-    h_q_d = (c2_v && !(h_v_q && cnp_valid)) ? c2_q : h_q_q;
-    h_b_d = (c2_v && !(h_v_q && cnp_valid)) ? 16'(c2_wb) : h_b_q;
-    c_drop_d  = c_drop_q + 32'(h_v_q && cnp_valid && c2_v);
-    c_paced_d = c_paced_q + 32'(c5_v && !c5_er[32]);
+    c5_p    = c5_v && !c5_er[32];
+    ag_emit = ag_v_q && ((c5_p && c5_q != ag_q_q) || ag_t_q == 5'd31 || ag_b_q[16:15] != 2'd0);
+    ag_v_d  = ag_v_q;
+    ag_q_d  = ag_q_q;
+    ag_b_d  = ag_b_q;
+    ag_t_d  = ag_t_q + 5'd1;
+    if (ag_emit || !ag_v_q) begin
+      ag_v_d = c5_p;
+      ag_q_d = c5_q;
+      ag_b_d = c5_wb;
+      ag_t_d = 5'd0;
+    end else if (c5_p) begin
+      ag_b_d = ag_b_q + c5_wb;            // (< 32 KiB + one packet: 16 bits)
+    end
+    t_v_d = (h_v_q || ag_emit) && !cnp_valid;
+    t_q_d = h_v_q ? h_q_q : ag_q_q;
+    t_b_d = h_v_q ? h_b_q : ag_b_q[15:0];
+    h_v_d = (h_v_q && cnp_valid) || (ag_emit && (cnp_valid || h_v_q));
+    h_q_d = (ag_emit && !(h_v_q && cnp_valid)) ? ag_q_q : h_q_q;
+    h_b_d = (ag_emit && !(h_v_q && cnp_valid)) ? ag_b_q[15:0] : h_b_q;
+    c_drop_d  = c_drop_q + 32'(h_v_q && cnp_valid && ag_emit);
+    c_paced_d = c_paced_q + 32'(c5_p);
   end
   always_ff @(posedge clk) begin
     if (rst) begin
+      ag_v_q <= 1'b0;
       h_v_q <= 1'b0; t_v_q <= 1'b0; cv_q <= 1'b0;
       c_drop_q <= '0; c_paced_q <= '0;
     end else begin
+      ag_v_q <= ag_v_d;
       h_v_q <= h_v_d; t_v_q <= t_v_d; cv_q <= cnp_valid;
       c_drop_q <= c_drop_d; c_paced_q <= c_paced_d;
     end
+    ag_q_q <= ag_q_d; ag_b_q <= ag_b_d; ag_t_q <= ag_t_d;
     h_q_q <= h_q_d; h_b_q <= h_b_d;
     t_q_q <= t_q_d; t_b_q <= t_b_d;
     cq_q  <= cnp_qpn;

@@ -325,6 +325,8 @@ module roce_transport #(
   logic [31:0] rp_handled, rp_ignored, rp_dec, rp_ev_drop, rp_pace_drop, rp_paced, rp_ev_drop_q;
   logic [23:0] rp_qp_sel;
   logic [45:0] rp_st;
+  logic [31:0] rp_qp_rate_q;   // {active, 14'b0, Rc} (the line rate for an inactive QP), registered
+  always_ff @(posedge clk) rp_qp_rate_q <= {rp_st[45], 14'd0, rp_st[45] ? rp_st[44:28] : rp_line_mbps};
   roce_regs u_regs (
     .clk, .rst, .req, .we, .addr, .be, .wdata, .gnt, .rvalid, .rdata, .err,
     .caps_i            ({7'd0, 5'(MAX_RD_ATOMIC), 5'(SAW), 5'($clog2(RQ_DEPTH)), 5'(MW), 5'(QW)}),
@@ -519,7 +521,7 @@ module roce_transport #(
     .rp_ev_dropped_i   (rp_ev_drop_q),
     .rp_paced_i        (rp_paced),
     .rp_qp_sel_q       (rp_qp_sel),
-    .rp_qp_rate_i      ({rp_st[45], 14'd0, rp_st[44:28]}),
+    .rp_qp_rate_i      (rp_qp_rate_q),
     .rp_qp_target_i    (32'(rp_st[27:11])),
     .rp_qp_alpha_i     (32'(rp_st[10:0]))
   );
