@@ -45,7 +45,7 @@ CM_PORT = 7471
 SENDER_COUNTERS = ["req_packets", "req_retrans", "req_timeouts", "comp_nak_seq"]
 RECEIVER_COUNTERS = ["resp_nak_seq", "resp_dup"]
 CC_COUNTERS = ["np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "rp_cnp_ignored",
-               "rp_rate_dec"]  # regs/cc.toml (rtl/cc, docs/cc.md): blocks not yet in nic_top
+               "rp_rate_dec"]  # regs/roce.toml (rtl/cc, docs/cc.md)
 
 
 class ExperimentError(Exception):
@@ -520,10 +520,9 @@ def main(argv=None):
     ap.add_argument("--fw", default=os.environ.get("SOLONIC_FW", os.path.join(ROOT, "build/fw/solonic.hex")))
     args = ap.parse_args(argv)
     if args.cc == "dcqcn":
-        print("fabric: --cc dcqcn is not available yet: the DCQCN reaction point (per-QP rate limiter in the "
-              "requester, issue 18 item 3; rtl/cc's cc_rp and cc_np, docs/cc.md) is not in nic_top yet, so nothing would "
-              "mark ECT, send a CNP or slow down on one.\n"
-              "fabric: once it is, this variant runs the incast with congestion control on and reads, besides "
+        print("fabric: --cc dcqcn is not written yet: the DCQCN reaction point and pacer are in the transport "
+              "(rtl/cc's cc_rp, cc_pacer, docs/cc.md), but no experiment here turns them on.\n"
+              "fabric: this variant will run the incast with `cc ect on` on every NIC and read, besides "
               f"the table's counters, {', '.join(CC_COUNTERS)} (the switch's ecn_marked per port is already "
               "in --stats).")
         return 2

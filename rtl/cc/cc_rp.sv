@@ -41,7 +41,7 @@ module cc_rp #(
 ) (
   input  wire logic        clk,
   input  wire logic        rst,
-  // parameters (regs/cc.toml)
+  // parameters (regs/roce.toml rp_*)
   input  wire logic [16:0] cfg_line_mbps,
   input  wire logic [16:0] cfg_min_mbps,
   input  wire logic [16:0] cfg_ai_mbps,
