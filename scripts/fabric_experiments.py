@@ -17,8 +17,8 @@ counters (--stats) and the NICs' own counters (`user`, `stats COUNTER ...`), and
 
   incast_dcqcn     the incast with DCQCN (issue 18): every NIC sends ECT(0) (`cc ect on`), the
                    switch marks CE by RED (Kmin 5 KB, Kmax 200 KB, Pmax 1 %), tail drop at
-                   the default 4 MiB buffer; the reaction point with the paper's 55 us rate
-                   timer; it prints whether the queue stays below Kmax over the second half,
+                   the default 4 MiB buffer; DCQCN with the paper's parameters (CC_SETUP:
+                   CNPs and decreases at most every 50 us, T = 55 us, g = 1/256); it prints whether the queue stays below Kmax over the second half,
                    nothing is dropped, goodput >= 90 % of the wire limit and Jain >= 0.95
 
 --cc dcqcn runs incast_dcqcn alone.
@@ -51,7 +51,10 @@ SENDER_COUNTERS = ["req_packets", "req_retrans", "req_timeouts", "comp_nak_seq"]
 RECEIVER_COUNTERS = ["resp_nak_seq", "resp_dup"]
 CC_COUNTERS = ["np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "rp_cnp_ignored",
                "rp_rate_dec", "rp_paced"]  # regs/roce.toml (rtl/cc, docs/cc.md)
-RAI_PAPER = 13750        # the DCQCN paper's rate-increase timer T, 55 us in cycles
+# the DCQCN paper's parameters where they differ from the reset values (docs/cc.md): a CNP
+# per QP at most every 50 us at the NP and one decrease per 50 us at the RP, the rate timer
+# T = 55 us, g = 1/256
+CC_SETUP = ["cc ect on", "cc np-interval 12500", "cc set dec_cyc 12500", "cc set rai_cyc 13750", "cc set g 1020"]
 KMAX = 200000            # the switch's RED Kmax (sim/README.md), bytes
 
 
@@ -256,9 +259,8 @@ def nicset(n, sim_args, max_cycles, max_seconds, args):
 
 def incast(name, variant_args, args, tmp, cc=False):
     """NICs 0..7 -> NIC 8 (long flows), NIC 9 -> NIC 0 (the victim); returns the result dict.
-    cc: every NIC sends ECT(0) (`cc ect on`) and its reaction point runs with the paper's
-    rate-increase timer (`cc set rai_cyc`, 55 us); the senders' and the sink's DCQCN
-    counters are read too."""
+    cc: every NIC sends ECT(0) (`cc ect on`) and runs DCQCN with the paper's parameters
+    (CC_SETUP); the senders' and the sink's DCQCN counters are read too."""
     n, sink, victim = 10, 8, 9
     series = os.path.join(tmp, f"{name}.csv")
     window = args.window
@@ -271,12 +273,10 @@ def incast(name, variant_args, args, tmp, cc=False):
         qp = {}
         log(f"{n} NICs booted; RDMA CM connections: NICs 0..7 -> NIC 8, NIC 9 -> NIC 0")
         if cc:
-            for o in all_cmd(cons, "cc ect on", to):
-                if "ECT(0) marking on" not in o:
-                    raise ExperimentError(f"cc ect on: {o!r}")
-            for o in all_cmd(cons, f"cc set rai_cyc {RAI_PAPER}", to):
-                if f"rai_cyc {RAI_PAPER} cycles" not in o:
-                    raise ExperimentError(f"cc set rai_cyc: {o!r}")
+            for line in CC_SETUP:
+                for o in all_cmd(cons, line, to):
+                    if not o.startswith("cc: ") or any(w in o for w in ("range", "unknown", "expected")):
+                        raise ExperimentError(f"{line}: {o!r}")
         for k in range(8):
             c, s, pmtu = cm_connect(cons[sink], cons[k], f"10.0.0.{sink + 1}", to)
             qp[k] = (c, s)
