@@ -15,8 +15,13 @@ counters (--stats) and the NICs' own counters (`user`, `stats COUNTER ...`), and
                    permutation (round r: NIC i writes to NIC (i + r) mod 8), one user source
                    per NIC
 
---cc dcqcn asks for the DCQCN variant, which needs the reaction point in the requester (issue
-18 item 3): it says that it is not available yet and what it will read, and exits with 2.
+  incast_dcqcn     the incast with DCQCN (issue 18): every NIC sends ECT(0) (`cc ect on`), the
+                   switch marks CE by RED (Kmin 5 KB, Kmax 200 KB, Pmax 1 %), tail drop at
+                   the default 4 MiB buffer; DCQCN with the paper's parameters (CC_SETUP:
+                   CNPs and decreases at most every 50 us, T = 55 us, g = 1/256); it prints whether the queue stays below Kmax over the second half,
+                   nothing is dropped, goodput >= 90 % of the wire limit and Jain >= 0.95
+
+--cc dcqcn runs incast_dcqcn alone.
 
 The exit status is 1 when an experiment could not run (its error is printed), 0 otherwise.
 Run it with /usr/bin/python3 (matplotlib: python3-matplotlib, scripts/deps.sh).
@@ -45,7 +50,12 @@ CM_PORT = 7471
 SENDER_COUNTERS = ["req_packets", "req_retrans", "req_timeouts", "comp_nak_seq"]
 RECEIVER_COUNTERS = ["resp_nak_seq", "resp_dup"]
 CC_COUNTERS = ["np_ecn_marked_roce_packets", "np_cnp_sent", "rp_cnp_handled", "rp_cnp_ignored",
-               "rp_rate_dec"]  # regs/cc.toml (rtl/cc, docs/cc.md): blocks not yet in nic_top
+               "rp_rate_dec", "rp_paced"]  # regs/roce.toml (rtl/cc, docs/cc.md)
+# the DCQCN paper's parameters where they differ from the reset values (docs/cc.md): a CNP
+# per QP at most every 50 us at the NP and one decrease per 50 us at the RP, the rate timer
+# T = 55 us, g = 1/256
+CC_SETUP = ["cc ect on", "cc np-interval 12500", "cc set dec_cyc 12500", "cc set rai_cyc 13750", "cc set g 1020"]
+KMAX = 200000            # the switch's RED Kmax (sim/README.md), bytes
 
 
 class ExperimentError(Exception):
@@ -128,7 +138,9 @@ def window_stats(cycles, queues, flows, keys, port, t0, t1):
     late = [cycles[i] for i in idx if cycles[i] > mid]
     second = {k: sum(flows.get(k, {}).get(c, 0) for c in late) for k in keys}
     q = [queues[port][i] for i in idx] if port in queues else []
+    q2 = [queues[port][i] for i in idx if cycles[i] > mid] if port in queues else []
     return {
+        "queue_max_2nd": max(q2) if q2 else 0,
         "second_half_bytes": second,
         "jain": jain(second.values()),
         "queue_max": max(q) if q else 0,
@@ -245,8 +257,10 @@ def nicset(n, sim_args, max_cycles, max_seconds, args):
                   max_seconds=max_seconds)
 
 
-def incast(name, variant_args, args, tmp):
-    """NICs 0..7 -> NIC 8 (long flows), NIC 9 -> NIC 0 (the victim); returns the result dict."""
+def incast(name, variant_args, args, tmp, cc=False):
+    """NICs 0..7 -> NIC 8 (long flows), NIC 9 -> NIC 0 (the victim); returns the result dict.
+    cc: every NIC sends ECT(0) (`cc ect on`) and runs DCQCN with the paper's parameters
+    (CC_SETUP); the senders' and the sink's DCQCN counters are read too."""
     n, sink, victim = 10, 8, 9
     series = os.path.join(tmp, f"{name}.csv")
     window = args.window
@@ -258,6 +272,11 @@ def incast(name, variant_args, args, tmp):
         to = args.max_seconds
         qp = {}
         log(f"{n} NICs booted; RDMA CM connections: NICs 0..7 -> NIC 8, NIC 9 -> NIC 0")
+        if cc:
+            for line in CC_SETUP:
+                for o in all_cmd(cons, line, to):
+                    if not o.startswith("cc: ") or any(w in o for w in ("range", "unknown", "expected")):
+                        raise ExperimentError(f"{line}: {o!r}")
         for k in range(8):
             c, s, pmtu = cm_connect(cons[sink], cons[k], f"10.0.0.{sink + 1}", to)
             qp[k] = (c, s)
@@ -284,6 +303,10 @@ def incast(name, variant_args, args, tmp):
         users = [parse_user(o) for o in all_cmd(senders, "user", to)]
         cnt = [parse_counters(o, SENDER_COUNTERS) for o in all_cmd(senders, "stats " + " ".join(SENDER_COUNTERS), to)]
         rcnt = parse_counters(cons[sink].cmd("stats " + " ".join(RECEIVER_COUNTERS), timeout=to), RECEIVER_COUNTERS)
+        if cc:
+            res["cc_senders"] = [parse_counters(o, CC_COUNTERS)
+                                 for o in all_cmd(senders, "stats " + " ".join(CC_COUNTERS), to)]
+            res["cc_sink"] = parse_counters(cons[sink].cmd("stats " + " ".join(CC_COUNTERS), timeout=to), CC_COUNTERS)
         all_cmd(senders, "user source stop", to)
     port, mac, sw, top = sim_stats(group.stderr)
     cycles, queues, flows = read_series(series)
@@ -442,7 +465,30 @@ def incast_table(r):
         f"   simulation: {r['sim']['cycles']} cycles, {r['sim']['wall_s']} s wall"
         if "wall_s" in r["sim"] else f"   simulation: {r['sim']['cycles']} cycles",
     ]
+    if "cc_senders" in r:
+        cs, ck = r["cc_senders"], r["cc_sink"]
+        lines.append("   DCQCN: CNPs handled per sender " + " ".join(str(c["rp_cnp_handled"]) for c in cs) +
+                     f", rate decreases {sum(c['rp_rate_dec'] for c in cs)}, ignored {sum(c['rp_cnp_ignored'] for c in cs)}"
+                     f", paced packets {sum(c['rp_paced'] for c in cs)}; NIC 8 saw {ck['np_ecn_marked_roce_packets']} "
+                     f"CE-marked packets and sent {ck['np_cnp_sent']} CNPs; the switch marked {p['ecn_marked']} at port 8")
+        v = dcqcn_verdict(r)
+        lines.append("   DCQCN criteria (issue 18): " + "; ".join(f"{k} {'yes' if ok else 'NO'} ({why})"
+                                                           for k, ok, why in v))
     return "\n".join(lines)
+
+
+def dcqcn_verdict(r):
+    """The incast-with-DCQCN criteria: (name, met, figure) each."""
+    p = r["port"][8]
+    drops = sum(x["drops"] for x in r["port"].values())
+    ceiling = r["ceiling_gbps"]
+    return [
+        ("queue below Kmax over the second half", r["queue_max_2nd"] < KMAX, f"max {r['queue_max_2nd']} B < {KMAX}"),
+        ("zero drops", drops == 0, f"{drops} drops, {p['drops']} at port 8"),
+        ("goodput >= 90 % of the wire limit", r["aggregate_gbps"] >= 0.9 * ceiling,
+         f"{r['aggregate_gbps']:.2f} of {ceiling:.2f} Gb/s, {r['aggregate_gbps'] / ceiling * 100:.1f} %"),
+        ("Jain >= 0.95 over the second half", r["jain"] >= 0.95, f"{r['jain']:.4f}"),
+    ]
 
 
 def alltoall_table(r):
@@ -496,14 +542,14 @@ def plot(r, path, sample):
     plt.close(fig)
 
 
-EXPERIMENTS = ["incast_taildrop", "incast_pfc", "alltoall"]
+EXPERIMENTS = ["incast_taildrop", "incast_pfc", "incast_dcqcn", "alltoall"]
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", default=",".join(EXPERIMENTS), help="comma-separated: " + ", ".join(EXPERIMENTS))
     ap.add_argument("--cc", choices=["none", "dcqcn"], default="none",
-                    help="congestion control of the incast (dcqcn: not available yet)")
+                    help="dcqcn: run only incast_dcqcn (the incast with DCQCN)")
     ap.add_argument("--window", type=int, default=400000, help="incast: cycles the long flows are measured")
     ap.add_argument("--round-writes", type=int, default=32, help="alltoall: 64 KiB WRITEs per flow and round")
     ap.add_argument("--rounds", type=int, default=7, choices=range(1, 8), metavar="1..7",
@@ -520,13 +566,7 @@ def main(argv=None):
     ap.add_argument("--fw", default=os.environ.get("SOLONIC_FW", os.path.join(ROOT, "build/fw/solonic.hex")))
     args = ap.parse_args(argv)
     if args.cc == "dcqcn":
-        print("fabric: --cc dcqcn is not available yet: the DCQCN reaction point (per-QP rate limiter in the "
-              "requester, issue 18 item 3; rtl/cc's cc_rp and cc_np, docs/cc.md) is not in nic_top yet, so nothing would "
-              "mark ECT, send a CNP or slow down on one.\n"
-              "fabric: once it is, this variant runs the incast with congestion control on and reads, besides "
-              f"the table's counters, {', '.join(CC_COUNTERS)} (the switch's ecn_marked per port is already "
-              "in --stats).")
-        return 2
+        args.only = "incast_dcqcn"
     todo = [e for e in args.only.split(",") if e]
     bad = [e for e in todo if e not in EXPERIMENTS]
     if bad:
@@ -549,6 +589,8 @@ def main(argv=None):
                     r = incast(e, ["--fabric", f"buffer={args.buffer},portcap={args.portcap}"], args, tmp)
                 elif e == "incast_pfc":
                     r = incast(e, ["--pfc", args.pfc], args, tmp)
+                elif e == "incast_dcqcn":
+                    r = incast(e, [], args, tmp, cc=True)
                 else:
                     r = alltoall(args, tmp)
             except Exception as x:  # any failure of one experiment: say it, go on with the others

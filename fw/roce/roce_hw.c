@@ -272,7 +272,9 @@ const struct roce_hw_counter roce_hw_counters[] = {
     CNT("rq_flushed", ROCE_RQ_FLUSHED),       CNT("rq_flush_lost", ROCE_RQ_FLUSH_LOST),
     CNT("np_ecn_marked_roce_packets", ROCE_NP_ECN_MARKED_ROCE_PACKETS), CNT("np_cnp_sent", ROCE_NP_CNP_SENT),
     CNT("np_cnp_dropped", ROCE_NP_CNP_DROPPED), CNT("rp_cnp_received", ROCE_RP_CNP_RECEIVED),
-    CNT("rp_cnp_dropped", ROCE_RP_CNP_DROPPED),
+    CNT("rp_cnp_dropped", ROCE_RP_CNP_DROPPED), CNT("rp_cnp_handled", ROCE_RP_CNP_HANDLED),
+    CNT("rp_cnp_ignored", ROCE_RP_CNP_IGNORED), CNT("rp_rate_dec", ROCE_RP_RATE_DEC),
+    CNT("rp_ev_dropped", ROCE_RP_EV_DROPPED), CNT("rp_paced", ROCE_RP_PACED),
 };
 const uint32_t roce_hw_ncounters = sizeof roce_hw_counters / sizeof roce_hw_counters[0];
 

@@ -31,7 +31,8 @@
 // at least once per 2 x NQP operations (docs/cc.md has the cycle counts).
 //
 // Rate read port: rate_rd_qpn in, rate_rd_mbps 2 cycles later (registered);
-// an inactive QP reads the line rate.
+// an inactive QP reads the line rate. State read port (st_rd_qpn, st_rd_data:
+// {act, Rc, Rt, alpha}, 2 cycles later) for the registers.
 `default_nettype none
 
 module cc_rp #(
@@ -40,7 +41,7 @@ module cc_rp #(
 ) (
   input  wire logic        clk,
   input  wire logic        rst,
-  // parameters (regs/cc.toml)
+  // parameters (regs/roce.toml rp_*)
   input  wire logic [16:0] cfg_line_mbps,
   input  wire logic [16:0] cfg_min_mbps,
   input  wire logic [16:0] cfg_ai_mbps,
@@ -61,6 +62,9 @@ module cc_rp #(
   // rate lookup for a pacer
   input  wire logic [QAW-1:0] rate_rd_qpn,
   output logic [16:0]      rate_rd_mbps,
+  // a QP's state for the registers: {act, Rc, Rt, alpha} as last written, 2 cycles later
+  input  wire logic [QAW-1:0] st_rd_qpn,
+  output logic [45:0]      st_rd_data,
   // counters
   output logic [31:0]      cnt_cnp_handled,
   output logic [31:0]      cnt_cnp_ignored,
@@ -369,6 +373,14 @@ module cc_rp #(
   );
   assign rate_d = rate_rd[17] ? rate_rd[16:0] : cfg_line_mbps;
   always_ff @(posedge clk) rate_rd_mbps <= rate_d;
+
+  // ---- the state for the registers (a copy of the row's first fields), registered
+  logic [45:0] st_rd;
+  roce_ram_sdp #(.WIDTH(46), .DEPTH(NQP)) u_st (
+    .clk, .wr_en, .wr_addr, .wr_data({wr_row.act, wr_row.rc, wr_row.rt, wr_row.al}),
+    .rd_en(1'b1), .rd_addr(st_rd_qpn), .rd_data(st_rd)
+  );
+  always_ff @(posedge clk) st_rd_data <= st_rd;
 
   assign cnt_cnp_handled = c_hand_q;
   assign cnt_cnp_ignored = c_ign_q;

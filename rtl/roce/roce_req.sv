@@ -140,6 +140,14 @@ module roce_req #(
   output logic                                m_axis_payload_tvalid,
   input  wire logic                           m_axis_payload_tready,
   output logic                                m_axis_payload_tlast,
+  // the pacer (cc_pacer, docs/cc.md): the turn's QP, may it send (registered
+  // there from pace_qpn), and each packet sent (registered here)
+  output logic [QAW-1:0]                      pace_qpn,
+  input  wire logic                           pace_ok,
+  output logic                                m_txp_valid,
+  output logic [QAW-1:0]                      m_txp_qpn,
+  output logic [7:0]                          m_txp_opcode,
+  output logic [15:0]                         m_txp_paylen,
   // counters (wrap around)
   output logic [31:0]                         cnt_pkt,       // packets sent
   output logic [31:0]                         cnt_locerr     // WQEs failed locally
@@ -687,7 +695,7 @@ module roce_req #(
     // more work: the WQE goes on, or the next one is posted (soff + PMTU of a
     // WQE that goes on is never 0: it stays below the WQE's length)
     pre_n.kick = pre_n.adv || pre_n.sptr != head_q;
-    pre_n.fast = pre_n.kick && bc_q != 5'(BURST - 1);
+    pre_n.fast = pre_n.kick && bc_q != 5'(BURST - 1) && pace_ok;   // (the pacer: the QP may go on)
 
     // local range check of the WQE's first packet: a WRITE/SEND source needs
     // a valid MR (local read is always allowed), a READ/atomic destination
@@ -909,7 +917,7 @@ module roce_req #(
                                                 : 5'd0;
     ev_st      = S_WB;
     if (ld_q.k_stale) ev_st = S_IDLE;
-    if (ld_q.k_send && !ld_q.empty) ev_st = ld_q.spec ? S_WQE : S_WQF;
+    if (ld_q.k_send && !ld_q.empty && pace_ok) ev_st = ld_q.spec ? S_WQE : S_WQF;
     if (ev_evw && !ev_in_ready) ev_st = S_EVAL;
     // the state's fields, each by the cases that set it
     ev_ws = ws_q;
@@ -1047,6 +1055,8 @@ module roce_req #(
         ev_in.status = ev_status;
         if (ld_q.k_nsev && !ld_q.k_nsfl && ev_in_ready) cnt_lerr_d = cnt_lerr_q + 32'd1;
         if (ld_q.k_rew) rekick_d = cmd_q.kind == roce_req_pkg::RC_RETRY;
+        // work, held back by the pacer: the turn ends (S_WB), the QP queued again
+        if (ld_q.k_send && !ld_q.empty && !pace_ok) rekick_d = 1'b1;
       end
 
       S_WQF: begin
@@ -1287,15 +1297,36 @@ module roce_req #(
         else $error("roce_req: the READ's PSN count differs (QP %0d)", q_q);
   end
   // what S_PRE registered still stands for the WQE and the send state in S_PKT
+  // (fast: but for the pacer's bit, which may have changed since)
   always_ff @(posedge clk) begin
     if (!rst && st_q == S_PKT) begin
       assert (rem_q == wqe_q.length - ws_q.soff && remm1_q == rem_q - 32'd1 && npsn1_q == ws_q.npsn + 24'd1 &&
-              pre_q.last == pre_n.last && pre_q.win == pre_n.win && pre_q.kick == pre_n.kick && pre_q.fast == pre_n.fast &&
+              pre_q.last == pre_n.last && pre_q.win == pre_n.win && pre_q.kick == pre_n.kick && (pre_q.fast == pre_n.fast || !pace_ok || !pre_q.fast) &&
               pre_q.npsn == pre_n.npsn && pre_q.hd == pre_n.hd && pre_q.dc == pre_n.dc && pre_q.tc == pre_n.tc)
         else $error("roce_req: S_PRE's packet stale in S_PKT (QP %0d)", q_q);
     end
   end
 `endif
+
+  // each packet to the pacer: its QP, opcode and payload length (registered)
+  logic           txp_v_q;
+  logic [QAW-1:0] txp_q_q;
+  logic [7:0]     txp_op_q;
+  logic [15:0]    txp_pl_q;
+  roce_pkg::tx_hdr_t txp_th;
+  always_comb txp_th = hd_in.roce;
+  always_ff @(posedge clk) begin
+    if (rst) txp_v_q <= 1'b0;
+    else     txp_v_q <= pkt_push;
+    txp_q_q  <= q_q;
+    txp_op_q <= txp_th.hdr.bth.opcode;
+    txp_pl_q <= txp_th.pay_len;
+  end
+  assign m_txp_valid  = txp_v_q;
+  assign m_txp_qpn    = txp_q_q;
+  assign m_txp_opcode = txp_op_q;
+  assign m_txp_paylen = txp_pl_q;
+  assign pace_qpn     = q_q;
 
   assign cnt_pkt    = cnt_pkt_q;
   assign cnt_locerr = cnt_lerr_q;

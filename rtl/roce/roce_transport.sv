@@ -315,6 +315,18 @@ module roce_transport #(
   logic [31:0] np_interval;   // the notification point's interval, cycles
   logic [31:0] np_marked, np_asked, np_req_drop, np_cnp_sent, np_ctx_drop, np_drop_q;
   logic [31:0] cnt_rx_cnp_q, cnt_rx_cnp_drop_q;
+  // the reaction point's parameters, counters and a QP's state (cc_rp, cc_pacer)
+  logic [16:0] rp_line_mbps, rp_min_mbps, rp_ai_mbps, rp_hai_mbps;
+  logic [9:0]  rp_g;
+  logic [10:0] rp_alpha_init;
+  logic [2:0]  rp_f;
+  logic [31:0] rp_dec_cyc, rp_alpha_cyc, rp_rai_cyc, rp_b_bytes;
+  logic [17:0] rp_burst;
+  logic [31:0] rp_handled, rp_ignored, rp_dec, rp_ev_drop, rp_pace_drop, rp_paced, rp_ev_drop_q;
+  logic [23:0] rp_qp_sel;
+  logic [45:0] rp_st;
+  logic [31:0] rp_qp_rate_q;   // {active, 14'b0, Rc} (the line rate for an inactive QP), registered
+  always_ff @(posedge clk) rp_qp_rate_q <= {rp_st[45], 14'd0, rp_st[45] ? rp_st[44:28] : rp_line_mbps};
   roce_regs u_regs (
     .clk, .rst, .req, .we, .addr, .be, .wdata, .gnt, .rvalid, .rdata, .err,
     .caps_i            ({7'd0, 5'(MAX_RD_ATOMIC), 5'(SAW), 5'($clog2(RQ_DEPTH)), 5'(MW), 5'(QW)}),
@@ -490,7 +502,28 @@ module roce_transport #(
     .np_cnp_sent_i     (np_cnp_sent),
     .np_cnp_dropped_i  (np_drop_q),
     .rp_cnp_received_i (cnt_rx_cnp_q),
-    .rp_cnp_dropped_i  (cnt_rx_cnp_drop_q)
+    .rp_cnp_dropped_i  (cnt_rx_cnp_drop_q),
+    .rp_line_mbps_q    (rp_line_mbps),
+    .rp_min_mbps_q     (rp_min_mbps),
+    .rp_ai_mbps_q      (rp_ai_mbps),
+    .rp_hai_mbps_q     (rp_hai_mbps),
+    .rp_g_q            (rp_g),
+    .rp_alpha_init_q   (rp_alpha_init),
+    .rp_f_q            (rp_f),
+    .rp_dec_cyc_q      (rp_dec_cyc),
+    .rp_alpha_cyc_q    (rp_alpha_cyc),
+    .rp_rai_cyc_q      (rp_rai_cyc),
+    .rp_b_bytes_q      (rp_b_bytes),
+    .rp_burst_q        (rp_burst),
+    .rp_cnp_handled_i  (rp_handled),
+    .rp_cnp_ignored_i  (rp_ignored),
+    .rp_rate_dec_i     (rp_dec),
+    .rp_ev_dropped_i   (rp_ev_drop_q),
+    .rp_paced_i        (rp_paced),
+    .rp_qp_sel_q       (rp_qp_sel),
+    .rp_qp_rate_i      (rp_qp_rate_q),
+    .rp_qp_target_i    (32'(rp_st[27:11])),
+    .rp_qp_alpha_i     (32'(rp_st[10:0]))
   );
 
   // ============================================================ QP and MR tables
@@ -855,6 +888,42 @@ module roce_transport #(
   always_ff @(posedge clk) begin
     if (rst) np_drop_q <= '0;
     else     np_drop_q <= np_req_drop + np_ctx_drop;
+  end
+
+  // the reaction point (cc_rp: DCQCN's rate per QP) and its pacer (cc_pacer:
+  // each QP's packets held to the rate); docs/cc.md "The reaction point in
+  // the datapath". The pacer takes the requester's packets and the CNPs
+  // received and hands both to cc_rp, a CNP in a cycle of its own.
+  logic           txp_v, pace_ok;
+  logic [QW-1:0]  txp_q, pace_q, rate_qa;
+  logic [7:0]     txp_op;
+  logic [15:0]    txp_pl;
+  logic [16:0]    rate_mbps;
+  logic           rpc_v, rpt_v;
+  logic [23:0]    rpc_q, rpt_q;
+  logic [15:0]    rpt_b;
+  cc_pacer #(.NQP(NQP)) u_pacer (
+    .clk, .rst, .cfg_burst(rp_burst), .cfg_line_mbps(rp_line_mbps),
+    .tx_valid(txp_v), .tx_qpn(txp_q), .tx_opcode(txp_op), .tx_paylen(txp_pl),
+    .cnp_valid(cnp_rx_valid), .cnp_qpn(cnp_rx_qpn[QW-1:0]),
+    .rate_rd_qpn(rate_qa), .rate_rd_mbps(rate_mbps),
+    .rp_cnp_valid(rpc_v), .rp_cnp_qpn(rpc_q), .rp_tx_valid(rpt_v), .rp_tx_qpn(rpt_q), .rp_tx_bytes(rpt_b),
+    .ok_qpn(pace_q), .ok(pace_ok),
+    .cnt_paced(rp_paced), .cnt_ev_dropped(rp_pace_drop)
+  );
+  cc_rp #(.NQP(NQP)) u_rp (
+    .clk, .rst,
+    .cfg_line_mbps(rp_line_mbps), .cfg_min_mbps(rp_min_mbps), .cfg_ai_mbps(rp_ai_mbps),
+    .cfg_hai_mbps(rp_hai_mbps), .cfg_g(rp_g), .cfg_alpha_init(rp_alpha_init), .cfg_f(rp_f),
+    .cfg_dec_cyc(rp_dec_cyc), .cfg_alpha_cyc(rp_alpha_cyc), .cfg_rai_cyc(rp_rai_cyc), .cfg_b_bytes(rp_b_bytes),
+    .cnp_valid(rpc_v), .cnp_qpn(rpc_q), .tx_valid(rpt_v), .tx_qpn(rpt_q), .tx_bytes(rpt_b),
+    .rate_rd_qpn(rate_qa), .rate_rd_mbps(rate_mbps),
+    .st_rd_qpn(rp_qp_sel[QW-1:0]), .st_rd_data(rp_st),
+    .cnt_cnp_handled(rp_handled), .cnt_cnp_ignored(rp_ignored), .cnt_rate_dec(rp_dec), .cnt_ev_dropped(rp_ev_drop)
+  );
+  always_ff @(posedge clk) begin
+    if (rst) rp_ev_drop_q <= '0;
+    else     rp_ev_drop_q <= rp_ev_drop + rp_pace_drop;
   end
 
   roce_rx_split u_split (
@@ -1280,6 +1349,8 @@ module roce_transport #(
     .m_hdr_valid(rq_hdr_v), .m_hdr_ready(rq_hdr_r), .m_hdr(rq_hdr),
     .m_axis_payload_tdata(rq_d), .m_axis_payload_tkeep(rq_k), .m_axis_payload_tvalid(rq_v),
     .m_axis_payload_tready(rq_r), .m_axis_payload_tlast(rq_l),
+    .pace_qpn(pace_q), .pace_ok(pace_ok),
+    .m_txp_valid(txp_v), .m_txp_qpn(txp_q), .m_txp_opcode(txp_op), .m_txp_paylen(txp_pl),
     .cnt_pkt(q_pkt), .cnt_locerr(q_locerr)
   );
 
@@ -1522,7 +1593,7 @@ module roce_transport #(
   logic unused;
   always_comb begin
     cnt_tx_pkts_d = cnt_tx_pkts_q + 32'(m_axis_tx_tvalid && m_axis_tx_tready && m_axis_tx_tlast);
-    unused = ^{np_asked, np_req_qpn[23:QW], cnp_rx_valid, cnp_rx_qpn, r_req_ok, r_atomic, r_post_err, s_post_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
+    unused = ^{np_asked, np_req_qpn[23:QW], cnp_rx_qpn[23:QW], rp_qp_sel[23:QW], r_req_ok, r_atomic, r_post_err, s_post_cnt, rsk_u, ck_meta, rxh_meta, ctx_rd_regs, qp_qpn[23:QW], mr_index[15:MW],
                mr_key[MW-1:0]};   // the row index stands for the key's index bits
   end
 

@@ -9,7 +9,7 @@
 //   roce_udp_payload_len(hdr_len, has_payload ? pay_len : 0), ip_id 0,
 // as rxe fills them (checked against that expression in simulation), except
 // the IPv4 ECN field: ECT(0) (2'b10) when ect (congestion control on,
-// regs/cc.toml) and the packet is not a CNP, else 0 as rxe sends it.
+// regs/roce.toml ecn_ctrl) and the packet is not a CNP, else 0 as rxe sends it.
 //
 // Cycle plan (each stage is a lib_skid, so every output and s_hdr_ready come
 // from flip-flops and one header per cycle passes):

@@ -9,13 +9,15 @@ $(CC_DIR)/Vcc_rp: $(CC_RP_RTL) tests/cc/tb_cc_rp.cpp tests/cc/rules.mk
 	  $(CC_RP_RTL) $(abspath tests/cc/tb_cc_rp.cpp) >$(CC_DIR)/build_rp.log 2>&1 \
 	  || (grep -E '%(Error|Warning)|error' -A3 $(CC_DIR)/build_rp.log | head -60; exit 1)
 
-# cc_rp and cc_np on their own with -Wall, at NQP 256 and 4096.
+# cc_rp, cc_np and cc_pacer on their own with -Wall, at NQP 256 and 4096.
 .PHONY: cc-lint
 cc-lint:
 	@for n in 256 4096; do \
 	  $(VERILATOR) --lint-only -Wall $(CC_RP_RTL) --top-module cc_rp -GNQP=$$n || exit 1; \
 	  $(VERILATOR) --lint-only -Wall rtl/lib/lib_fifo.sv rtl/roce/roce_ram_sdp.sv rtl/cc/cc_np.sv \
 	    --top-module cc_np -GNQP=$$n || exit 1; \
+	  $(VERILATOR) --lint-only -Wall rtl/roce/roce_pkg.sv rtl/roce/roce_ram_sdp.sv rtl/cc/cc_pacer.sv \
+	    --top-module cc_pacer -GNQP=$$n || exit 1; \
 	done; echo "cc-lint: clean"
 
 # a longer trajectory (30 ms) than make test's

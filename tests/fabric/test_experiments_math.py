@@ -93,6 +93,21 @@ def main():
         check("no bytes of the flows: an error", False, "ExperimentError", "none")
     except fx.ExperimentError as e:
         check("no bytes of the flows: an error", "no bytes" in str(e), "no bytes ...", str(e))
+    # the queue's maximum over the second half: samples 6000..10000 of a queue that rises and
+    # then falls (port 2: 100 i for i = 1..10 above; here 1000 - 100 i: 400..0 after 5000)
+    q_down = {2: [1000 - 100 * i for i in range(1, 11)]}
+    st = fx.window_stats(cycles, q_down, flows, [(0, 2)], 2, 0, 10000)
+    check("queue max over the second half", (st["queue_max"], st["queue_max_2nd"]) == (900, 400), (900, 400),
+          (st["queue_max"], st["queue_max_2nd"]))
+    # the DCQCN criteria on made-up figures: each one met, then each one missed
+    base = {"queue_max_2nd": 150000, "port": {8: {"drops": 0}, 1: {"drops": 0}}, "aggregate_gbps": 90.0,
+            "ceiling_gbps": 95.0, "jain": 0.99}
+    got = [ok for _, ok, _ in fx.dcqcn_verdict(base)]
+    check("DCQCN criteria all met", got == [True] * 4, [True] * 4, got)
+    bad = dict(base, queue_max_2nd=200000, port={8: {"drops": 0}, 1: {"drops": 3}}, aggregate_gbps=85.0, jain=0.94)
+    got = [ok for _, ok, _ in fx.dcqcn_verdict(bad)]
+    check("DCQCN criteria all missed (Kmax reached, drops at another port, 89.5 %, Jain 0.94)", got == [False] * 4,
+          [False] * 4, got)
     return 1 if failures else 0
 
 

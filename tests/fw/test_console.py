@@ -123,17 +123,29 @@ def case_unknown_command():
 def case_cc():
     """The cc command: ECT(0) marking, the notification point's interval (range checked:
     1..250000000 cycles, a wrong value changes nothing) and its counters, all 0 on a NIC
-    that received nothing; `stats` names the same counters."""
+    that received nothing; the reaction point's parameters at their defaults (docs/cc.md),
+    `cc set` of each kind (rates, gain, cycles, the pacer's burst) with range and name
+    errors that change nothing, `cc qp` of an idle QP (line rate, not under rate control)
+    and its range; `stats` names the same counters."""
     cmds = ("cc", "cc np-interval 0", "cc np-interval 250000001", "cc np-interval x", "cc np-interval",
             "cc np-interval 0x1f4", "cc ect on", "cc frob",
-            "stats np_ecn_marked_roce_packets np_cnp_sent np_cnp_dropped rp_cnp_received rp_cnp_dropped")
+            "stats np_ecn_marked_roce_packets np_cnp_sent np_cnp_dropped rp_cnp_received rp_cnp_dropped",
+            "cc set min_mbps 0", "cc set min_mbps 131072", "cc set g 1024", "cc set alpha_init 1025",
+            "cc set f 8", "cc set rai_cyc 250000001", "cc set burst 262144", "cc set nosuch 1", "cc set g",
+            "cc set ai_mbps x",
+            "cc set min_mbps 10", "cc set g 1020", "cc set rai_cyc 0x3a98", "cc set burst 4096",
+            "cc qp 3", "cc qp 256", "cc qp", "cc",
+            "stats rp_cnp_handled rp_cnp_ignored rp_rate_dec rp_ev_dropped rp_paced")
     counters = ("cc: np_ecn_marked_roce_packets 0 np_cnp_sent 0 np_cnp_dropped 0 rp_cnp_received 0 "
                 "rp_cnp_dropped 0\n")
-    rp = "cc: reaction point: not in the datapath yet (docs/cc.md); CNPs received are counted, rates stay at line\n"
+    def rp(min_mbps=1, g=1019, rai=75000, burst=16384):
+        return (f"cc: reaction point (DCQCN): line_mbps 100000 min_mbps {min_mbps} ai_mbps 5 hai_mbps 50 g {g} "
+                f"alpha_init 1024 f 5 dec_cyc 1000 alpha_cyc 13750 rai_cyc {rai} b_bytes 10485760 burst {burst}\n"
+                "cc: rp_cnp_handled 0 rp_cnp_ignored 0 rp_rate_dec 0 rp_ev_dropped 0 rp_paced 0\n")
     with Sim(typed(*cmds)) as s:
         s.boot()
         check("cc at reset", "cc: ECT(0) marking off (RoCE packets leave with ECN 0, as rxe sends)\n"
-              "cc: notification point: a CNP per CE-marked QP at most every 1000 cycles (4000 ns)\n" + counters + rp,
+              "cc: notification point: a CNP per CE-marked QP at most every 1000 cycles (4000 ns)\n" + counters + rp(),
               s.reply(cmds[0]))
         check("cc np-interval 0", "cc: np-interval: 0 out of range 1..250000000 cycles\n", s.reply(cmds[1]))
         check("cc np-interval 250000001", "cc: np-interval: 250000001 out of range 1..250000000 cycles\n",
@@ -142,15 +154,42 @@ def case_cc():
               s.reply(cmds[3]))
         check("cc np-interval without N", "cc: np-interval: expected a number of cycles\n", s.reply(cmds[4]))
         check("cc np-interval 0x1f4", "cc: ECT(0) marking off (RoCE packets leave with ECN 0, as rxe sends)\n"
-              "cc: notification point: a CNP per CE-marked QP at most every 500 cycles (2000 ns)\n" + counters + rp,
+              "cc: notification point: a CNP per CE-marked QP at most every 500 cycles (2000 ns)\n" + counters + rp(),
               s.reply(cmds[5]))
         check("cc ect on", "cc: ECT(0) marking on (RoCE packets leave with ECN 2'b10, ECN-capable)\n"
-              "cc: notification point: a CNP per CE-marked QP at most every 500 cycles (2000 ns)\n" + counters + rp,
+              "cc: notification point: a CNP per CE-marked QP at most every 500 cycles (2000 ns)\n" + counters + rp(),
               s.reply(cmds[6]))
-        check("cc frob", "cc: unknown argument 'frob' (cc, cc ect on|off, or cc np-interval N)\n", s.reply(cmds[7]))
+        check("cc frob", "cc: unknown argument 'frob' (cc, cc ect on|off, cc np-interval N, cc set NAME VALUE, "
+              "or cc qp N)\n", s.reply(cmds[7]))
         check("stats of the cc counters",
               "roce    np_ecn_marked_roce_packets 0 np_cnp_sent 0 np_cnp_dropped 0 rp_cnp_received 0 rp_cnp_dropped 0\n",
               s.reply(cmds[8]))
+        check("cc set min_mbps 0", "cc: set: min_mbps 0 out of range 1..131071 Mb/s\n", s.reply(cmds[9]))
+        check("cc set min_mbps 131072", "cc: set: min_mbps 131072 out of range 1..131071 Mb/s\n", s.reply(cmds[10]))
+        check("cc set g 1024", "cc: set: g 1024 out of range 0..1023 /1024\n", s.reply(cmds[11]))
+        check("cc set alpha_init 1025", "cc: set: alpha_init 1025 out of range 0..1024 /1024\n", s.reply(cmds[12]))
+        check("cc set f 8", "cc: set: f 8 out of range 0..7 stages\n", s.reply(cmds[13]))
+        check("cc set rai_cyc 250000001", "cc: set: rai_cyc 250000001 out of range 1..250000000 cycles\n",
+              s.reply(cmds[14]))
+        check("cc set burst 262144", "cc: set: burst 262144 out of range 0..262143 bytes\n", s.reply(cmds[15]))
+        check("cc set nosuch 1", "cc: set: unknown parameter 'nosuch' (line_mbps min_mbps ai_mbps hai_mbps g "
+              "alpha_init f dec_cyc alpha_cyc rai_cyc b_bytes burst)\n", s.reply(cmds[16]))
+        check("cc set g without a value", "cc: set: expected NAME VALUE\n", s.reply(cmds[17]))
+        check("cc set ai_mbps x", "cc: ai_mbps: expected a number (decimal or 0x hex), got 'x'\n", s.reply(cmds[18]))
+        check("cc set min_mbps 10", "cc: min_mbps 10 Mb/s\n", s.reply(cmds[19]))
+        check("cc set g 1020", "cc: g 1020 /1024\n", s.reply(cmds[20]))
+        check("cc set rai_cyc 0x3a98", "cc: rai_cyc 15000 cycles\n", s.reply(cmds[21]))
+        check("cc set burst 4096", "cc: burst 4096 bytes\n", s.reply(cmds[22]))
+        check("cc qp 3", "cc: qp 3: rate 100000 Mb/s (line), not under rate control\n", s.reply(cmds[23]))
+        nqp = 256
+        check("cc qp 256", f"cc: qp: {nqp} out of range 0..{nqp - 1}\n", s.reply(cmds[24]))
+        check("cc qp without N", "cc: qp: expected a QP number\n", s.reply(cmds[25]))
+        check("cc after the sets (the refused ones changed nothing)",
+              "cc: ECT(0) marking on (RoCE packets leave with ECN 2'b10, ECN-capable)\n"
+              "cc: notification point: a CNP per CE-marked QP at most every 500 cycles (2000 ns)\n" + counters +
+              rp(min_mbps=10, g=1020, rai=15000, burst=4096), s.reply(cmds[26]))
+        check("stats of the reaction point's counters",
+              "roce    rp_cnp_handled 0 rp_cnp_ignored 0 rp_rate_dec 0 rp_ev_dropped 0 rp_paced 0\n", s.reply(cmds[27]))
         finish(s)
 
 

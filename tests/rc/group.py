@@ -12,6 +12,7 @@ _TESTS = [
     ("smoke_every_opcode_both_directions", "smoke"),
     ("ect0_marking_on_each_side_ecn_checksum_icrc_on_the_wire", "ect"),
     ("ce_marked_writes_make_cnps_once_per_qp_per_interval_decoded_on_the_wire_counters", "cnp"),
+    ("dcqcn_cnps_pace_a_qp_to_its_rate_on_the_wire_other_qp_at_line_rate", "rp"),
     ("every_opcode_every_mtu_0_to_12k", "ops"),
     ("messages_0_b_to_5_mib", "big"),
     ("psn_wrap_both_directions", "wrap"),

@@ -4,7 +4,7 @@
 RC_DIR   := $(BUILD)/rc
 RC_PKGS  := rtl/net/net_pkg.sv rtl/roce/roce_pkg.sv rtl/mem/mem_pkg.sv rtl/roce/roce_qp_pkg.sv \
             rtl/roce/roce_req_pkg.sv
-RC_RTL   := $(filter-out $(RC_PKGS),$(sort $(wildcard rtl/roce/*.sv))) rtl/cc/cc_np.sv \
+RC_RTL   := $(filter-out $(RC_PKGS),$(sort $(wildcard rtl/roce/*.sv))) rtl/cc/cc_np.sv rtl/cc/cc_rp.sv rtl/cc/cc_pacer.sv \
             rtl/lib/lib_fifo.sv rtl/lib/lib_skid.sv $(addprefix rtl/mem/,mem_dma_rd.sv mem_dma_wr.sv mem_axi_arb.sv mem_axi_ram.sv) \
             rtl/net/net_axis_skid.sv $(REGS_SV_DIR)/roce_regs.sv
 RC_CPP   := tests/rc/tb_rc.cpp sim/wire/eth_wire.cpp rtl/mem/mem_model.cpp
