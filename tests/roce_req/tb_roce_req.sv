@@ -243,6 +243,8 @@ module tb_roce_req #(
     .m_hdr_valid(rq_hdr_v), .m_hdr_ready(rq_hdr_r), .m_hdr(rq_hdr),
     .m_axis_payload_tdata(rq_pay_d), .m_axis_payload_tkeep(rq_pay_k), .m_axis_payload_tvalid(rq_pay_v),
     .m_axis_payload_tready(rq_pay_r), .m_axis_payload_tlast(rq_pay_l),
+    // no pacer here: every QP may send (the transport's cc_pacer, tests/rc rp)
+    .pace_qpn(), .pace_ok(1'b1), .m_txp_valid(), .m_txp_qpn(), .m_txp_opcode(), .m_txp_paylen(),
     .cnt_pkt, .cnt_locerr
   );
 
