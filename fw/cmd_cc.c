@@ -98,7 +98,7 @@ static int cc_set(int argc, char **argv) {
 
 static int cc_qp(int argc, char **argv) {
     uint32_t q, r;
-    uint32_t nqp = 1u << ((REG32(ROCE_CAPS) & ROCE_CAPS_LOG2_NQP_MASK) >> ROCE_CAPS_LOG2_NQP_SHIFT);
+    uint32_t nqp = roce_hw_caps()->nqp;   /* (cmd_cc checked roce_need first) */
 
     if (argc != 3) {
         printf("cc: qp: expected a QP number\n");

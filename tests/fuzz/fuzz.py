@@ -2,6 +2,7 @@
 """Whole-NIC RoCE fuzz (issue 15 item 2): mutated frames at a NIC whose QPs are in RTS.
 
     fuzz.py [--frames N] [--seed S] [--batch B] [--pool K] [--rearm-every R] [--min-live F] [--out DIR]
+            [--shards N] [--json FILE]
 
 The NIC (build/sim/solonic_sim, its port on a unix datagram socket: lossless, so the
 peer's count of what it sent is exact) makes a QP with its own `listen` (the fence QP),
@@ -33,18 +34,23 @@ writes finds every byte unchanged; a fresh exchange makes a new QP on which a WR
 from the peer and a READ back return the bytes written (and `verify` agrees); it is the
 next batch's fence QP. A failed invariant prints the seed and batch and writes the
 batch's frames to a pcap.
-At the end: a table of frames by mutation kind, drops by counter, the NIC's NAKs by
+--shards N runs N of these at once (seeds S .. S + N - 1, each its own simulator and
+--out subdirectory, the frames split between them) and merges their tables: make fuzz
+uses both cores so. At the end: a table of frames by mutation kind, drops by counter, the NIC's NAKs by
 kind, the pool's rearms, the share of RoCE frames that reached a live QP (and in
 sequence: not dropped in a NAK episode nor a duplicate; --min-live sets a floor on it),
 wall time and frames per wall second.
 """
 import argparse
 import collections
+import json
 import os
 import queue
 import random
 import re
+import subprocess
 import sys
+import threading
 import time
 
 import nicfuzz as nf
@@ -508,7 +514,13 @@ def main():
                          "--sim-arg=--profile --sim-arg=PREFIX)")
     ap.add_argument("--max-seconds", type=int, default=0,
                     help="the simulator's wall-time bound (default: 3,600 s, or 50 ms a frame when more)")
+    ap.add_argument("--shards", type=int, default=1,
+                    help="runs at once, each its own simulator and seed (seed, seed + 1, ...), the frames split "
+                         "between them, their tables merged")
+    ap.add_argument("--json", default="", help="write the run's counts here (what --shards merges)")
     a = ap.parse_args()
+    if a.shards > 1:
+        return run_shards(a, sys.argv[1:])
     max_seconds = a.max_seconds or max(3600, a.frames // 20)
     os.makedirs(a.out, exist_ok=True)
     t0 = time.monotonic()
@@ -693,12 +705,25 @@ def main():
             return 1
     wall = time.monotonic() - t0
     d = {k: s.get(k, 0) - s_first.get(k, 0) for k in s}
-    print(f"\nfuzz: seed {a.seed}, {sent_fuzz} mutated frames (and {sent_probes} fence and resync probes) in "
-          f"{batch} batches, {wall:.1f} s wall, "
-          f"{sent_fuzz / wall:.0f} frames per wall second overall ({sum(st.kinds[k] for k in KINDS) / max(t_send, 1e-9):.0f} "
-          f"while sending)")
+    summary = {"seeds": [a.seed], "frames": sent_fuzz, "probes_sent": sent_probes, "batches": batch, "wall": wall,
+               "t_send": t_send, "kinds": dict(st.kinds), "d": d, "naks": dict(st.naks), "pool": a.pool,
+               "rearm_every": a.rearm_every, "rearms": st.rearms, "rearmed": st.rearmed, "probes": dict(st.probes)}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(summary, f)
+    return report(summary, a.min_live)
+
+
+def report(sm, min_live):
+    """The tables of a run (or of shards merged: merge()); 1 when the live share is below min_live."""
+    seeds = ", ".join(str(x) for x in sm["seeds"])
+    kinds, d, wall = sm["kinds"], sm["d"], sm["wall"]
+    print(f"\nfuzz: seed {seeds}, {sm['frames']} mutated frames (and {sm['probes_sent']} fence and resync probes) in "
+          f"{sm['batches']} batches, {wall:.1f} s wall, "
+          f"{sm['frames'] / wall:.0f} frames per wall second overall "
+          f"({sum(kinds.get(k, 0) for k in KINDS) / max(sm['t_send'], 1e-9):.0f} while sending)")
     print("\n| frames by kind | count |\n| --- | ---: |")
-    for k, v in sorted(st.kinds.items(), key=lambda kv: -kv[1]):
+    for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]):
         print(f"| {k} | {v} |")
     print("\n| drops and deliveries by counter (during the fuzz) | count |\n| --- | ---: |")
     for k in ["net." + x for x in nf.NET_RX] + ["mgmt.rx_frames", "mgmt.rx_drop_full", "mgmt.rx_drop_bad",
@@ -707,14 +732,14 @@ def main():
             "roce.resp_dup", "roce.comp_drop_resp", "roce.req_retrans"]:
         print(f"| {k} | {d.get(k, 0)} |")
     print("\n| the NIC's answers to the fuzz QP | count |\n| --- | ---: |")
-    for k, v in sorted(st.naks.items(), key=lambda kv: -kv[1]):
+    for k, v in sorted(sm["naks"].items(), key=lambda kv: -kv[1]):
         print(f"| {k} | {v} |")
     print("\n| the pool's QPs | count |\n| --- | ---: |")
-    print(f"| QPs the frames go to (`qp clone`) | {a.pool} |")
-    print(f"| rounds (a draw at each pool QP) between fences and `qp rearm` | {a.rearm_every} |")
-    print(f"| `qp rearm` commands (after a fence that followed a fatal NAK) | {st.rearms} |")
-    print(f"| QPs brought back from ERROR to RTS | {st.rearmed} |")
-    for k, v in sorted(st.probes.items(), key=lambda kv: -kv[1]):
+    print(f"| QPs the frames go to (`qp clone`) | {sm['pool']} |")
+    print(f"| rounds (a draw at each pool QP) between fences and `qp rearm` | {sm['rearm_every']} |")
+    print(f"| `qp rearm` commands (after a fence that followed a fatal NAK) | {sm['rearms']} |")
+    print(f"| QPs brought back from ERROR to RTS | {sm['rearmed']} |")
+    for k, v in sorted(sm["probes"].items(), key=lambda kv: -kv[1]):
         print(f"| {k} | {v} |")
     for k in ("resp_nak_seq", "resp_nak_inv", "resp_nak_acc", "resp_nak_rnr", "resp_nak_op", "qp_errors",
               "qp_events_lost"):
@@ -730,12 +755,77 @@ def main():
     print(f"\nfuzz: of {parsed} RoCE frames parsed, {parsed - dead} reached a live QP "
           f"({100 * (parsed - dead) / max(1, parsed):.1f} %; resp_drop_qp {dead}), {inseq} a live QP in sequence "
           f"({100 * live:.1f} %; resp_drop_oos {oos}, resp_dup {dup}, resp_drop_dup {dropdup})")
-    if live < a.min_live:
-        print(f"FAIL (seed {a.seed}): {100 * live:.1f} % of the RoCE frames reached a live QP in sequence, "
-              f"expected at least {100 * a.min_live:.1f} %")
+    if live < min_live:
+        print(f"FAIL (seed {seeds}): {100 * live:.1f} % of the RoCE frames reached a live QP in sequence, "
+              f"expected at least {100 * min_live:.1f} %")
         return 1
-    print(f"\nfuzz: {sent_fuzz} frames, every invariant held after each of {batch} batches")
+    print(f"\nfuzz: {sm['frames']} frames, every invariant held after each of {sm['batches']} batches")
     return 0
+
+
+def merge(parts, wall):
+    """The summaries of shards run at once as one: counts added, wall time the whole run's."""
+    sm = {"seeds": [], "frames": 0, "probes_sent": 0, "batches": 0, "wall": wall, "t_send": 0.0, "kinds": {},
+          "d": {}, "naks": {}, "pool": parts[0]["pool"], "rearm_every": parts[0]["rearm_every"], "rearms": 0,
+          "rearmed": 0, "probes": {}}
+    for x in parts:
+        sm["seeds"] += x["seeds"]
+        for k in ("frames", "probes_sent", "batches", "rearms", "rearmed"):
+            sm[k] += x[k]
+        sm["t_send"] = max(sm["t_send"], x["t_send"])   # (the shards send at the same time)
+        for k in ("kinds", "d", "naks", "probes"):
+            for kk, v in x[k].items():
+                sm[k][kk] = sm[k].get(kk, 0) + v
+    return sm
+
+
+def run_shards(a, argv):
+    """--shards N: N runs at once (seeds seed .. seed + N - 1, frames split between them), each
+    its own simulator, its output prefixed; then their tables merged. Any shard failing fails."""
+    n = a.shards
+    each = -(-a.frames // n)
+    keep = []   # the arguments passed on: all but --shards, --frames, --seed, --out, --json
+    skip = {"--shards", "--frames", "--seed", "--out", "--json"}
+    it = iter(argv)
+    for x in it:
+        name = x.split("=", 1)[0]
+        if name in skip:
+            if "=" not in x:
+                next(it, None)
+            continue
+        keep.append(x)
+    t0 = time.monotonic()
+    procs, outq = [], queue.Queue()
+    for i in range(n):
+        out = os.path.join(a.out, f"shard{i}")
+        os.makedirs(out, exist_ok=True)
+        cmd = [sys.executable, os.path.abspath(__file__), "--frames", str(each), "--seed", str(a.seed + i),
+               "--out", out, "--json", os.path.join(out, "summary.json")] + keep
+        pr = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+        procs.append(pr)
+
+        def pump(pr=pr, i=i):
+            for line in pr.stdout:
+                outq.put(f"[shard {i}, seed {a.seed + i}] {line}")
+            outq.put(None)
+        threading.Thread(target=pump, daemon=True).start()
+    done = 0
+    while done < n:
+        line = outq.get()
+        if line is None:
+            done += 1
+        else:
+            print(line, end="", flush=True)
+    rcs = [pr.wait() for pr in procs]
+    bad = [i for i, rc in enumerate(rcs) if rc != 0]
+    if bad:
+        print(f"FAIL: shard(s) {', '.join(f'{i} (seed {a.seed + i})' for i in bad)} failed; their output above")
+        return 1
+    parts = []
+    for i in range(n):
+        with open(os.path.join(a.out, f"shard{i}", "summary.json")) as f:
+            parts.append(json.load(f))
+    return report(merge(parts, time.monotonic() - t0), a.min_live)
 
 
 if __name__ == "__main__":
