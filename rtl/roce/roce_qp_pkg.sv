@@ -291,6 +291,7 @@ package roce_qp_pkg;
     logic [2:0]    pmtu;
     logic [63:0]   va;        // READ / atomic address
     logic [31:0]   len;       // READ length
+    logic [23:0]   rnext;     // READ: the PSN after its last response (psn + its response count)
     logic          is_cmp;    // atomic: COMPARE SWAP (else FETCH ADD)
     logic          rd_dup;    // READ: a duplicate (roce_resp_tx drops its QP's READ responses in progress)
     logic          stream;    // READ: the rkey's MR is streaming (data from user logic)
@@ -299,8 +300,8 @@ package roce_qp_pkg;
     logic          cqe_valid;
     cqe_t          cqe;
   } resp_ev_t;
-  localparam int RESP_EV_W = 2 + 1 + 1 + 1 + 8 + 24 + 24 + 24 + 24 + 32 + 48 + 16 + 3 + 64 + 32
-                             + 1 + 1 + 1 + 64 + 64 + 1 + CQE_W;  // 603
+  localparam int RESP_EV_W = 2 + 1 + 1 + 1 + 8 + 24 + 24 + 24 + 24 + 32 + 48 + 16 + 3 + 64 + 32 + 24
+                             + 1 + 1 + 1 + 64 + 64 + 1 + CQE_W;  // 627
 
   // ------------------------------------------- DMA command side band
   // What travels beside a payload DMA command (mem_pkg::dma_*_cmd_t) for the

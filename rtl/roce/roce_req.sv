@@ -50,7 +50,12 @@
 //           QP, command and pops picked by pkt_go and in_pkt_q (st_q == S_PKT, a flip-flop)
 //           from kept values; the state written back, the QP kicked again if it has work
 //   S_WB    the state written back (turns that sent nothing)
-// 6 cycles per packet (S_RD .. S_PKT; S_IDLE only after idling). Kicks pass register slices (the
+// A turn's first packet takes 6 cycles (S_RD .. S_PKT; S_IDLE only after idling). The fast
+// path: after a packet that leaves work, with no QP reset or completer command waiting, the
+// pacer's bit set and fewer than BURST packets sent in the turn, S_PKT goes on at S_WQE with
+// the state it computed (the next WQE, the SQ head and the completer's state read in S_PRE):
+// 3 cycles a packet. A command waiting when S_PKT ends a turn is taken in S_IDLE, a cycle
+// later (the command slice's ready does not wait for pkt_go). Kicks pass register slices (the
 // in-table check made before them), pushed from their registers a cycle later (the queued bit
 // looked up in two halves across it); the outputs leave from flip-flops: events and timer
 // arms from lib_fifo output registers, DMA commands and headers from output registers of their

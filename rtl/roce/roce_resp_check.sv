@@ -314,7 +314,6 @@ module roce_resp_check #(
 
   // output FIFOs
   logic cmd_in_ready, act_in_ready, ev_in_ready, room, exec_fire, drop_fire;
-  logic in_exec;   // xo_q
   /* verilator lint_off UNUSEDSIGNAL */
   logic [3:0] cmd_cnt, act_cnt, ev_cnt;     // FIFO occupancy: not needed
   /* verilator lint_on UNUSEDSIGNAL */
@@ -343,7 +342,6 @@ module roce_resp_check #(
 
   assign accept      = s_hdr_valid && ready_q;
   assign fin         = exec_fire || drop_fire;
-  assign in_exec     = xo_q;
   // C_CHK -> C_SEL: the receive WQE is there (a header that needs one) and
   // C_EXEC is free in the next cycle (so C_SEL always moves on)
   assign leave       = st_q == C_CHK && (!hf_q.needs_wqe || wqe_rdy_q) && (!xo_q || exec_fire);
@@ -563,6 +561,7 @@ module roce_resp_check #(
     logic        pre, ino, ok_a, ok_b;  // checks grouped for C_SEL (see there)
     logic        stream;                // the payload goes to user logic: the MR of a SEND's WQE, a WRITE's FIRST
     logic [23:0] epsn_p1, epsn_m1, epsn_npk, msn_p1;
+    logic [23:0] psn_npk;               // a READ's: the PSN after its last response
     logic [63:0] addr;                  // DMA address of the payload
     logic [31:0] msg_new;               // bytes of the message with this packet
     logic [31:0] rem_new;               // bytes of the WRITE still to come after it
@@ -613,6 +612,7 @@ module roce_resp_check #(
     fl_d.epsn_p1  = dc_q.epsn + 24'd1;
     fl_d.epsn_m1  = dc_q.epsn - 24'd1;
     fl_d.epsn_npk = dc_q.epsn + hf_q.npk[pi*24 +: 24];
+    fl_d.psn_npk  = bth.psn + hf_q.npk[pi*24 +: 24];
     fl_d.msn_p1   = dc_q.msn + 24'd1;
     fl_d.addr     = hf_q.send ? wqe_q.addr + 64'(off_in)
                               : (first_q ? h_q.hdr.reth.va : dc_q.va);
@@ -713,6 +713,7 @@ module roce_resp_check #(
     ev_c.pmtu       = rw_q.pmtu;
     ev_c.va         = key_va_s;
     ev_c.len        = hs_q.hdr.reth.dma_len;
+    ev_c.rnext      = fl_q.psn_npk;
     // (an EV_READ is pushed only with fl_q.pre)
     ev_c.is_cmp     = info_s.kind == roce_pkg::KIND_CMP_SWAP;
     ev_c.rd_dup     = hf_q.read && fl_q.dup;
@@ -769,9 +770,9 @@ module roce_resp_check #(
 
   // ------------------------------------------------ execute / write back
   assign room      = cmd_in_ready && act_in_ready && ev_in_ready;
-  assign exec_fire = in_exec && !kx_q && room && !qp_reset_valid;
+  assign exec_fire = xo_q && !kx_q && room && !qp_reset_valid;
   // a killed header still discards its payload
-  assign drop_fire = in_exec && kx_q && (!act_q || act_in_ready);
+  assign drop_fire = xo_q && kx_q && (!act_q || act_in_ready);
 
   // the verdict registers take the results in C_SEL (sv_q)
   always_comb begin

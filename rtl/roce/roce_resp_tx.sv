@@ -8,8 +8,9 @@
 //   EV_READ       takes a READ response context (RD_CTX of them): the
 //                 contexts send READ RESPONSE FIRST/MIDDLE/LAST or ONLY
 //                 packets round robin, one packet per turn, one DMA read
-//                 command per packet (at most RD_AHEAD packets ahead of the
-//                 data), the payload passed straight from the DMA read stream
+//                 command per packet (issued while fewer than RD_AHEAD data
+//                 beats are owed: a few packets at MTU 4096, tens at 256),
+//                 the payload passed straight from the DMA read stream
 //   EV_ATOMIC     8-byte read, compare-swap / fetch-add, 8-byte write (its
 //                 own DMA write port), wait for the write, ATOMIC ACKNOWLEDGE,
 //                 result into the per-QP cache of the last NATOM atomics
@@ -44,7 +45,7 @@
 // header FIFO has a registered output (lib_fifo, +1 cycle), the command FIFO
 // an output register a command reaches in the cycle after it was decided
 // when the FIFO is empty (so the RD_AHEAD loop is as short as before: a READ
-// packet's data counts as through when its last beat enters u_rd; its
+// packet's beats count as owed from its command until each enters u_rd; its
 // room, cf_room_q, is registered from the next count, so a fire starts at
 // flip-flops). The
 // atomic's state machine is one-hot (st_q[S_x]). Its new value is computed
@@ -134,7 +135,7 @@
 module roce_resp_tx #(
   parameter int NQP          = 256,
   parameter int ACK_COALESCE = 8,      // cycles an ACK may wait for more ACKs of its QP
-  parameter int RD_AHEAD     = 4,      // READ response packets issued ahead of their data
+  parameter int RD_AHEAD     = 128,    // READ response data beats owed (issued, not yet through) below which a packet goes
   parameter int RD_CTX       = 8,      // READ response contexts (READs being answered at once)
   parameter int NATOM        = 4,      // atomic results cached per QP (power of two)
   parameter int QW           = $clog2(NQP)
@@ -205,7 +206,7 @@ module roce_resp_tx #(
   localparam int CW  = NATOM * AEW + APW;          // cache row
   localparam int NC  = RD_CTX;
   localparam int CXW = (NC > 1) ? $clog2(NC) : 1;
-  localparam int AHW = $clog2(RD_AHEAD + 1) + 1;
+  localparam int AHW = $clog2(RD_AHEAD + 65) + 1;  // (up to RD_AHEAD - 1 + 64 beats owed)
 
   // the atomic's state machine, one-hot (st_q[S_x]: in state x)
   localparam int S_IDLE   = 0;
@@ -256,6 +257,7 @@ module roce_resp_tx #(
     logic [2:0]     pmtu;
     logic [63:0]    addr;    // next byte to read
     logic [31:0]    left;    // bytes not yet issued
+    logic [23:0]    npe;     // the PSN after the READ's last response
     logic           stream;  // the READ's MR is streaming: its data comes from user logic
     logic           tv;      // trailing answer (ACK/NAK after the READ's last packet)
     logic           tnak;
@@ -266,7 +268,7 @@ module roce_resp_tx #(
     logic [7:0]     hsyn;
     logic [63:0]    orig;
   } ctx_t;
-  localparam int XW = 8 + 8 + 64 + 6 + CXW + QW + 24 * 3 + 32 + 48 + 16 + 3 + 64 + 32 + 1 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
+  localparam int XW = 8 + 8 + 64 + 6 + CXW + QW + 24 * 4 + 32 + 48 + 16 + 3 + 64 + 32 + 1 + 2 + 24 * 2 + 8;  // $bits(ctx_t)
 
   logic [NS-1:0] st_q, st_d;                      // one-hot
   logic    cpl_done_q, cpl_done_d, cqe_done_q, cqe_done_d, err_q, err_d;
@@ -279,9 +281,10 @@ module roce_resp_tx #(
   logic [XW-1:0]  cx_q [NC];
   logic [XW-1:0]  cx_d [NC];
   logic [NC-1:0]  rrm_q, rrm_d;                    // round robin: the contexts from the first to look at on
-  logic [AHW-1:0] ahead_q, ahead_d;                // READ packets issued, data not yet through
+  logic [AHW-1:0] ahead_q, ahead_d;                // READ data beats issued, not yet through
   // atomic
   logic [63:0] orig_q, orig_d;
+  logic        oeq_q, oeq_d;                         // orig == the compare-swap's compare (registered with orig_q)
   logic [63:0] nv_q, nv_d;                         // the atomic's new value
   logic        awc_v_q, awc_v_d, awd_v_q, awd_v_d;   // the atomic's write command and data (outputs)
   logic        at_start, rd_fin, rd_bad, wr_done;  // the atomic's state machine: its transitions
@@ -293,9 +296,12 @@ module roce_resp_tx #(
   logic        ap_dup_q;                           // that allocation is a duplicate READ's
   logic        dk;                                 // ... now: its QP's other contexts are dropped
   logic [NC-1:0] olt_q, olt_d;                     // context in use whose next PSN is before the head event's (a cycle ago)
-  logic        oltv_q;                             // olt_q was computed for the present head event
-  logic        rd_old;                             // a duplicate READ head: its QP's older contexts still in use
+  logic [NC-1:0] cov_q, cov_d;                     // READ context in use that answers the head event's PSN next or later
+  logic        oltv_q;                             // olt_q, cov_q were computed for the present head event
+  logic        rd_hold;                            // a duplicate READ head: wait (olt_q, cov_q not yet valid)
+  logic        rd_chain;                           // a duplicate READ head behind older contexts: queued as any READ
   logic [23:0] olt_dp [NC];                         // (PSN differences, their sign)
+  logic [23:0] cov_da [NC], cov_db [NC];
   /* verilator lint_off UNUSEDSIGNAL */
   ctx_t        oc;                                 // (its PSN)
   /* verilator lint_on UNUSEDSIGNAL */
@@ -368,7 +374,7 @@ module roce_resp_tx #(
 
 
   always_comb begin
-    newval = ev.is_cmp ? ((orig_q == ev.compare) ? ev.swap_add : orig_q) : orig_q + ev.swap_add;
+    newval = ev.is_cmp ? (oeq_q ? ev.swap_add : orig_q) : orig_q + ev.swap_add;
   end
   // (the cache's read data holds from S_DUP_M to S_DUP: read only in S_IDLE)
   always_comb begin
@@ -676,26 +682,39 @@ module roce_resp_tx #(
 
   // ---- EV_READ: a context, chained behind the QP's youngest (not one in its last cycle)
   assign rd_ev    = st_q[S_IDLE] && ev.kind == roce_qp_pkg::EV_READ;
-  assign rd_alloc = rd_ev && ev_live && !pend_v_q && free_v && !rd_old;
-  // A duplicate READ at PSN p drops its QP's other contexts when allocated
-  // (dk): those the requester asks again (PSN p and later). Contexts of
-  // earlier PSNs (an earlier duplicate READ of the same resend, still
-  // answering) must finish first: the duplicate waits until none is in use,
-  // judged from olt_q (registered: the head unchanged since, a context in
-  // use then and of a PSN before p, qm_q its QP's)
+  assign rd_alloc = rd_ev && ev_live && !pend_v_q && free_v && !rd_hold;
+  // A duplicate READ at PSN p, judged from registers of the cycle before
+  // (the head unchanged since, no context dropped then: oltv_q; qm_q the
+  // contexts of its QP):
+  //   no READ context of its QP answers p next or later (its next PSN <= p <
+  //     the PSN after its last: cov_q) and one answers an earlier PSN (olt_q:
+  //     an earlier duplicate of the same resend still answering, whose
+  //     responses the requester waits for first): queued behind it as any
+  //     READ (rd_chain);
+  //   else (the requester restarted inside a READ being answered, or nothing
+  //     of its QP is being answered) allocated at once, and its QP's other
+  //     contexts are dropped in the next cycle (dk): its answers start again
+  //     at p with a READ RESPONSE FIRST or ONLY, as rxe replays a READ.
+  // No duplicate waits at the head for another context to finish: the
+  // event queue is every QP's.
   always_comb begin
     for (int i = 0; i < NC; i++) begin
       oc        = cx_q[i];
       olt_dp[i] = oc.psn - ev.psn;
       olt_d[i]  = cs_v[i] && olt_dp[i][23];
+      cov_da[i] = ev.psn - oc.psn;
+      cov_db[i] = ev.psn - oc.npe;
+      cov_d[i]  = cs_v[i] && !oc.hdr && !cov_da[i][23] && cov_db[i][23];
     end
-    rd_old = ev.rd_dup && (!oltv_q || |(olt_q & qm_q));
+    rd_hold  = ev.rd_dup && !oltv_q;
+    rd_chain = |(olt_q & qm_q) && !(|(cov_q & qm_q));
   end
 
   // ---- EV_ATOMIC / EV_ATOMIC_DUP: the atomic's own state machine
   always_comb begin
     killed_d   = killed_q;
     orig_d     = orig_q;
+    oeq_d      = oeq_q;
     nv_d       = nv_q;
     awc_v_d    = awc_v_q;
     awd_v_d    = awd_v_q;
@@ -712,6 +731,7 @@ module roce_resp_tx #(
     end
     if (st_q[S_AT_RD] && rd_valid && !rd_tag0) begin   // rd_ready below
       orig_d = rd_data[63:0];                    // little endian in memory
+      oeq_d  = rd_data[63:0] == ev.compare;      // (the compare a cycle ahead of S_AT_NV's choice)
       if (rd_user.status != mem_pkg::DMA_OK) at_err_set = 1'b1;
     end
     if (st_q[S_AT_NV]) begin                     // the new value, a cycle after the read
@@ -1150,6 +1170,7 @@ module roce_resp_tx #(
       na.pmtu  = ev.pmtu;
       na.addr  = ev.va;
       na.left  = rd_ev ? ev.len : 32'd0;
+      na.npe   = ev.rnext;
       na.stream = ev.stream;
     end
     for (int i = 0; i < NC; i++) begin
@@ -1240,10 +1261,12 @@ module roce_resp_tx #(
     tx_valid = rd_valid && rd_tag0;
     rd_ready = rd_tag0 ? tx_ready : st_q[S_AT_RD];
     if (rd_valid && rd_tag0 && tx_ready && rd_last && rd_user.status != mem_pkg::DMA_OK) d_dma_err = 1'b1;
-    // a READ packet's data is through when its last beat enters u_rd
-    if (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast && s_rd_axis_tuser.tag == '0)
+    // a READ packet's beats (its length / 64, rounded up: the DMA stream
+    // packs them) are owed from its command until each enters u_rd
+    if (s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tuser.tag == '0)
       ahead_d = ahead_d - AHW'(1);
-    if (cf_in_valid && cf_room_q && cf_in.tag == '0) ahead_d = ahead_d + AHW'(1);
+    if (cf_in_valid && cf_room_q && cf_in.tag == '0)
+      ahead_d = ahead_d + AHW'(plen[12:6]) + AHW'(plen[5:0] != '0);
   end
 
   // the atomic's write: the new value at the atomic's address
@@ -1397,8 +1420,8 @@ module roce_resp_tx #(
       xch_q      <= xch_d;
       pop_q      <= ev_ready;
       ap_v_q     <= ap_v_d;
-      ap_dup_q   <= rd_alloc && ev.rd_dup;
-      oltv_q     <= !ev_adv;
+      ap_dup_q   <= rd_alloc && ev.rd_dup && !rd_chain;
+      oltv_q     <= !ev_adv && !dk && !qp_reset_valid;
       tr_v_q     <= trail_we;
       awd_v_q    <= awd_v_d;
       inc_q      <= inc_d;
@@ -1415,6 +1438,7 @@ module roce_resp_tx #(
     end
     pend_q     <= pend_d;
     orig_q     <= orig_d;
+    oeq_q      <= oeq_d;
     nv_q       <= nv_d;
     co_q       <= co_d;
     big_q      <= big_d;
@@ -1434,6 +1458,7 @@ module roce_resp_tx #(
     for (int k = 0; k < NG; k++) go_q[k] <= go_d[k];
     qm_q       <= qm_d;
     olt_q      <= olt_d;
+    cov_q      <= cov_d;
     pm_q       <= pm_d;
     skq_q      <= skq_d;
     skf_q      <= skf_d;
@@ -1499,7 +1524,7 @@ module roce_resp_tx #(
   end
   // the data of a READ packet never comes without its issued command
   always_ff @(posedge clk) begin
-    if (!rst && s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tlast && s_rd_axis_tuser.tag == '0 && ahead_q == '0)
+    if (!rst && s_rd_axis_tvalid && s_rd_axis_tready && s_rd_axis_tuser.tag == '0 && ahead_q == '0)
       $error("roce_resp_tx: READ response data without an issued command");
   end
 `endif
