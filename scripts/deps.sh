@@ -11,7 +11,7 @@ ROOT=$PWD
 
 PACKAGES=(
   make g++ git ca-certificates dpkg-dev
-  verilator zlib1g-dev
+  verilator zlib1g-dev clang-14
   gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf picolibc-riscv64-unknown-elf
   qemu-system-misc qemu-system-x86
   yosys

@@ -5,6 +5,9 @@ Walks tests/*/group.py (docs/DEVELOPING.md), builds each group's make targets in
 group order and runs the cases of the groups already built, two things at a time,
 longest first by tests/case_seconds.txt (class Schedule), prints build and case seconds per group and ends with the line
 `N passed, N failed`. Exits non-zero on any failure.
+
+A case marked "full": True (too long for make test's 25 minutes: campaigns, a second
+run of what another case covers) runs only with --full (make test-full).
 """
 import argparse
 import concurrent.futures as cf
@@ -180,12 +183,14 @@ def main():
     ap.add_argument("-k", dest="pattern", help="run only cases whose group/name contains this")
     ap.add_argument("-j", type=int, default=2, help="builds and cases run at once (default 2)")
     ap.add_argument("-v", action="store_true", help="print the output of passing cases too")
+    ap.add_argument("--full", action="store_true", help='also the cases marked "full" (make test-full)')
     ap.add_argument("--save-seconds", action="store_true",
                     help=f"write this run's case seconds to {SECONDS_FILE.relative_to(ROOT)}")
     a = ap.parse_args()
 
     t_all = time.monotonic()
     plan = []
+    left_out = 0
     for gname, mod in load_groups():
         try:
             listed = mod.cases()
@@ -193,6 +198,8 @@ def main():
             mod = BrokenGroup(f"tests/{gname}/group.py: cases() failed: {type(e).__name__}: {e}")
             listed = mod.cases()
         cases = [c for c in listed if not a.pattern or a.pattern in f"{gname}/{c['name']}"]
+        left_out += sum(1 for c in cases if c.get("full") and not a.full)
+        cases = [c for c in cases if a.full or not c.get("full")]
         if cases:
             plan.append((gname, mod, cases))
 
@@ -271,6 +278,8 @@ def main():
         v = stats[g]
         print(f"{g:<14} {v['build']:8.1f} {v['run']:8.1f} {v['pass']:7d} {v['fail']:7d}")
     print(f"total {time.monotonic() - t_all:.1f} s (case s: the group's cases added up; {max(1, a.j)} at once)")
+    if left_out:
+        print(f"{left_out} cases of make test-full not run (tests/run.py --full)")
     print(f"{passed} passed, {failed} failed")
     if a.save_seconds:
         old = {k: v for k, v in load_seconds().items() if k not in case_secs}

@@ -57,8 +57,9 @@ def cases():
                                                                "tests/boards/cmac_usplus_0.sv", *rtl, *files]})
         c.append({"name": f"yosys_elaborates_{top}", "cmd": ["/usr/bin/python3", "tests/boards/yosys_board.py",
                                                               top, *rtl, *files], "timeout": 600})
-    # the on-chip RAM path (board_nic's board_axi_ram) once: both boards share it
-    c.append({"name": "yosys_elaborates_vcu118_top_mem_uram",
+    # the on-chip RAM path (board_nic's board_axi_ram) once: both boards share it; make
+    # test-full only (about a minute of Yosys; make test lints the same top with Verilator)
+    c.append({"name": "yosys_elaborates_vcu118_top_mem_uram", "full": True,
               "cmd": ["/usr/bin/python3", "tests/boards/yosys_board.py", "--mem", "uram", "vcu118_top", *rtl,
                       *COMMON, *sorted(glob.glob("boards/vcu118/rtl/*.sv"))], "timeout": 600})
     c += [

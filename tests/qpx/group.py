@@ -24,11 +24,11 @@
   --eth0 udp port speaking the reference bytes, and garbage, truncation, an
   unsupported version, a peer that disconnects or never answers.
 - test_qpx_system.py: build/sim/solonic_sim with the transport: two NICs
-  (the exchange in both roles, WRITE/READ/SEND both ways with every byte
-  verified, bench tables parsed and bounded, Ctrl-C, a silent peer, both NICs
-  as perftest's peers: atomic_bw with FETCH_AND_ADD and CMP_AND_SWAP; with
-  SOLONIC_QPX_FULL=1 (`make test-full`) also write_lat, send_lat, read_lat,
-  atomic_lat, write_bw and write_bw -q 2, -q 16 and -q 64, perftest -R), every
+  (the exchange, WRITE/READ/SEND both ways with every byte
+  verified, bench tables parsed and bounded, Ctrl-C, a silent peer; with `make
+  test-full` also NIC 0 as the listener, bench --depth 3, both NICs as perftest's
+  peers (atomic_bw with FETCH_AND_ADD and CMP_AND_SWAP, write_lat, send_lat,
+  read_lat, atomic_lat, write_bw and write_bw -q 2, -q 16 and -q 64, perftest -R)), every
   wrong input of bench, and a Scapy peer that abandons the exchange halfway,
   sends garbage or never answers (the real QP and MR are undone); two sessions
   at once on two ports (pair_two_sessions: data on both, a third client refused,
@@ -45,11 +45,6 @@ CONSOLE = "tests/qpx/test_qpx_console.py"
 SYSTEM = "tests/qpx/test_qpx_system.py"
 
 
-# the longest cases first, so that the group does not end on one of them alone
-LONG_FIRST = ["pair_two_sessions", "pair_perftest_tools", "pair_nic1_listens", "pair_perftest_two_qps", "pair_cm_rping",
-              "pair_qp_error_console"]
-
-
 def cases():
     c = [{"name": "msg_codec", "pytest": "tests/qpx/test_qpx_msg.py", "timeout": 120},
          {"name": "cm_codec", "pytest": "tests/qpx/test_cm_mad.py", "timeout": 120},
@@ -57,7 +52,11 @@ def cases():
     names = subprocess.run([PY, CONSOLE, "--list"], stdout=subprocess.PIPE, text=True,
                            check=True).stdout.split()
     c += [{"name": n, "cmd": [PY, CONSOLE, n], "timeout": 600} for n in names]
-    names = subprocess.run([PY, SYSTEM, "--list"], stdout=subprocess.PIPE, text=True,
-                           check=True).stdout.split()
-    names.sort(key=lambda n: LONG_FIRST.index(n) if n in LONG_FIRST else len(LONG_FIRST))
-    return [{"name": "system_" + n, "cmd": [PY, SYSTEM, n], "timeout": 600} for n in names] + c
+    listed = subprocess.run([PY, SYSTEM, "--list"], stdout=subprocess.PIPE, text=True,
+                            check=True).stdout.splitlines()
+    system = []
+    for line in listed:
+        name, _, mark = line.partition(" ")
+        system.append({"name": "system_" + name, "cmd": [PY, SYSTEM, name], "timeout": 1500 if mark else 600,
+                       "full": mark == "full"})
+    return system + c

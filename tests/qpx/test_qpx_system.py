@@ -720,7 +720,7 @@ def case_pair_perftest_tools():
     atomic_bw: FETCH_AND_ADDs, then perftest -A CMP_AND_SWAP's compare-0-swap-0, counted by
     NIC 1's responder, the server's word and the original value the client got back checked;
     --atomic's argument checks. The latency and bandwidth tools between the two NICs are
-    pair_perftest_tools_lat_bw (SOLONIC_QPX_FULL=1, `make test-full`); make test runs them
+    pair_perftest_tools_lat_bw (`make test-full`); make test runs them
     against rxe in the interop group (write_lat and write_bw in both roles, -q 2)."""
     with pair() as (a, b):
         t0 = time.monotonic()
@@ -763,7 +763,7 @@ def case_pair_perftest_tools():
 
 
 def case_pair_perftest_tools_lat_bw():
-    """Both NICs as perftest's peers ('tool on'; SOLONIC_QPX_FULL=1 only, about 150 s): NIC 0
+    """Both NICs as perftest's peers ('tool on'; make test-full only, about 150 s): NIC 0
     the client, NIC 1 the server of write_lat (each watches its buffer's last byte and writes
     back), send_lat, read_lat, atomic_lat, write_bw (NIC 0 posts the WRITEs and sends the
     report NIC 1 prints) and write_bw -q 2 (each tool costs about 30 s of wall time; the
@@ -844,7 +844,7 @@ def many_qps(a, b, n, opts, iters=2, size=4096):
 
 
 def case_pair_perftest_16_qps():
-    """perftest -q 16 between the two NICs over the TCP exchange (SOLONIC_QPX_FULL=1 only; write_bw, 'tool on',
+    """perftest -q 16 between the two NICs over the TCP exchange (make test-full only; write_bw, 'tool on',
     2 WRITEs per QP): 16 QPs on each side, paired in order, every QP's WRITEs counted by the
     client and in the report the server prints; the QPs stay listed (qp list) until the next
     session. The firmware tracked 16 QPs at most before (ROCE_MAX_QPS 16)."""
@@ -859,7 +859,7 @@ def case_pair_perftest_16_qps():
 
 
 def case_pair_perftest_rdma_cm_16_qps():
-    """perftest -R -q 16 between the two NICs (SOLONIC_QPX_FULL=1 only): 17 RDMA CM connections
+    """perftest -R -q 16 between the two NICs (make test-full only): 17 RDMA CM connections
     (the exchange's and 16 QPs'; CM_MAX_CONNS was 8), write_bw on all 16, every connection
     ended afterwards."""
     with pair(max_seconds=3000) as (a, b):
@@ -872,14 +872,14 @@ def case_pair_perftest_rdma_cm_16_qps():
 
 
 def case_pair_perftest_64_qps():
-    """perftest -q 64 over the TCP exchange (SOLONIC_QPX_FULL=1 only): beyond the 16 the
+    """perftest -q 64 over the TCP exchange (make test-full only): beyond the 16 the
     firmware tracked before, 64 QPs on each side."""
     with pair(max_seconds=3000) as (a, b):
         many_qps(a, b, 64, "", iters=1)
 
 
 def case_pair_perftest_rdma_cm():
-    """perftest -R between the two NICs (--rdma-cm, 'tool on'; SOLONIC_QPX_FULL=1 only, about
+    """perftest -R between the two NICs (--rdma-cm, 'tool on'; make test-full only, about
     3 minutes): the exchange in SENDs over an RDMA CM connection on port 18515 (perftest
     4.5's -R), the test's QPs through RDMA CM too (2 QPs: three REQ/REP/RTU in all),
     write_bw runs on them, the report crosses, every connection ends (DREQ/DREP). A -R
@@ -1088,20 +1088,25 @@ def case_pair_two_sessions():
         check("NIC 1: no session runs", "qpx: no session", reply(b, "qpx").split(";")[0].strip())
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
-# long cases (several minutes of wall time each): only with SOLONIC_QPX_FULL=1; make test's
-# interop group runs perftest -R against the rxe guest instead, and make test's -q runs are
-# pair_perftest_two_qps and the interop group's -q 2 (a -q 16 exchange is about 2 M cycles)
+# cases of make test-full only (tests/run.py --full): the long ones (minutes each; make
+# test's interop group runs perftest -R, -q 2 and the latency and bandwidth tools against
+# the rxe guest instead; a -q 16 exchange is about 2 M cycles) and those that run again what
+# other cases check: NIC 0 as the listener (pair_nic1_listens has the roles the other way),
+# --depth 3 (an old hang's regression), the wrong test named at the exchange, -q 2 between
+# the NICs (pair_two_sessions has two QPs at once), atomic_bw's tools between the NICs
+# (atomics: tests/rc, tests/soak, the interop group)
 FULL_ONLY = {"pair_perftest_rdma_cm", "pair_perftest_rdma_cm_16_qps", "pair_perftest_64_qps",
-             "pair_perftest_16_qps", "pair_perftest_tools_lat_bw"}
+             "pair_perftest_16_qps", "pair_perftest_tools_lat_bw", "pair_perftest_tools",
+             "pair_perftest_two_qps", "pair_perftest_other_test", "pair_nic0_listens",
+             "pair_bench_read_depth3"}
 
 
 def main():
     if sys.argv[1:] == ["--list"]:
-        full = os.environ.get("SOLONIC_QPX_FULL") == "1"
-        print("\n".join(c for c in CASES if full or c not in FULL_ONLY))
+        print("\n".join(f"{c} full" if c in FULL_ONLY else c for c in CASES))
         return 0
     if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        print(f"usage: {sys.argv[0]} --list | CASE ({', '.join(CASES)})", file=sys.stderr)
+        print(f"usage: {sys.argv[0]} --list (a name a line; 'full': make test-full only) | CASE ({', '.join(CASES)})", file=sys.stderr)
         return 2
     t0 = time.monotonic()
     try:

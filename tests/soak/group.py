@@ -8,13 +8,11 @@ wire must end a soak with the transport's error, bounded.
 
 make test runs a short one: 200 operations over 4 QPs (1 B..16 KiB), the whole path once
 (exchange, rounds, every check), about 3.3 M simulated cycles. The 2,000-operation case and
-the cut wire only with SOLONIC_SOAK_TEST=1 (make test-full): the 2,000-operation case takes
+the cut wire only in make test-full ("full"): the 2,000-operation case takes
 16.1 M simulated cycles, 370 s of wall time on this 2-core machine with nothing else running
 (fw/README.md "soak"), and the cut wire about 340 s, more than make test has left (make soak
 runs the campaign on its own).
 """
-import os
-
 ORDER = 50
 BUILD = ["build/sim/solonic_sim", "build/fw/solonic.elf", "build/fw/solonic.hex"]
 PY = "/usr/bin/python3"
@@ -24,13 +22,11 @@ def cases():
     short = [{"name": "soak_200_ops_4_qps_faulty_wire_every_byte_checked",
               "cmd": [PY, "tests/soak/soak.py", "--ops", "200", "--qps", "4", "--seed", "5",
                       "--max-size", "16384", "--max-seconds", "900"], "timeout": 1000}]
-    if os.environ.get("SOLONIC_SOAK_TEST") != "1":
-        return short
     return short + [
-        {"name": "soak_2000_ops_16_qps_faulty_wire_every_byte_checked",
+        {"name": "soak_2000_ops_16_qps_faulty_wire_every_byte_checked", "full": True,
          "cmd": [PY, "tests/soak/soak.py", "--ops", "2000", "--seed", "3", "--max-size", "16384",
                  "--max-seconds", "1500"], "timeout": 1600},
-        {"name": "soak_cut_wire_ends_with_retry_exceeded",
+        {"name": "soak_cut_wire_ends_with_retry_exceeded", "full": True,
          "cmd": [PY, "tests/soak/soak.py", "--ops", "100", "--qps", "2", "--wire", "drop=1,port=4791",
                  "--max-seconds", "600", "--expect-error", r"IBV_WC_RETRY_EXC_ERR"], "timeout": 700},
     ]
