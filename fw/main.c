@@ -47,6 +47,7 @@ int main(void) {
     tmr_tick_start(FW_TICK_MS, NULL);
     (void)net_init(); /* without a management port the console still works */
     roce_init(); /* quiet: the RoCE commands say when there is no transport */
+    cm_init();
     con_init();
     for (;;) {
         wdog_kick();

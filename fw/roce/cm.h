@@ -101,6 +101,8 @@ int cm_disconnect(uint32_t qpn, const char **err);
 /* A DREQ of ours waits for its DREP. */
 bool cm_disconnect_pending(void);
 
+/* Mark every connection slot free; once at start-up, before any other cm_ call. */
+void cm_init(void);
 /* Timers: REP retransmission, time-wait, the first RC packet as RTU. */
 void cm_poll(void);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "net.h"
+#include "noinit.h"
 #include "timer.h"
 
 #define DONE_RING 8u /* send completions waiting for their poster */
@@ -14,11 +15,15 @@
    SENDs is served without a pass of the main loop (~400 cycles) between every few */
 #define ROCE_POLL_MAX 64u
 
+/* The QP and MR tables (49 KB) are not cleared at start-up (a quarter of the boot's
+   cycles): roce_init marks every entry unused; an entry is written whole when taken
+   (roce_qp_create's memset, roce_mr_reg's fields), and every reader checks `used`. */
+NOINIT(roce_qps) static struct roce_qp qps[ROCE_MAX_QPS];
+NOINIT(roce_mrs) static struct roce_mr mrs[ROCE_MAX_MRS];
+
 static struct {
     bool probed, present;
     const char *why;
-    struct roce_qp qps[ROCE_MAX_QPS];
-    struct roce_mr mrs[ROCE_MAX_MRS];
     uint32_t mr_tag;  /* the key bits above the MR index: new for every registration */
     uint64_t wr_seq;  /* wr_id of the next console/exchange work request */
     struct roce_wc done[DONE_RING];
@@ -34,6 +39,8 @@ static struct {
 } rc;
 
 void roce_init(void) {
+    for (uint32_t i = 0; i < ROCE_MAX_QPS; i++) qps[i].used = false;
+    for (uint32_t i = 0; i < ROCE_MAX_MRS; i++) mrs[i].used = false;
     rc.why = "";
     rc.present = roce_hw_probe(&rc.why) == 0;
     rc.probed = true;
@@ -67,11 +74,11 @@ uint32_t roce_random_psn(void) {
 /* ---- QPs */
 
 struct roce_qp *roce_qp_find(uint32_t qpn) {
-    return qpn < ROCE_MAX_QPS && rc.qps[qpn].used ? &rc.qps[qpn] : NULL;
+    return qpn < ROCE_MAX_QPS && qps[qpn].used ? &qps[qpn] : NULL;
 }
 
 struct roce_qp *roce_qp_slot(uint32_t i) {
-    return i < ROCE_MAX_QPS ? &rc.qps[i] : NULL;
+    return i < ROCE_MAX_QPS ? &qps[i] : NULL;
 }
 
 /* The lowest free QPN from ROCE_FIRST_QPN up, then from 2 (QPN 0 and 1 are never RC QPs),
@@ -145,7 +152,7 @@ struct roce_qp *roce_qp_create(uint8_t owner, uint32_t pd, const char **err) {
         *err = "no free QP (the transport's QPNs are all in use)";
         return NULL;
     }
-    struct roce_qp *qp = &rc.qps[qpn];
+    struct roce_qp *qp = &qps[qpn];
     const struct roce_caps *k = roce_hw_caps();
     memset(qp, 0, sizeof *qp);
     qp->used = true;
@@ -190,12 +197,12 @@ void roce_qp_destroy(struct roce_qp *qp) {
 
 struct roce_mr *roce_mr_find(uint32_t key) {
     for (uint32_t i = 0; i < ROCE_MAX_MRS; i++)
-        if (rc.mrs[i].used && rc.mrs[i].key == key) return &rc.mrs[i];
+        if (mrs[i].used && mrs[i].key == key) return &mrs[i];
     return NULL;
 }
 
 struct roce_mr *roce_mr_slot(uint32_t i) {
-    return i < ROCE_MAX_MRS ? &rc.mrs[i] : NULL;
+    return i < ROCE_MAX_MRS ? &mrs[i] : NULL;
 }
 
 struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, uint32_t pd,
@@ -205,8 +212,8 @@ struct roce_mr *roce_mr_reg(uint64_t base, uint64_t len, uint32_t access, uint32
     uint32_t index = 0;
     /* table slot i uses transport row i (the firmware is the only writer of MR rows) */
     for (uint32_t i = 0; i < ROCE_MAX_MRS && i < k->nmr; i++) {
-        if (!rc.mrs[i].used) {
-            mr = &rc.mrs[i];
+        if (!mrs[i].used) {
+            mr = &mrs[i];
             index = i;
             break;
         }
@@ -243,7 +250,7 @@ void roce_mr_dereg(struct roce_mr *mr) {
 
 struct roce_mr *roce_mr_covering(uint64_t addr, uint64_t len, uint32_t access, uint32_t pd) {
     for (uint32_t i = 0; i < ROCE_MAX_MRS; i++) {
-        struct roce_mr *m = &rc.mrs[i];
+        struct roce_mr *m = &mrs[i];
         if (m->used && m->pd == pd && (m->access & access) == access && !(m->access & ROCE_ACC_STREAM) &&
             addr >= m->base &&
             addr - m->base <= m->len && len <= m->len - (addr - m->base))
@@ -256,7 +263,7 @@ uint32_t roce_pd_session(const char **err) {
     for (uint32_t pd = 1; pd <= ROCE_PD_MAX; pd++) {
         bool taken = false;
         for (uint32_t q = 0; q < ROCE_MAX_QPS && !taken; q++) {
-            const struct roce_qp *qp = &rc.qps[q];
+            const struct roce_qp *qp = &qps[q];
             taken = qp->used && qp->owner != ROCE_OWNER_CONSOLE && qp->ctx.pd == pd;
         }
         if (!taken) return pd;
@@ -472,6 +479,54 @@ int roce_post_wait(struct roce_wr *wr, uint32_t timeout_ms, int (*stop)(void), s
 
 /* ---- counters */
 
+/* The counters after the transport's own (roce_hw_counters): the firmware's, and the
+   transport's again under the names 'rdma statistic' shows for mlx5 and rxe ports. Each
+   line of `stats` is one `line` value; `stats NAME` finds every name here too. */
+enum { CNT_REG, CNT_CQ_WAITING, CNT_UNCLAIMED, CNT_QP_ERRORS, CNT_RNR_RETRY_EXC, CNT_RETRY_EXC,
+       CNT_REQ_CQE_ERR, CNT_RESP_CQE_ERR };
+static const struct {
+    const char *group, *name;
+    uint8_t line, kind;
+    uint32_t reg; /* CNT_REG */
+} more_counters[] = {
+    {"roce", "cq_waiting", 0, CNT_CQ_WAITING, 0},
+    {"roce", "unclaimed_completions", 0, CNT_UNCLAIMED, 0},
+    {"roce", "qp_errors", 0, CNT_QP_ERRORS, 0},
+    {"roce", "qp_events_lost", 0, CNT_REG, ROCE_QP_EVENTS_LOST},
+    {"rdma", "rx_write_requests", 1, CNT_REG, ROCE_RX_WRITE_REQUESTS},
+    {"rdma", "rx_read_requests", 1, CNT_REG, ROCE_RX_READ_REQUESTS},
+    {"rdma", "rx_atomic_requests", 1, CNT_REG, ROCE_RX_ATOMIC_REQUESTS},
+    {"rdma", "rx_send_requests", 1, CNT_REG, ROCE_RX_SEND_REQUESTS},
+    {"rdma", "duplicate_request", 2, CNT_REG, ROCE_RESP_DUP},
+    {"rdma", "out_of_sequence", 2, CNT_REG, ROCE_RESP_NAK_SEQ},
+    {"rdma", "packet_seq_err", 2, CNT_REG, ROCE_COMP_NAK_SEQ},
+    {"rdma", "implied_nak_seq_err", 2, CNT_REG, ROCE_COMP_IMPLICIT_NAK},
+    {"rdma", "local_ack_timeout_err", 3, CNT_REG, ROCE_REQ_TIMEOUTS},
+    {"rdma", "rnr_nak_received", 3, CNT_REG, ROCE_REQ_RNR_WAITS},
+    {"rdma", "rnr_nak_retry_err", 3, CNT_RNR_RETRY_EXC, 0},
+    {"rdma", "retry_exceeded_err", 3, CNT_RETRY_EXC, 0},
+    {"rdma", "req_remote_invalid_request", 4, CNT_REG, ROCE_COMP_NAK_INV},
+    {"rdma", "req_remote_access_errors", 4, CNT_REG, ROCE_COMP_NAK_ACC},
+    {"rdma", "resp_remote_access_errors", 4, CNT_REG, ROCE_RESP_NAK_ACC},
+    {"rdma", "retransmits", 5, CNT_REG, ROCE_REQ_RETRANS},
+    {"rdma", "req_cqe_error", 5, CNT_REQ_CQE_ERR, 0},
+    {"rdma", "resp_cqe_error", 5, CNT_RESP_CQE_ERR, 0},
+};
+#define N_MORE (sizeof more_counters / sizeof more_counters[0])
+
+static uint32_t more_value(uint32_t i) {
+    switch (more_counters[i].kind) {
+    case CNT_CQ_WAITING: return roce_hw_read(ROCE_CQ_STATUS) & 0xffffu;
+    case CNT_UNCLAIMED: return rc.unclaimed;
+    case CNT_QP_ERRORS: return rc.qp_errors;
+    case CNT_RNR_RETRY_EXC: return rc.rnr_retry_exc;
+    case CNT_RETRY_EXC: return rc.retry_exc;
+    case CNT_REQ_CQE_ERR: return rc.req_cqe_error;
+    case CNT_RESP_CQE_ERR: return rc.resp_cqe_error;
+    default: return roce_hw_read(more_counters[i].reg);
+    }
+}
+
 int roce_stats_named(int n, char **names) {
     if (!roce_present()) {
         printf("stats: no RoCE transport (%s)\n", rc.why);
@@ -482,19 +537,31 @@ int roce_stats_named(int n, char **names) {
         printf("stats: at most 16 counter names, got %d\n", n);
         return -1;
     }
+    /* idx: below roce_hw_ncounters a transport counter, above it more_counters' */
     for (int k = 0; k < n; k++) {
         uint32_t i = 0;
         while (i < roce_hw_ncounters && strcmp(roce_hw_counters[i].name, names[k]) != 0) i++;
         if (i == roce_hw_ncounters) {
-            printf("stats: '%s' is not a transport counter (the 'roce' lines of 'stats' name them all)\n",
-                   names[k]);
-            return -1;
+            uint32_t j = 0;
+            while (j < N_MORE && strcmp(more_counters[j].name, names[k]) != 0) j++;
+            if (j == N_MORE) {
+                printf("stats: '%s' is not a transport counter (the 'roce' and 'rdma' lines of 'stats' "
+                       "name them all)\n", names[k]);
+                return -1;
+            }
+            i += j;
         }
         idx[k] = i;
     }
     printf("roce   ");
-    for (int k = 0; k < n; k++)
-        printf(" %s %lu", roce_hw_counters[idx[k]].name, (unsigned long)roce_hw_read(roce_hw_counters[idx[k]].addr));
+    for (int k = 0; k < n; k++) {
+        uint32_t i = idx[k];
+        if (i < roce_hw_ncounters)
+            printf(" %s %lu", roce_hw_counters[i].name, (unsigned long)roce_hw_read(roce_hw_counters[i].addr));
+        else
+            printf(" %s %lu", more_counters[i - roce_hw_ncounters].name,
+                   (unsigned long)more_value(i - roce_hw_ncounters));
+    }
     printf("\n");
     return 0;
 }
@@ -510,32 +577,14 @@ void roce_stats_print(void) {
                (unsigned long)roce_hw_read(roce_hw_counters[i].addr));
         if (i % 4u == 3u || i + 1u == roce_hw_ncounters) printf("\n");
     }
-    printf("roce    cq_waiting %lu unclaimed_completions %lu qp_errors %lu qp_events_lost %lu\n",
-           (unsigned long)(roce_hw_read(ROCE_CQ_STATUS) & 0xffffu), (unsigned long)rc.unclaimed,
-           (unsigned long)rc.qp_errors, (unsigned long)roce_hw_read(ROCE_QP_EVENTS_LOST));
-    /* the same events under the names 'rdma statistic' shows for mlx5 and rxe ports */
-    uint64_t rxb, txb;
-    roce_hw_bytes(&rxb, &txb);
-    printf("rdma    rx_write_requests %lu rx_read_requests %lu rx_atomic_requests %lu "
-           "rx_send_requests %lu\n",
-           (unsigned long)roce_hw_read(ROCE_RX_WRITE_REQUESTS),
-           (unsigned long)roce_hw_read(ROCE_RX_READ_REQUESTS),
-           (unsigned long)roce_hw_read(ROCE_RX_ATOMIC_REQUESTS),
-           (unsigned long)roce_hw_read(ROCE_RX_SEND_REQUESTS));
-    printf("rdma    duplicate_request %lu out_of_sequence %lu packet_seq_err %lu implied_nak_seq_err %lu\n",
-           (unsigned long)roce_hw_read(ROCE_RESP_DUP), (unsigned long)roce_hw_read(ROCE_RESP_NAK_SEQ),
-           (unsigned long)roce_hw_read(ROCE_COMP_NAK_SEQ),
-           (unsigned long)roce_hw_read(ROCE_COMP_IMPLICIT_NAK));
-    printf("rdma    local_ack_timeout_err %lu rnr_nak_received %lu rnr_nak_retry_err %lu "
-           "retry_exceeded_err %lu\n",
-           (unsigned long)roce_hw_read(ROCE_REQ_TIMEOUTS), (unsigned long)roce_hw_read(ROCE_REQ_RNR_WAITS),
-           (unsigned long)rc.rnr_retry_exc, (unsigned long)rc.retry_exc);
-    printf("rdma    req_remote_invalid_request %lu req_remote_access_errors %lu "
-           "resp_remote_access_errors %lu\n",
-           (unsigned long)roce_hw_read(ROCE_COMP_NAK_INV), (unsigned long)roce_hw_read(ROCE_COMP_NAK_ACC),
-           (unsigned long)roce_hw_read(ROCE_RESP_NAK_ACC));
-    printf("rdma    rx_bytes %llu tx_bytes %llu\n", (unsigned long long)rxb, (unsigned long long)txb);
-    printf("rdma    retransmits %lu req_cqe_error %lu resp_cqe_error %lu\n",
-           (unsigned long)roce_hw_read(ROCE_REQ_RETRANS), (unsigned long)rc.req_cqe_error,
-           (unsigned long)rc.resp_cqe_error);
+    for (uint32_t i = 0; i < N_MORE; i++) {
+        if (i == 0 || more_counters[i].line != more_counters[i - 1].line) printf("%-7s", more_counters[i].group);
+        printf(" %s %lu", more_counters[i].name, (unsigned long)more_value(i));
+        if (i + 1 == N_MORE || more_counters[i + 1].line != more_counters[i].line) printf("\n");
+        if (more_counters[i].line == 4 && (i + 1 == N_MORE || more_counters[i + 1].line != 4)) {
+            uint64_t rxb, txb; /* 64-bit: a line of their own, between the access errors and retransmits */
+            roce_hw_bytes(&rxb, &txb);
+            printf("rdma    rx_bytes %llu tx_bytes %llu\n", (unsigned long long)rxb, (unsigned long long)txb);
+        }
+    }
 }

@@ -61,7 +61,8 @@ struct roce_mr {
     uint64_t base, len;
 };
 
-/* Probe the transport (quiet); call once at start-up. */
+/* Probe the transport (quiet) and mark the QP and MR tables empty; call once at start-up,
+   before any other roce_ call (main does). */
 void roce_init(void);
 bool roce_present(void);
 const char *roce_absent_reason(void);

@@ -223,8 +223,8 @@ def case_pair_nic1_listens():
         check_true("--recv-ring session: NIC 1's QP RTS", m2 is not None, "QP 0x.. RTS", out)
         q2, q2b = int(m.group(1), 16), int(m2.group(1), 16)
         c0 = counters(b)
-        check("stats with a misspelt counter", "stats: 'gen_recv_dne' is not a transport counter (the 'roce' lines "
-              "of 'stats' name them all)\n", cmd(b, "stats gen_recv_dne"))
+        check("stats with a misspelt counter", "stats: 'gen_recv_dne' is not a transport counter (the 'roce' and "
+              "'rdma' lines of 'stats' name them all)\n", cmd(b, "stats gen_recv_dne"))
         b.send("help listen")
         _, avg, _ = bw_table(cmd(a, f"bench send 4096 256 {q2:#x}"), 4096, 256)
         b.wait_for(r"solonic> ", 60)
