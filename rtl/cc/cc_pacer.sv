@@ -216,16 +216,19 @@ module cc_pacer #(
   logic [NQP-1:0] al_q, al_d;
   logic [NQP-1:0] s3_hot, c5_hot;    // the write addresses decoded, registered a cycle ahead
   logic [NQP-1:0] s3_hot_q, c5_hot_q;
+  logic [NQP-1:0] s3_m, c5_m;        // the bits s3 / c5 write (s3 first)
+  // the merge as whole vectors (per bit the same function as "s3 ? s3_ok : c5 ?
+  // c5_ok : al_q"), cheaper to simulate at NQP 256 than a loop over the bits
   always_comb begin
-    c5_d  = c5_er[31:0] - c5_sp;
-    c5_ok = c5_er[32] || !c5_d[31];
+    c5_d   = c5_er[31:0] - c5_sp;
+    c5_ok  = c5_er[32] || !c5_d[31];
     for (int i = 0; i < NQP; i++) begin
       s3_hot[i] = s2_q == QAW'(i);
       c5_hot[i] = c4_q == QAW'(i);
     end
-    for (int i = 0; i < NQP; i++) begin
-      al_d[i] = (s3_v && s3_hot_q[i]) ? s3_ok : (c5_v && c5_hot_q[i]) ? c5_ok : al_q[i];
-    end
+    s3_m   = s3_hot_q & {NQP{s3_v}};
+    c5_m   = c5_hot_q & {NQP{c5_v}} & ~s3_m;
+    al_d   = (al_q & ~(s3_m | c5_m)) | (s3_m & {NQP{s3_ok}}) | (c5_m & {NQP{c5_ok}});
   end
   always_ff @(posedge clk) begin
     if (rst) al_q <= '1;

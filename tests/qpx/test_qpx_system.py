@@ -1094,8 +1094,9 @@ CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 # other cases check: NIC 0 as the listener (pair_nic1_listens has the roles the other way),
 # --depth 3 (an old hang's regression), the wrong test named at the exchange, -q 2 between
 # the NICs (pair_two_sessions has two QPs at once), atomic_bw's tools between the NICs
-# (atomics: tests/rc, tests/soak, the interop group)
-FULL_ONLY = {"pair_perftest_rdma_cm", "pair_perftest_rdma_cm_16_qps", "pair_perftest_64_qps",
+# (atomics: tests/rc, tests/soak, the interop group), rping between the NICs (the interop
+# group runs the NIC as rping's server and client against rping itself)
+FULL_ONLY = {"pair_cm_rping", "pair_perftest_rdma_cm", "pair_perftest_rdma_cm_16_qps", "pair_perftest_64_qps",
              "pair_perftest_16_qps", "pair_perftest_tools_lat_bw", "pair_perftest_tools",
              "pair_perftest_two_qps", "pair_perftest_other_test", "pair_nic0_listens",
              "pair_bench_read_depth3"}
