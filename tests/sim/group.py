@@ -13,4 +13,7 @@ SCRIPT = "tests/sim/test_eth.py"
 def cases():
     names = subprocess.run([PY, SCRIPT, "--list"], stdout=subprocess.PIPE, text=True,
                            check=True).stdout.split()
-    return [{"name": n, "cmd": [PY, SCRIPT, n], "timeout": 240} for n in names]
+    # the wire model's faults are tested in tests/wire and used by tests/rc; applied on a UDP
+    # port, seeded, they are checked again in make test-full only
+    full = {"udp_wire_faults_seeded"}
+    return [{"name": n, "cmd": [PY, SCRIPT, n], "timeout": 240, "full": n in full} for n in names]
